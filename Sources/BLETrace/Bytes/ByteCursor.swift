@@ -1,0 +1,186 @@
+/// Errors raised while reading bytes. They carry the offset (within the buffer being parsed) where reading failed.
+public enum ByteError: Error, Equatable, Sendable, CustomStringConvertible {
+    /// Needed `needed` bytes at `offset`, but only `available` remained.
+    case truncated(offset: Int, needed: Int, available: Int)
+    /// A field held a value the format does not allow.
+    case invalid(offset: Int, reason: String)
+
+    public var description: String {
+        switch self {
+        case let .truncated(offset, needed, available):
+            return "truncated at byte \(offset): needed \(needed) byte\(needed == 1 ? "" : "s"), \(available) left"
+        case let .invalid(offset, reason):
+            return "\(reason) at byte \(offset)"
+        }
+    }
+}
+
+/// A bounds-checked reader over a slice of bytes. Every read either succeeds or throws `ByteError`;
+/// nothing here can trap on input data.
+public struct ByteCursor {
+    public let bytes: ArraySlice<UInt8>
+    /// Absolute index into `bytes` (slices keep their parent's indices).
+    @usableFromInline var index: Int
+
+    @inlinable public init(_ bytes: ArraySlice<UInt8>) {
+        self.bytes = bytes
+        self.index = bytes.startIndex
+    }
+
+    @inlinable public init(_ bytes: [UInt8]) {
+        self.init(bytes[...])
+    }
+
+    /// Bytes consumed so far.
+    @inlinable public var offset: Int { index - bytes.startIndex }
+    /// Bytes left to read.
+    @inlinable public var remaining: Int { bytes.endIndex - index }
+    @inlinable public var isAtEnd: Bool { index >= bytes.endIndex }
+
+    @inlinable func need(_ n: Int) throws {
+        if n < 0 || remaining < n {
+            throw ByteError.truncated(offset: offset, needed: n, available: remaining)
+        }
+    }
+
+    @inlinable public mutating func u8() throws -> UInt8 {
+        try need(1)
+        let v = bytes[index]
+        index += 1
+        return v
+    }
+
+    @inlinable public mutating func i8() throws -> Int8 {
+        Int8(bitPattern: try u8())
+    }
+
+    @inlinable public mutating func u16le() throws -> UInt16 {
+        try need(2)
+        let v = UInt16(bytes[index]) | UInt16(bytes[index + 1]) << 8
+        index += 2
+        return v
+    }
+
+    @inlinable public mutating func u16be() throws -> UInt16 {
+        try need(2)
+        let v = UInt16(bytes[index]) << 8 | UInt16(bytes[index + 1])
+        index += 2
+        return v
+    }
+
+    @inlinable public mutating func u24le() throws -> UInt32 {
+        try need(3)
+        let v = UInt32(bytes[index]) | UInt32(bytes[index + 1]) << 8 | UInt32(bytes[index + 2]) << 16
+        index += 3
+        return v
+    }
+
+    @inlinable public mutating func u32le() throws -> UInt32 {
+        try need(4)
+        var v: UInt32 = 0
+        for i in 0..<4 { v |= UInt32(bytes[index + i]) << (8 * UInt32(i)) }
+        index += 4
+        return v
+    }
+
+    @inlinable public mutating func u32be() throws -> UInt32 {
+        try need(4)
+        var v: UInt32 = 0
+        for i in 0..<4 { v = v << 8 | UInt32(bytes[index + i]) }
+        index += 4
+        return v
+    }
+
+    @inlinable public mutating func u64le() throws -> UInt64 {
+        try need(8)
+        var v: UInt64 = 0
+        for i in 0..<8 { v |= UInt64(bytes[index + i]) << (8 * UInt64(i)) }
+        index += 8
+        return v
+    }
+
+    @inlinable public mutating func u64be() throws -> UInt64 {
+        try need(8)
+        var v: UInt64 = 0
+        for i in 0..<8 { v = v << 8 | UInt64(bytes[index + i]) }
+        index += 8
+        return v
+    }
+
+    /// Reads `n` bytes as a slice of the underlying buffer (no copy).
+    @inlinable public mutating func bytes(_ n: Int) throws -> ArraySlice<UInt8> {
+        try need(n)
+        let s = bytes[index..<(index + n)]
+        index += n
+        return s
+    }
+
+    /// Reads `n` bytes into a new array.
+    @inlinable public mutating func array(_ n: Int) throws -> [UInt8] {
+        Array(try bytes(n))
+    }
+
+    /// The rest of the bytes; the cursor ends up at the end.
+    @inlinable public mutating func rest() -> ArraySlice<UInt8> {
+        let s = bytes[index...]
+        index = bytes.endIndex
+        return s
+    }
+
+    /// Looks at the next byte without consuming it.
+    @inlinable public func peek() throws -> UInt8 {
+        try need(1)
+        return bytes[index]
+    }
+
+    @inlinable public mutating func skip(_ n: Int) throws {
+        try need(n)
+        index += n
+    }
+
+    /// A Bluetooth device address: 6 bytes, least significant first on the wire.
+    @inlinable public mutating func address() throws -> BDAddr {
+        try need(6)
+        var v: UInt64 = 0
+        for i in 0..<6 { v |= UInt64(bytes[index + i]) << (8 * UInt64(i)) }
+        index += 6
+        return BDAddr(v)
+    }
+
+    /// Throws `ByteError.invalid` at the current offset.
+    public func invalid(_ reason: String) -> ByteError {
+        .invalid(offset: offset, reason: reason)
+    }
+}
+
+/// A 48-bit Bluetooth device address.
+public struct BDAddr: Hashable, Comparable, Sendable, CustomStringConvertible {
+    public let value: UInt64
+    @inlinable public init(_ value: UInt64) { self.value = value & 0xFFFF_FFFF_FFFF }
+
+    /// Parses "AA:BB:CC:DD:EE:FF" (most significant first).
+    public init?(string: String) {
+        let parts = string.split(separator: ":")
+        guard parts.count == 6 else { return nil }
+        var v: UInt64 = 0
+        for p in parts {
+            guard p.count == 2, let b = UInt8(p, radix: 16) else { return nil }
+            v = v << 8 | UInt64(b)
+        }
+        self.init(v)
+    }
+
+    public var description: String {
+        var out = [UInt8]()
+        out.reserveCapacity(17)
+        for i in stride(from: 5, through: 0, by: -1) {
+            let b = UInt8(truncatingIfNeeded: value >> (UInt64(i) * 8))
+            out.append(Hex.digits[Int(b >> 4)])
+            out.append(Hex.digits[Int(b & 0xF)])
+            if i > 0 { out.append(UInt8(ascii: ":")) }
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    public static func < (a: BDAddr, b: BDAddr) -> Bool { a.value < b.value }
+}

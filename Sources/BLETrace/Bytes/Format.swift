@@ -1,0 +1,38 @@
+/// Small number formatters for summaries (no Foundation, no `String(format:)`).
+public enum Fmt {
+    /// `value / scale` with as many decimals as `scale` has zeros: fixed(3125, scale: 100) == "31.25".
+    public static func fixed(_ value: Int, scale: Int) -> String {
+        precondition(scale > 0)
+        let neg = value < 0
+        let mag = value.magnitude
+        let whole = mag / UInt(scale)
+        var frac = mag % UInt(scale)
+        var decimals = 0
+        var s = scale
+        while s > 1 { s /= 10; decimals += 1 }
+        var text = String(whole)
+        if decimals > 0 {
+            var digits = [Character](repeating: "0", count: decimals)
+            var i = decimals - 1
+            while i >= 0 { digits[i] = Character(String(frac % 10)); frac /= 10; i -= 1 }
+            text += "." + String(digits)
+        }
+        return neg ? "-" + text : text
+    }
+
+    /// Connection interval units (1.25 ms) in milliseconds: "30.00 ms".
+    public static func interval1250(_ units: Int) -> String { fixed(units * 125, scale: 100) + " ms" }
+    /// Scan and advertising units (0.625 ms) in milliseconds: "100.000 ms".
+    public static func interval625(_ units: Int) -> String { fixed(units * 625, scale: 1000) + " ms" }
+    /// Supervision timeout units (10 ms): "4000 ms".
+    public static func timeout10(_ units: Int) -> String { String(units * 10) + " ms" }
+
+    /// Microseconds as seconds with 6 decimals: "12.000345".
+    public static func seconds(micros: Int64) -> String { fixed(Int(micros), scale: 1_000_000) }
+
+    /// Left-pads `s` with spaces to `width`.
+    public static func pad(_ s: String, _ width: Int) -> String {
+        let n = s.count
+        return n >= width ? s : String(repeating: " ", count: width - n) + s
+    }
+}

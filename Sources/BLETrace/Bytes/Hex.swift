@@ -1,0 +1,61 @@
+/// Hex and integer formatting without Foundation.
+public enum Hex {
+    @usableFromInline static let digits: [UInt8] = Array("0123456789abcdef".utf8)
+    @usableFromInline static let upperDigits: [UInt8] = Array("0123456789ABCDEF".utf8)
+
+    /// Lowercase hex of the bytes, no separators: "0a1b".
+    public static func string<C: Collection>(_ bytes: C) -> String where C.Element == UInt8 {
+        var out = [UInt8]()
+        out.reserveCapacity(bytes.count * 2)
+        for b in bytes {
+            out.append(digits[Int(b >> 4)])
+            out.append(digits[Int(b & 0xF)])
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// Space-separated lowercase hex, truncated after `limit` bytes with an ellipsis.
+    public static func spaced<C: Collection>(_ bytes: C, limit: Int = 32) -> String where C.Element == UInt8 {
+        var out = [UInt8]()
+        var n = 0
+        for b in bytes {
+            if n == limit { out.append(contentsOf: Array(" …".utf8)); break }
+            if n > 0 { out.append(UInt8(ascii: " ")) }
+            out.append(digits[Int(b >> 4)])
+            out.append(digits[Int(b & 0xF)])
+            n += 1
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// "0x" followed by `width` uppercase hex digits: hex(0x40, width: 4) == "0x0040".
+    public static func hex<T: BinaryInteger>(_ v: T, width: Int) -> String {
+        var out: [UInt8] = [UInt8(ascii: "0"), UInt8(ascii: "x")]
+        let u = UInt64(truncatingIfNeeded: v)
+        var w = width
+        var probe = u >> UInt64(4 * width)
+        while probe != 0 && w < 16 { w += 1; probe >>= 4 }
+        for i in stride(from: w - 1, through: 0, by: -1) {
+            out.append(upperDigits[Int((u >> UInt64(4 * i)) & 0xF)])
+        }
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// Parses hex text ("0a1b", "0a 1b", "0a:1b"); nil on any other character or an odd digit count.
+    public static func parse(_ text: String) -> [UInt8]? {
+        var out = [UInt8]()
+        var high: UInt8? = nil
+        for c in text.utf8 {
+            let v: UInt8
+            switch c {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): v = c - UInt8(ascii: "0")
+            case UInt8(ascii: "a")...UInt8(ascii: "f"): v = c - UInt8(ascii: "a") + 10
+            case UInt8(ascii: "A")...UInt8(ascii: "F"): v = c - UInt8(ascii: "A") + 10
+            case UInt8(ascii: " "), UInt8(ascii: ":"), UInt8(ascii: "-"): continue
+            default: return nil
+            }
+            if let h = high { out.append(h << 4 | v); high = nil } else { high = v }
+        }
+        return high == nil ? out : nil
+    }
+}

@@ -1,0 +1,127 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Where bytes come from: a file, standard input, a decompressor, or memory.
+public protocol ByteSource: AnyObject {
+    /// Reads up to `count` bytes into `buffer`; returns 0 at end of input.
+    func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int
+}
+
+/// A file opened for reading with POSIX calls.
+public final class FileSource: ByteSource {
+    let fd: Int32
+    public let path: String
+
+    public init(path: String) throws {
+        self.path = path
+        let fd = open(path, O_RDONLY)
+        if fd < 0 {
+            throw CaptureError.cannotOpen(path: path, reason: String(cString: strerror(errno)))
+        }
+        var st = stat()
+        if fstat(fd, &st) == 0 && (st.st_mode & S_IFMT) == S_IFDIR {
+            close(fd)
+            throw CaptureError.cannotOpen(path: path, reason: "is a directory")
+        }
+        self.fd = fd
+    }
+
+    public func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
+        while true {
+            let n = Glibc.read(fd, buffer.baseAddress, buffer.count)
+            if n >= 0 { return n }
+            if errno == EINTR { continue }
+            throw CaptureError.cannotOpen(path: path, reason: String(cString: strerror(errno)))
+        }
+    }
+
+    deinit { close(fd) }
+}
+
+/// Bytes held in memory (tests, decompressed data).
+public final class MemorySource: ByteSource {
+    let bytes: [UInt8]
+    var position = 0
+    public init(_ bytes: [UInt8]) { self.bytes = bytes }
+    public func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
+        let n = min(buffer.count, bytes.count - position)
+        if n <= 0 { return 0 }
+        bytes.withUnsafeBytes { src in
+            buffer.baseAddress!.copyMemory(from: src.baseAddress! + position, byteCount: n)
+        }
+        position += n
+        return n
+    }
+}
+
+/// A read-ahead window over a `ByteSource`. Records are handed out as slices of the window, so
+/// reading a record costs no allocation; memory stays at the window size (grown only for a larger record).
+public final class InputBuffer {
+    let source: ByteSource
+    var buffer: [UInt8]
+    var start = 0
+    var end = 0
+    var sawEOF = false
+    /// Absolute file offset of `buffer[0]`.
+    var base = 0
+    let chunk: Int
+
+    public init(source: ByteSource, chunk: Int = 1 << 20) {
+        self.source = source
+        self.chunk = chunk
+        self.buffer = []
+    }
+
+    /// Absolute offset of the next unread byte.
+    public var offset: Int { base + start }
+    public var available: Int { end - start }
+
+    /// Makes at least `n` bytes available; returns false if the input ends first (what is there stays available).
+    public func ensure(_ n: Int) throws -> Bool {
+        if end - start >= n { return true }
+        if sawEOF { return false }
+        // Move the unread tail to the front, growing the window if one record needs more.
+        let keep = end - start
+        let want = max(chunk, n)
+        if buffer.count < want { 
+            var grown = [UInt8](repeating: 0, count: want)
+            if keep > 0 { grown.replaceSubrange(0..<keep, with: buffer[start..<end]) }
+            buffer = grown
+        } else if start > 0 {
+            if keep > 0 { buffer.replaceSubrange(0..<keep, with: Array(buffer[start..<end])) }
+        }
+        base += start
+        start = 0
+        end = keep
+        while end - start < n {
+            let got = try buffer.withUnsafeMutableBytes { raw in
+                try source.read(into: UnsafeMutableRawBufferPointer(rebasing: raw[end...]))
+            }
+            if got == 0 { sawEOF = true; return false }
+            end += got
+        }
+        return true
+    }
+
+    /// Consumes `n` bytes (which `ensure` has made available) and returns them as a slice.
+    public func take(_ n: Int) -> ArraySlice<UInt8> {
+        precondition(n <= end - start, "take beyond ensure")
+        let s = buffer[start..<(start + n)]
+        start += n
+        return s
+    }
+
+    /// Peeks at up to `n` bytes without consuming them.
+    public func peek(_ n: Int) throws -> ArraySlice<UInt8> {
+        _ = try ensure(n)
+        return buffer[start..<(start + min(n, end - start))]
+    }
+
+    /// True once every byte has been consumed.
+    public func atEnd() throws -> Bool {
+        try !ensure(1)
+    }
+}

@@ -1,0 +1,123 @@
+import CPcap
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Reads pcap and pcapng through libpcap. Link types 187 (HCI H4), 201 (H4 with a direction pseudo-header)
+/// and 254 (Linux monitor) yield HCI records; 251, 256 and 272 (sniffer captures) yield link-layer records.
+public final class PcapReader: RecordReader {
+    public let format: CaptureFormat
+    public let linkType: Int
+    let handle: OpaquePointer
+    var number = 0
+    var scratch: [UInt8] = []
+
+    public static let supportedLinkTypes: Set<Int> = [187, 201, 254, 251, 256, 272]
+
+    public init(path: String, format: CaptureFormat) throws {
+        var errbuf = [CChar](repeating: 0, count: Int(PCAP_ERRBUF_SIZE) + 1)
+        guard let h = pcap_open_offline(path, &errbuf) else {
+            let reason = String(cString: errbuf)
+            if reason.contains("truncated") {
+                throw CaptureError.truncated(record: 1, offset: 0, reason: reason)
+            }
+            throw CaptureError.badHeader(reason)
+        }
+        let link = Int(pcap_datalink(h))
+        guard PcapReader.supportedLinkTypes.contains(link) else {
+            pcap_close(h)
+            throw CaptureError.unsupportedLinkType(format: format.rawValue, linkType: link)
+        }
+        self.handle = h
+        self.format = format
+        self.linkType = link
+        scratch.reserveCapacity(65_536)
+    }
+
+    deinit { pcap_close(handle) }
+
+    var fileOffset: Int {
+        guard let f = pcap_file(handle) else { return -1 }
+        return Int(ftell(f))
+    }
+
+    public func next() throws -> Record? {
+        var header: UnsafeMutablePointer<pcap_pkthdr>? = nil
+        var data: UnsafePointer<UInt8>? = nil
+        let offsetBefore = fileOffset
+        let rc = pcap_next_ex(handle, &header, &data)
+        let recordNumber = number + 1
+        switch rc {
+        case 1:
+            break
+        case PCAP_ERROR_BREAK, -2:
+            return nil
+        default:
+            let reason = String(cString: pcap_geterr(handle))
+            if reason.contains("truncated") {
+                throw CaptureError.truncated(record: recordNumber, offset: offsetBefore, reason: reason)
+            }
+            throw CaptureError.readFailed(record: recordNumber, offset: offsetBefore, reason: reason)
+        }
+        guard let hdr = header?.pointee, let bytes = data else { return nil }
+        number = recordNumber
+        let micros = Int64(hdr.ts.tv_sec) * 1_000_000 + Int64(hdr.ts.tv_usec)
+        let caplen = Int(hdr.caplen)
+        scratch.removeAll(keepingCapacity: true)
+        scratch.append(contentsOf: UnsafeBufferPointer(start: bytes, count: caplen))
+        let all = scratch[...]
+        let original = Int(hdr.len) > caplen ? Int(hdr.len) : nil
+        let ts = Timestamp(micros: micros)
+        switch linkType {
+        case 187:
+            return PcapReader.h4Record(number: recordNumber, timestamp: ts, direction: nil, packet: all, original: original)
+        case 201:
+            var c = ByteCursor(all)
+            guard let dir = try? c.u32be() else {
+                return Record(number: recordNumber, timestamp: ts, direction: .unknown, kind: .vendor, data: all,
+                              originalLength: original)
+            }
+            return PcapReader.h4Record(number: recordNumber, timestamp: ts,
+                                       direction: dir & 1 == 0 ? .hostToController : .controllerToHost,
+                                       packet: c.rest(), original: original)
+        case 254:
+            var c = ByteCursor(all)
+            guard let index = try? c.u16be(), let opcode = try? c.u16be() else {
+                return Record(number: recordNumber, timestamp: ts, direction: .unknown, kind: .vendor, data: all,
+                              originalLength: original)
+            }
+            let (kind, direction) = MonitorOpcode.classify(opcode)
+            return Record(number: recordNumber, timestamp: ts, direction: direction, kind: kind, data: c.rest(),
+                          controller: index, originalLength: original, sourceType: opcode)
+        default:
+            return Record(number: recordNumber, timestamp: ts, direction: .unknown, kind: .linkLayer, data: all,
+                          originalLength: original, sourceType: UInt16(linkType))
+        }
+    }
+
+    /// An H4 packet: the first byte names the kind. Without a direction header, commands go to the
+    /// controller, events come from it, and data direction is unknown.
+    static func h4Record(number: Int, timestamp: Timestamp, direction: Direction?, packet: ArraySlice<UInt8>,
+                         original: Int?) -> Record {
+        guard let type = packet.first else {
+            return Record(number: number, timestamp: timestamp, direction: direction ?? .unknown, kind: .vendor,
+                          data: packet, originalLength: original)
+        }
+        let kind: PacketKind
+        switch type {
+        case 0x01: kind = .command
+        case 0x02: kind = .acl
+        case 0x03: kind = .sco
+        case 0x04: kind = .event
+        case 0x05: kind = .iso
+        default:
+            return Record(number: number, timestamp: timestamp, direction: direction ?? .unknown, kind: .vendor,
+                          data: packet, originalLength: original)
+        }
+        let dir = direction ?? (kind == .command ? .hostToController : kind == .event ? .controllerToHost : .unknown)
+        return Record(number: number, timestamp: timestamp, direction: dir, kind: kind, data: packet.dropFirst(),
+                      originalLength: original)
+    }
+}

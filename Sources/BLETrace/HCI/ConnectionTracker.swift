@@ -1,0 +1,99 @@
+/// One connection seen in the capture. A handle reused after a disconnect is a new `Connection`.
+public final class Connection {
+    /// 1, 2, … in order of appearance.
+    public let id: Int
+    public let handle: UInt16
+    public internal(set) var peer: BDAddr?
+    public internal(set) var peerType: AddressType?
+    /// 0 central, 1 peripheral (the local controller's role); nil when unknown.
+    public internal(set) var role: UInt8?
+    public internal(set) var le: Bool
+    public internal(set) var interval: Int?
+    public internal(set) var latency: Int?
+    public internal(set) var timeout: Int?
+    public internal(set) var openedRecord: Int?
+    public internal(set) var openedAt: Timestamp?
+    public internal(set) var closedRecord: Int?
+    public internal(set) var closedAt: Timestamp?
+    public internal(set) var disconnectReason: UInt8?
+    public internal(set) var encrypted = false
+    /// Parameter updates: (record, interval, latency, timeout).
+    public internal(set) var updates: [(record: Int, interval: Int, latency: Int, timeout: Int)] = []
+    /// True when no connection-complete event was seen (the capture began mid-connection).
+    public internal(set) var implicit: Bool
+
+    init(id: Int, handle: UInt16, implicit: Bool) {
+        self.id = id
+        self.handle = handle
+        self.implicit = implicit
+        self.le = true
+    }
+
+    /// A stable name for the peer: its address, or the handle when the address is unknown.
+    public var peerKey: String { peer?.description ?? "handle-\(Hex.hex(handle, width: 4))" }
+}
+
+/// Maps connection handles to connections over the life of a capture.
+public final class ConnectionTracker {
+    public private(set) var all: [Connection] = []
+    var open: [UInt16: Connection] = [:]
+    /// Bounds memory on hostile input: beyond this many connections, new handles share one overflow entry.
+    public static let maxConnections = 100_000
+
+    public init() {}
+
+    /// The open connection on `handle`, creating an implicit one when the capture never showed it opening.
+    public func connection(for handle: UInt16) -> Connection {
+        if let c = open[handle] { return c }
+        let c = Connection(id: all.count + 1, handle: handle, implicit: true)
+        if all.count < ConnectionTracker.maxConnections { all.append(c) }
+        open[handle] = c
+        return c
+    }
+
+    /// The open connection on `handle`, if any, without creating one.
+    public func existing(_ handle: UInt16) -> Connection? { open[handle] }
+
+    public func apply(_ change: ConnectionChange, record: Int, at time: Timestamp) {
+        switch change {
+        case let .opened(handle, peer, peerType, role, interval, latency, timeout, le):
+            if let old = open[handle], old.closedRecord == nil, !old.implicit {
+                // A new connection on a handle that never saw its disconnect: close the old one here.
+                old.closedRecord = record
+                old.closedAt = time
+            }
+            let c: Connection
+            if let old = open[handle], old.implicit, old.openedRecord == nil, old.peer == nil {
+                c = old // traffic seen before the completion event (rare ordering) belongs to this connection
+            } else {
+                c = Connection(id: all.count + 1, handle: handle, implicit: false)
+                if all.count < ConnectionTracker.maxConnections { all.append(c) }
+            }
+            c.implicit = false
+            c.peer = peer
+            c.peerType = peerType
+            c.role = role == 0xFF ? nil : role
+            c.le = le
+            c.interval = le ? interval : nil
+            c.latency = le ? latency : nil
+            c.timeout = le ? timeout : nil
+            c.openedRecord = record
+            c.openedAt = time
+            open[handle] = c
+        case let .closed(handle, reason):
+            let c = connection(for: handle)
+            c.closedRecord = record
+            c.closedAt = time
+            c.disconnectReason = reason
+            open[handle] = nil
+        case let .updated(handle, interval, latency, timeout):
+            let c = connection(for: handle)
+            c.interval = interval
+            c.latency = latency
+            c.timeout = timeout
+            c.updates.append((record, interval, latency, timeout))
+        case let .encryption(handle, enabled):
+            connection(for: handle).encrypted = enabled
+        }
+    }
+}

@@ -1,0 +1,119 @@
+/// A complete L2CAP basic-mode frame (B-frame), reassembled from one or more ACL packets.
+public struct L2CAPFrame {
+    public var handle: UInt16
+    public var cid: UInt16
+    public var payload: ArraySlice<UInt8>
+    /// Record number of the first fragment.
+    public var firstRecord: Int
+    public var fragments: Int
+}
+
+/// What one ACL packet contributed.
+public enum ACLOutcome {
+    /// A whole frame is ready.
+    case frame(L2CAPFrame)
+    /// A fragment was stored; the frame is not complete yet.
+    case partial(handle: UInt16, have: Int, expected: Int, start: Bool)
+    /// Something was wrong; `dropped` is the number of bytes thrown away.
+    case problem(handle: UInt16, reason: String)
+}
+
+/// Reassembles ACL fragments into L2CAP frames, per connection handle.
+/// A continuation without a start, a start while a frame is still open, and a fragment overrunning the
+/// announced length are all reported, never silently dropped.
+public struct L2CAPReassembler {
+    struct Pending {
+        var expected: Int
+        var cid: UInt16
+        var bytes: [UInt8]
+        var firstRecord: Int
+        var fragments: Int
+    }
+
+    var pending: [UInt16: Pending] = [:]
+    /// Upper bound on a frame: the L2CAP length field is 16 bits.
+    static let maxFrame = 65_535 + 4
+    /// Bound on the number of handles with an open frame (hostile input).
+    static let maxPending = 4096
+
+    public init() {}
+
+    /// Feeds one ACL packet (with its 4-byte ACL header).
+    public mutating func feed(_ acl: ArraySlice<UInt8>, record: Int) throws -> (outcome: ACLOutcome, warning: String?) {
+        var c = ByteCursor(acl)
+        let hf = try c.u16le()
+        let handle = hf & 0x0FFF
+        let pb = (hf >> 12) & 0x3
+        let length = Int(try c.u16le())
+        if c.remaining < length {
+            throw ByteError.truncated(offset: c.offset, needed: length, available: c.remaining)
+        }
+        let data = try c.bytes(length)
+        var warning: String? = nil
+        if pb == 0b01 { // continuation
+            guard var p = pending[handle] else {
+                return (.problem(handle: handle, reason: "continuation fragment (\(length) bytes) with no frame started"), nil)
+            }
+            p.bytes.append(contentsOf: data)
+            p.fragments += 1
+            if p.cid == 0xFFFF && p.bytes.count >= 4 {
+                // The start fragment was shorter than the L2CAP header; now the header is complete.
+                p.expected = Int(UInt16(p.bytes[0]) | UInt16(p.bytes[1]) << 8) + 4
+                p.cid = UInt16(p.bytes[2]) | UInt16(p.bytes[3]) << 8
+            }
+            if p.bytes.count > p.expected {
+                pending[handle] = nil
+                return (.problem(handle: handle,
+                                 reason: "fragments overran the frame: \(p.bytes.count) bytes for an L2CAP length of \(p.expected - 4)"), nil)
+            }
+            if p.bytes.count == p.expected {
+                pending[handle] = nil
+                return (.frame(L2CAPFrame(handle: handle, cid: p.cid, payload: p.bytes[4...],
+                                          firstRecord: p.firstRecord, fragments: p.fragments)), nil)
+            }
+            pending[handle] = p
+            return (.partial(handle: handle, have: p.bytes.count - 4, expected: p.expected - 4, start: false), nil)
+        }
+        // Start of a frame (0b00 non-flushable start, 0b10 flushable start; 0b11 is treated alike).
+        if let old = pending[handle] {
+            warning = "frame started at record \(old.firstRecord) lost its last fragment(s): \(old.bytes.count - 4) of \(old.expected - 4) bytes arrived"
+            pending[handle] = nil
+        }
+        if data.count >= 4 {
+            let l2len = Int(UInt16(data[data.startIndex]) | UInt16(data[data.startIndex + 1]) << 8)
+            let cid = UInt16(data[data.startIndex + 2]) | UInt16(data[data.startIndex + 3]) << 8
+            if data.count == l2len + 4 {
+                return (.frame(L2CAPFrame(handle: handle, cid: cid, payload: data.dropFirst(4), firstRecord: record,
+                                          fragments: 1)), warning)
+            }
+            if data.count > l2len + 4 {
+                // Surplus bytes after the frame: decode the frame, report the surplus.
+                let extra = data.count - l2len - 4
+                let w = "\(extra) byte\(extra == 1 ? "" : "s") after the end of the L2CAP frame"
+                return (.frame(L2CAPFrame(handle: handle, cid: cid, payload: data.dropFirst(4).prefix(l2len),
+                                          firstRecord: record, fragments: 1)), warning.map { $0 + "; " + w } ?? w)
+            }
+            if pending.count < L2CAPReassembler.maxPending {
+                var bytes = [UInt8]()
+                bytes.reserveCapacity(l2len + 4)
+                bytes.append(contentsOf: data)
+                pending[handle] = Pending(expected: l2len + 4, cid: cid, bytes: bytes, firstRecord: record, fragments: 1)
+                return (.partial(handle: handle, have: data.count - 4, expected: l2len, start: true), warning)
+            }
+            return (.problem(handle: handle, reason: "too many open frames; fragment dropped"), warning)
+        }
+        // A start fragment shorter than the basic L2CAP header: keep it and wait for the rest of the header.
+        if pending.count < L2CAPReassembler.maxPending {
+            pending[handle] = Pending(expected: L2CAPReassembler.maxFrame, cid: 0xFFFF, bytes: Array(data), firstRecord: record,
+                                      fragments: 1)
+            return (.partial(handle: handle, have: data.count, expected: -1, start: true), warning)
+        }
+        return (.problem(handle: handle, reason: "too many open frames; fragment dropped"), warning)
+    }
+
+    /// Open frames that never completed (reported at the end of the capture).
+    public var unfinished: [(handle: UInt16, firstRecord: Int, have: Int, expected: Int)] {
+        pending.map { ($0.key, $0.value.firstRecord, $0.value.bytes.count - 4, $0.value.expected - 4) }
+            .sorted { $0.firstRecord < $1.firstRecord }
+    }
+}

@@ -1,0 +1,99 @@
+/// The summary as JSON fields and as text lines.
+public enum SummaryRender {
+    public static func captureFields(_ s: Summary) -> Fields {
+        var f = Fields()
+        f.add("file", s.capture.path)
+        f.add("format", s.capture.format.rawValue)
+        f.add("linktype", s.capture.linkType)
+        f.add("records", s.stats.records)
+        f.add("first", s.stats.first.map { .string($0.iso8601) } ?? .null)
+        f.add("last", s.stats.last.map { .string($0.iso8601) } ?? .null)
+        return f
+    }
+
+    public static func connectionFields(_ c: Connection) -> Fields {
+        var f = Fields()
+        f.add("id", c.id)
+        f.add("handle", Int(c.handle))
+        f.add("peer", c.peer.map { .string($0.description) } ?? .null)
+        if let t = c.peerType { f.add("peer_address_type", t.name) }
+        if let r = c.role { f.add("role", HCIText.role(r)) }
+        f.add("transport", c.le ? "le" : "br_edr")
+        if let v = c.interval { f.add("interval", v) }
+        if let v = c.latency { f.add("latency", v) }
+        if let v = c.timeout { f.add("timeout", v) }
+        f.add("opened_record", c.openedRecord.map { .int($0) } ?? .null)
+        f.add("opened", c.openedAt.map { .string($0.iso8601) } ?? .null)
+        f.add("closed_record", c.closedRecord.map { .int($0) } ?? .null)
+        f.add("closed", c.closedAt.map { .string($0.iso8601) } ?? .null)
+        if let r = c.disconnectReason {
+            f.add("disconnect_reason", Int(r))
+            f.add("disconnect_reason_name", HCIText.status(r))
+        }
+        f.add("encrypted", c.encrypted)
+        f.add("updates", .list(c.updates.map {
+            .object(["record": .int($0.record), "interval": .int($0.interval), "latency": .int($0.latency), "timeout": .int($0.timeout)])
+        }))
+        f.add("implicit", c.implicit)
+        return f
+    }
+
+    public static func summaryFields(_ s: Summary) -> Fields {
+        var f = Fields()
+        f.add("records", s.stats.records)
+        if let a = s.stats.first, let b = s.stats.last { f.add("span_us", Int(b.micros - a.micros)) }
+        var kinds = Fields()
+        for (k, v) in s.stats.kinds.sorted(by: { $0.key < $1.key }) { kinds.add(k, v) }
+        f.add("events_by_kind", kinds)
+        f.add("malformed", s.stats.malformed)
+        f.add("malformed_records", .list(s.stats.malformedRecords.map { .int($0) }))
+        f.add("connections", .list(s.connections.map { .object(connectionFields($0)) }))
+        for section in s.sections { f.add(section.name, section.value) }
+        f.add("warnings", .list(s.warnings.map { .string($0) }))
+        if let e = s.error {
+            f.add("error", e.description)
+            f.add("complete", false)
+        } else {
+            f.add("complete", true)
+        }
+        return f
+    }
+
+    public static func text(_ s: Summary) -> [String] {
+        var lines: [String] = []
+        lines.append("Summary")
+        let link = s.capture.format == .packetLogger ? "" : ", link type \(s.capture.linkType) (\(LinkType.name(s.capture.linkType)))"
+        lines.append("  File:        \(s.capture.path) (\(s.capture.format.rawValue)\(link))")
+        if let a = s.stats.first, let b = s.stats.last {
+            lines.append("  Records:     \(s.stats.records), \(a.iso8601) to \(b.iso8601) (\(Fmt.seconds(micros: b.micros - a.micros)) s)")
+        } else {
+            lines.append("  Records:     \(s.stats.records)")
+        }
+        let kinds = s.stats.kinds.sorted { $0.value > $1.value }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")
+        if !kinds.isEmpty { lines.append("  Events:      \(kinds)") }
+        if s.stats.malformed > 0 {
+            let recs = s.stats.malformedRecords.prefix(10).map(String.init).joined(separator: ", ")
+            lines.append("  Malformed:   \(s.stats.malformed) (records \(recs)\(s.stats.malformed > 10 ? ", …" : ""))")
+        }
+        lines.append("  Connections: \(s.connections.count)")
+        for c in s.connections {
+            var line = "    #\(c.id) handle \(Hex.hex(c.handle, width: 4))"
+            if let p = c.peer { line += " \(p)" + (c.peerType.map { " (\($0.name))" } ?? "") }
+            if let r = c.role { line += ", local \(HCIText.role(r))" }
+            if c.implicit { line += ", already open when the capture began" }
+            if let i = c.interval, let l = c.latency, let t = c.timeout {
+                line += ", interval \(Fmt.interval1250(i)), latency \(l), timeout \(Fmt.timeout10(t))"
+            }
+            if c.encrypted { line += ", encrypted" }
+            if let o = c.openedRecord { line += ", opened at record \(o)" }
+            if let r = c.closedRecord {
+                line += ", closed at record \(r)"
+                if let reason = c.disconnectReason { line += ": \(HCIText.status(reason))" }
+            }
+            lines.append(line)
+        }
+        for section in s.sections { lines.append(contentsOf: section.text) }
+        for w in s.warnings { lines.append("  Warning: \(w)") }
+        return lines
+    }
+}

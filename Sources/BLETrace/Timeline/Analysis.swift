@@ -1,0 +1,91 @@
+/// A stage beyond HCI that plugs into the pipeline (ATT/GATT, SMP, device inventory, …) and may add a
+/// section to the summary.
+public protocol AnalysisLayer: AnyObject {
+    func attach(to pipeline: Pipeline)
+    /// Called once after the last record.
+    func summary() -> SummarySection?
+}
+
+/// One named part of the summary, in JSON and text form.
+public struct SummarySection {
+    public var name: String
+    public var value: FieldValue
+    public var text: [String]
+    public init(name: String, value: FieldValue, text: [String]) {
+        self.name = name
+        self.value = value
+        self.text = text
+    }
+}
+
+/// What is known about the capture file itself.
+public struct CaptureInfo {
+    public var path: String
+    public var format: CaptureFormat
+    public var linkType: Int
+}
+
+/// The end-of-capture summary.
+public struct Summary {
+    public var capture: CaptureInfo
+    public var stats: CaptureStats
+    public var connections: [Connection]
+    public var sections: [SummarySection]
+    public var warnings: [String]
+    /// Set when reading stopped early on damage.
+    public var error: CaptureError?
+}
+
+/// Receives the timeline as it is decoded.
+public protocol EventSink: AnyObject {
+    func begin(_ capture: CaptureInfo)
+    func event(_ e: TraceEvent)
+    func end(_ summary: Summary)
+}
+
+/// Reads a capture through the pipeline and the registered layers into a sink.
+public final class Analyzer {
+    public let pipeline: Pipeline
+    public private(set) var layers: [AnalysisLayer] = []
+    let sink: EventSink?
+
+    /// `sink` receives every event; pass nil to collect only the summary.
+    public init(options: DecodeOptions = DecodeOptions(), sink: EventSink?) {
+        self.sink = sink
+        let s = sink
+        self.pipeline = Pipeline(options: options, emit: { e in s?.event(e) })
+        for layer in StandardLayers.make(options) { add(layer) }
+    }
+
+    public func add(_ layer: AnalysisLayer) {
+        layer.attach(to: pipeline)
+        layers.append(layer)
+    }
+
+    /// Decodes every record. A damaged file ends the run with `summary.error` set; what came before is kept.
+    @discardableResult
+    public func run(_ reader: RecordReader, path: String) -> Summary {
+        let info = CaptureInfo(path: path, format: reader.format, linkType: reader.linkType)
+        sink?.begin(info)
+        var failure: CaptureError? = nil
+        do {
+            while let r = try reader.next() { pipeline.process(r) }
+        } catch let e as CaptureError {
+            failure = e
+        } catch {
+            failure = .readFailed(record: pipeline.stats.records + 1, offset: -1, reason: "\(error)")
+        }
+        let warnings = pipeline.finish()
+        let summary = Summary(capture: info, stats: pipeline.stats, connections: pipeline.connections.all,
+                              sections: layers.compactMap { $0.summary() }, warnings: warnings, error: failure)
+        sink?.end(summary)
+        return summary
+    }
+}
+
+/// The layers every analysis gets. Each layer issue adds its layer here.
+public enum StandardLayers {
+    public static func make(_ options: DecodeOptions) -> [AnalysisLayer] {
+        []
+    }
+}
