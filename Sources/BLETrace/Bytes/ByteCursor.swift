@@ -175,8 +175,8 @@ public struct BDAddr: Hashable, Comparable, Sendable, CustomStringConvertible {
         out.reserveCapacity(17)
         for i in stride(from: 5, through: 0, by: -1) {
             let b = UInt8(truncatingIfNeeded: value >> (UInt64(i) * 8))
-            out.append(Hex.digits[Int(b >> 4)])
-            out.append(Hex.digits[Int(b & 0xF)])
+            out.append(Hex.upperDigits[Int(b >> 4)])
+            out.append(Hex.upperDigits[Int(b & 0xF)])
             if i > 0 { out.append(UInt8(ascii: ":")) }
         }
         return String(decoding: out, as: UTF8.self)

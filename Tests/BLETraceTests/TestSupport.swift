@@ -1,0 +1,73 @@
+import Foundation
+@testable import BLETrace
+
+/// Shared helpers for the tests.
+enum TestSupport {
+    /// The package root, found from this file's path.
+    static let packageRoot: URL = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
+
+    /// ../shared/captures beside the package, when present.
+    static var sharedCaptures: URL? {
+        let u = packageRoot.deletingLastPathComponent().appendingPathComponent("shared/captures")
+        return FileManager.default.fileExists(atPath: u.path) ? u : nil
+    }
+
+    /// Writes bytes to a fresh temporary file and returns its path.
+    static func temporaryFile(_ bytes: [UInt8], suffix: String = ".bin") -> String {
+        let path = NSTemporaryDirectory() + "bletrace-test-" + UUID().uuidString + suffix
+        FileManager.default.createFile(atPath: path, contents: Data(bytes))
+        return path
+    }
+
+    /// Reads every record of a capture; returns the records (data copied) and the error that ended reading, if any.
+    static func readAll(_ reader: RecordReader) -> ([Record], CaptureError?) {
+        var out: [Record] = []
+        do {
+            while var r = try reader.next() {
+                r.data = ArraySlice(Array(r.data))
+                out.append(r)
+            }
+            return (out, nil)
+        } catch let e as CaptureError {
+            return (out, e)
+        } catch {
+            return (out, .readFailed(record: -1, offset: -1, reason: "\(error)"))
+        }
+    }
+
+    /// Decodes records through the standard analyzer, collecting every event and the summary.
+    static func analyze(_ reader: RecordReader, path: String = "test") -> ([TraceEvent], Summary) {
+        let sink = CollectingSink()
+        let summary = Analyzer(sink: sink).run(reader, path: path)
+        return (sink.events, summary)
+    }
+
+    /// Decodes a scenario's capture from memory.
+    static func analyze(_ scenario: Scenario) throws -> ([TraceEvent], Summary) {
+        switch scenario.writer.format {
+        case .pcap:
+            let path = temporaryFile(scenario.writer.bytes, suffix: ".pcap")
+            defer { try? FileManager.default.removeItem(atPath: path) }
+            return analyze(try CaptureFile.open(path: path))
+        default:
+            return analyze(try CaptureFile.open(bytes: scenario.writer.bytes))
+        }
+    }
+
+    /// Runs one HCI packet of the given kind through a fresh pipeline.
+    static func decode(_ kind: PacketKind, _ data: [UInt8], direction: Direction = .controllerToHost) -> TraceEvent {
+        var result: TraceEvent? = nil
+        let p = Pipeline(emit: { result = $0 })
+        p.process(Record(number: 1, timestamp: Timestamp(micros: 0), direction: direction, kind: kind, data: data[...]))
+        return result!
+    }
+}
+
+final class CollectingSink: EventSink {
+    var events: [TraceEvent] = []
+    var summary: Summary?
+    func begin(_ capture: CaptureInfo) {}
+    func event(_ e: TraceEvent) { events.append(e) }
+    func end(_ summary: Summary) { self.summary = summary }
+}
