@@ -85,7 +85,8 @@ public final class BTSnoopReader: RecordReader {
         }
         return Record(number: recordNumber, timestamp: Timestamp(micros: micros), direction: direction, kind: kind,
                       data: data, controller: controller,
-                      originalLength: originalLength > includedLength ? originalLength : nil, sourceType: sourceType)
+                      originalLength: originalLength > includedLength ? originalLength : nil, sourceType: sourceType,
+                      origin: linkType == 2001 ? .linuxMonitor : .plain)
     }
 }
 

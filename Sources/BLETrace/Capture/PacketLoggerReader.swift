@@ -117,6 +117,6 @@ public final class PacketLoggerReader: RecordReader {
         default: (kind, direction) = (.note, .unknown)
         }
         return Record(number: recordNumber, timestamp: Timestamp(micros: micros), direction: direction, kind: kind,
-                      data: data, sourceType: UInt16(type))
+                      data: data, sourceType: UInt16(type), origin: .packetLogger)
     }
 }

@@ -90,10 +90,10 @@ public final class PcapReader: RecordReader {
             }
             let (kind, direction) = MonitorOpcode.classify(opcode)
             return Record(number: recordNumber, timestamp: ts, direction: direction, kind: kind, data: c.rest(),
-                          controller: index, originalLength: original, sourceType: opcode)
+                          controller: index, originalLength: original, sourceType: opcode, origin: .linuxMonitor)
         default:
             return Record(number: recordNumber, timestamp: ts, direction: .unknown, kind: .linkLayer, data: all,
-                          originalLength: original, sourceType: UInt16(linkType))
+                          originalLength: original, sourceType: UInt16(linkType), origin: .sniffer)
         }
     }
 

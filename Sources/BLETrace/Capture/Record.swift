@@ -106,9 +106,16 @@ public struct Record: Sendable {
     /// The format's own record type where it has one: the Linux monitor opcode (btsnoop 2001, pcap 254),
     /// the PacketLogger record type; 0 otherwise. Notes are rendered from it.
     public var sourceType: UInt16
+    /// Which family of record types `sourceType` belongs to.
+    public var origin: Origin
+
+    public enum Origin: UInt8, Sendable {
+        case plain, linuxMonitor, packetLogger, sniffer
+    }
 
     public init(number: Int, timestamp: Timestamp, direction: Direction, kind: PacketKind,
-                data: ArraySlice<UInt8>, controller: UInt16 = 0, originalLength: Int? = nil, sourceType: UInt16 = 0) {
+                data: ArraySlice<UInt8>, controller: UInt16 = 0, originalLength: Int? = nil, sourceType: UInt16 = 0,
+                origin: Origin = .plain) {
         self.number = number
         self.timestamp = timestamp
         self.direction = direction
@@ -117,6 +124,7 @@ public struct Record: Sendable {
         self.controller = controller
         self.originalLength = originalLength
         self.sourceType = sourceType
+        self.origin = origin
     }
 }
 

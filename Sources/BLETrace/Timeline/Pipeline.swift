@@ -93,6 +93,7 @@ public final class Pipeline {
         e.kind = .hciCommand
         do {
             let d = try HCICommandDecoder.decode(r.data)
+            if d.opcode >> 10 == 0x3F { e.kind = .vendor }
             e.summary = d.summary
             e.layers = [("hci", d.fields)]
             if let h = d.handle {
@@ -108,6 +109,7 @@ public final class Pipeline {
         e.kind = .hciEvent
         do {
             let d = try HCIEventDecoder.decode(r.data)
+            if d.code == 0xFF { e.kind = .vendor }
             e.summary = d.summary
             e.layers = [("hci", d.fields)]
             if let ch = d.change { connections.apply(ch, record: r.number, at: r.timestamp) }
@@ -129,6 +131,16 @@ public final class Pipeline {
 
     func decodeACL(_ r: Record, _ e: inout TraceEvent) {
         e.kind = .acl
+        var aclHeader = Fields()
+        if r.data.count >= 4 {
+            let s = r.data.startIndex
+            let hf = UInt16(r.data[s]) | UInt16(r.data[s + 1]) << 8
+            aclHeader.add("handle", Int(hf & 0x0FFF))
+            aclHeader.add("packet_boundary", Int((hf >> 12) & 0x3))
+            aclHeader.add("broadcast", Int((hf >> 14) & 0x3))
+            aclHeader.add("length", Int(UInt16(r.data[s + 2]) | UInt16(r.data[s + 3]) << 8))
+        }
+        defer { if !aclHeader.isEmpty { e.layers.insert(("acl", aclHeader), at: 0) } }
         do {
             let (outcome, warning) = try l2cap.feed(r.data, record: r.number)
             switch outcome {
@@ -156,14 +168,15 @@ public final class Pipeline {
                 e.handle = handle
                 e.connection = connections.connection(for: handle).id
                 e.summary = "ACL \(start ? "start" : "continuation") fragment: \(have)" + (expected >= 0 ? " of \(expected)" : "") + " bytes of an L2CAP frame"
-                e.layers = [("acl", ["handle": .int(Int(handle)), "fragment": .string(start ? "start" : "continuation"),
-                                      "have": .int(have), "expected": .int(expected)])]
+                aclHeader.add("fragment", start ? "start" : "continuation")
+                aclHeader.add("have", have)
+                aclHeader.add("expected", expected)
             case let .problem(handle, reason):
                 e.handle = handle
                 e.connection = connections.connection(for: handle).id
                 e.malformed = reason
                 e.summary = "ACL: \(reason)"
-                e.layers = [("acl", ["handle": .int(Int(handle)), "data": .hex(Array(r.data))])]
+                aclHeader.add("data", hex: r.data)
             }
             if let w = warning {
                 e.layers.append(("warning", ["reason": .string(w)]))
@@ -211,16 +224,32 @@ enum Notes {
     static func describe(_ r: Record, _ e: inout TraceEvent) {
         let text = String(decoding: r.data.prefix(while: { $0 != 0 }), as: UTF8.self)
         var f = Fields()
-        if r.sourceType != 0 || r.kind == .note {
-            f.add("source_type", Int(r.sourceType))
-        }
+        f.add("source_type", Int(r.sourceType))
         let label: String
-        if r.controller != 0 || isMonitor(r) {
+        if isMonitor(r) {
             label = MonitorOpcode.name(r.sourceType)
         } else {
             label = PacketLoggerReader.RecordType.name(UInt8(truncatingIfNeeded: r.sourceType))
         }
         f.add("label", label)
+        if isMonitor(r) && r.sourceType == 0 && r.data.count >= 16 {
+            // New Index: type, bus, address, name.
+            var c = ByteCursor(r.data)
+            if let type = try? c.u8(), let bus = try? c.u8(), let addr = try? c.address(), let raw = try? c.bytes(8) {
+                let name = String(decoding: raw.prefix(while: { $0 != 0 }), as: UTF8.self)
+                f.add("index", Int(r.controller)); f.add("type", Int(type)); f.add("bus", Int(bus))
+                f.add("address", addr.description); f.add("name", name)
+                e.summary = "\(label): hci\(r.controller) \(name) \(addr) (type \(type), bus \(bus))"
+                e.layers = [("note", f)]
+                return
+            }
+        }
+        if isMonitor(r) && r.sourceType == 1 {
+            f.add("index", Int(r.controller))
+            e.summary = "\(label): hci\(r.controller)"
+            e.layers = [("note", f)]
+            return
+        }
         let printable = !text.isEmpty && text.unicodeScalars.allSatisfy { $0.value >= 0x20 || $0 == "\n" || $0 == "\t" }
         if printable {
             f.add("text", text)
@@ -232,7 +261,7 @@ enum Notes {
         e.layers = [("note", f)]
     }
 
-    static func isMonitor(_ r: Record) -> Bool { r.sourceType < 0x20 }
+    static func isMonitor(_ r: Record) -> Bool { r.origin == .linuxMonitor }
 }
 
 extension String {

@@ -58,6 +58,19 @@ import Testing
         #expect(summary.stats.notes == 1)
     }
 
+    @Test func monitorNewIndexAndDeleteIndex() throws {
+        // btsnoop 2001 with hand-made flags: opcode 0 (New Index) and 1 (Delete Index) on controller index 1.
+        var bytes = BTSnoopReader.magic + [0, 0, 0, 1, 0, 0, 0x07, 0xD1]
+        let newIndex: [UInt8] = [0x00, 0x01] + HCIBuilder.addr(BDAddr(0x00_1A_7D_DA_71_13)) + Array("hci1".utf8) + [0, 0, 0, 0]
+        for (opcode, data) in [(UInt8(0), newIndex), (UInt8(1), [])] {
+            bytes += [0, 0, 0, UInt8(data.count)] + [0, 0, 0, UInt8(data.count)]
+            bytes += [0x00, 0x01, 0x00, opcode] + [0, 0, 0, 0] + [0x00, 0xE0, 0x3A, 0xB4, 0x4A, 0x67, 0x60, 0x00] + data
+        }
+        let (events, _) = TestSupport.analyze(try CaptureFile.open(bytes: bytes))
+        #expect(events.map(\.summary) == ["New Index: hci1 hci1 00:1A:7D:DA:71:13 (type 0, bus 1)", "Delete Index: hci1"])
+        #expect(events[0].layer("note")?["address"] == .string("00:1A:7D:DA:71:13"))
+    }
+
     @Test func btsnoopRejectsOtherDatalinks() {
         let bytes = BTSnoopReader.magic + [0, 0, 0, 1, 0, 0, 0x03, 0xE9] // 1001 is fine …
         #expect((try? CaptureFile.open(bytes: bytes)) != nil)

@@ -134,6 +134,21 @@ import Testing
         #expect(TestSupport.decode(.acl, [0x40]).malformed != nil)
     }
 
+    @Test func vendorPacketsAndACLHeader() {
+        let cmd = TestSupport.decode(.command, HCIBuilder.command(0xFC4C, [1]), direction: .hostToController)
+        #expect(cmd.kind == .vendor)
+        let evt = TestSupport.decode(.event, HCIBuilder.event(0xFF, [0xAA, 0xBB]))
+        #expect(evt.kind == .vendor)
+        #expect(evt.layer("hci")?["parameters"]?.objectValue?["data"] == .hex([0xAA, 0xBB]))
+        let acl = TestSupport.decode(.acl, HCIBuilder.acl(handle: 0x0041, HCIBuilder.l2cap(cid: 0x0040, [1, 2])))
+        let header = acl.layer("acl")
+        #expect(header?["handle"] == .int(0x41))
+        #expect(header?["packet_boundary"] == .int(2))
+        #expect(header?["broadcast"] == .int(0))
+        #expect(header?["length"] == .int(6))
+        #expect(acl.layer("l2cap")?["cid"] == .int(0x40))
+    }
+
     @Test func addressTypes() {
         #expect(AddressType(hci: 1, address: BDAddr(0xC0_00_00_00_00_00)) == .randomStatic)
         #expect(AddressType(hci: 1, address: BDAddr(0x40_00_00_00_00_00)) == .resolvablePrivate)
