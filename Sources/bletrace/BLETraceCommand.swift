@@ -19,7 +19,7 @@ struct BLETraceCommand: ParsableCommand {
         everything decoded before the damage).
         """,
         version: BLETraceVersion.string,
-        subcommands: [Analyze.self, MakeSamples.self],
+        subcommands: [Analyze.self, MakeSamples.self, MakeCapture.self],
         defaultSubcommand: nil
     )
 }

@@ -1,5 +1,5 @@
 /// A decoded value as the reports show it: a small ordered JSON-like tree.
-public indirect enum FieldValue: Equatable, Sendable {
+public enum FieldValue: Equatable, Sendable {
     case int(Int)
     case double(Double)
     case string(String)

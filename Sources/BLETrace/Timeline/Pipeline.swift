@@ -15,7 +15,13 @@ public struct CaptureStats: Sendable {
     public var records = 0
     public var first: Timestamp?
     public var last: Timestamp?
-    public var kinds: [String: Int] = [:]
+    /// Event count per kind, indexed like `EventKind.allCases`.
+    public var kindCounts = [Int](repeating: 0, count: EventKind.allCases.count)
+    public var kinds: [String: Int] {
+        var out: [String: Int] = [:]
+        for (i, k) in EventKind.allCases.enumerated() where kindCounts[i] > 0 { out[k.rawValue] = kindCounts[i] }
+        return out
+    }
     public var malformed = 0
     public var malformedRecords: [Int] = []
     public var notes = 0
@@ -71,7 +77,7 @@ public final class Pipeline {
         if let o = r.originalLength, e.malformed == nil {
             e.summary += " [captured \(r.data.count) of \(o) bytes]"
         }
-        stats.kinds[e.kind.rawValue, default: 0] += 1
+        stats.kindCounts[e.kind.index] += 1
         if e.malformed != nil {
             stats.malformed += 1
             if stats.malformedRecords.count < 1000 { stats.malformedRecords.append(r.number) }

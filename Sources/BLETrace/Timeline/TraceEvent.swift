@@ -1,5 +1,5 @@
 /// What layer an event belongs to; also its `kind` in JSON.
-public enum EventKind: String, Sendable {
+public enum EventKind: String, Sendable, CaseIterable {
     case hciCommand = "hci_command"
     case hciEvent = "hci_event"
     case acl
@@ -14,6 +14,28 @@ public enum EventKind: String, Sendable {
     case vendor
     case note
     case malformed
+}
+
+extension EventKind {
+    /// Position in `allCases`.
+    var index: Int {
+        switch self {
+        case .hciCommand: return 0
+        case .hciEvent: return 1
+        case .acl: return 2
+        case .sco: return 3
+        case .iso: return 4
+        case .l2cap: return 5
+        case .att: return 6
+        case .smp: return 7
+        case .signaling: return 8
+        case .adv: return 9
+        case .linkLayer: return 10
+        case .vendor: return 11
+        case .note: return 12
+        case .malformed: return 13
+        }
+    }
 }
 
 /// One line of the timeline: a decoded packet (or note) with its layer's fields.

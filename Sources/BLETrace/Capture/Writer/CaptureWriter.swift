@@ -32,6 +32,13 @@ public final class CaptureWriter {
         }
     }
 
+    /// Returns the bytes written so far and forgets them (for streaming a large capture to a file).
+    public func drain() -> [UInt8] {
+        let out = bytes
+        bytes.removeAll(keepingCapacity: true)
+        return out
+    }
+
     /// Appends one HCI packet (without H4 type byte) or note.
     public func add(kind: PacketKind, direction: Direction, at time: Timestamp, _ data: [UInt8]) {
         count += 1

@@ -42,12 +42,19 @@ public enum Samples {
         let s = Scenario(format: .btsnoop(datalink: 1002))
         s.powerOn(local: local)
         s.startScan()
+        scanBurst(s, rounds: 4)
+        s.stopScan()
+        return s
+    }
+
+    /// Adverts from five devices, `rounds` times, then an extended advert and a malformed one.
+    public static func scanBurst(_ s: Scenario, rounds: Int) {
         let thermoAdv = ad(0x01, [0x06]) + ad(0x03, le16(0x180F) + le16(0x180A)) + ad(0x08, str("Thermo"))
         let thermoRsp = ad(0x09, str("Thermo-42")) + ad(0x0A, [0x00]) + ad(0x19, le16(0x0300))
         let eddyURL = ad(0x01, [0x06]) + ad(0x03, le16(0xFEAA)) + ad(0x16, le16(0xFEAA) + [0x10, 0xEB, 0x03] + str("example") + [0x07])
         let ancsUUID: [UInt8] = [0xD0, 0x00, 0x2D, 0x12, 0x1E, 0x4B, 0x0F, 0xA4, 0x99, 0x4E, 0xCE, 0xB5, 0x31, 0xF4, 0x05, 0x79]
         let watchAdv = ad(0x01, [0x06]) + ad(0x15, ancsUUID) + ad(0x09, str("Watch"))
-        for round in 0..<4 {
+        for round in 0..<rounds {
             let jitter = Int8(round % 3)
             s.advert(type: 3, addressType: 0, address: beacon, data: iBeaconAdvert(), rssi: -67 - jitter)
             s.advance(ms: 31)
@@ -67,17 +74,20 @@ public enum Samples {
         // A broken advert: the second structure claims 9 bytes but only 3 follow.
         s.advert(type: 3, addressType: 1, address: BDAddr(0xC0_FF_EE_00_00_01), data: ad(0x01, [0x04]) + [0x09, 0x09, 0x41, 0x42, 0x43], rssi: -90)
         s.advance(ms: 50)
-        s.stopScan()
-        return s
     }
 
     // MARK: GATT session
 
     public static func gattSession() -> Scenario {
         let s = Scenario(format: .btsnoop(datalink: 1002))
-        let h: UInt16 = 0x0040
         s.powerOn(local: local)
-        s.connect(handle: h, peer: thermo, peerType: 1)
+        gattSession(s, handle: 0x0040, peer: thermo)
+        return s
+    }
+
+    /// Connect, discover, read, subscribe, receive notifications, hit an error, write, disconnect.
+    public static func gattSession(_ s: Scenario, handle h: UInt16, peer: BDAddr, notifications: Int = 3) {
+        s.connect(handle: h, peer: peer, peerType: 1)
         s.attOut(h, [0x02] + le16(247))                       // Exchange MTU Request
         s.attIn(h, [0x03] + le16(185))                        // Exchange MTU Response
         // Primary services
@@ -122,9 +132,9 @@ public enum Samples {
         // Subscribe to battery notifications, then three notifications.
         s.attOut(h, [0x12] + le16(0x000F) + [0x01, 0x00])
         s.attIn(h, [0x13])
-        for level in [89, 89, 88] as [UInt8] {
+        for i in 0..<notifications {
             s.advance(ms: 1000)
-            s.attIn(h, [0x1B] + le16(0x000E) + [level])
+            s.attIn(h, [0x1B] + le16(0x000E) + [UInt8(truncatingIfNeeded: 89 - i / 2)])
         }
         // Reading a notify-only characteristic fails.
         s.attOut(h, [0x0A] + le16(0x001D))
@@ -133,15 +143,19 @@ public enum Samples {
         s.attOut(h, [0x52] + le16(0x001B) + str("hello"))
         s.advance(ms: 500)
         s.disconnect(handle: h)
-        return s
     }
 
     // MARK: encrypted link
 
     public static func encryptedLink() -> Scenario {
         let s = Scenario(format: .pcap(linkType: 201))
-        let h: UInt16 = 0x0041
         s.powerOn(local: local)
+        encryptedLink(s, handle: 0x0041)
+        return s
+    }
+
+    /// Secure Connections pairing with Numeric Comparison, encryption, key distribution, a read, disconnect.
+    public static func encryptedLink(_ s: Scenario, handle h: UInt16) {
         s.connect(handle: h, peer: watch, peerType: 1, interval: 36, timeout: 500)
         func fill(_ seed: UInt8, _ n: Int) -> [UInt8] { (0..<n).map { UInt8(truncatingIfNeeded: Int(seed) &* 31 &+ $0 &* 7) } }
         // Pairing Request / Response: DisplayYesNo on both sides, bonding + MITM + SC → Numeric Comparison.
@@ -170,16 +184,20 @@ public enum Samples {
         s.attIn(h, [0x09, 3] + le16(0x0025) + [77])
         s.advance(ms: 2000)
         s.disconnect(handle: h, reason: 0x13, byHost: false)
-        return s
     }
 
     // MARK: ANCS on an iPhone
 
     public static func ancsSession() -> Scenario {
         let s = Scenario(format: .packetLogger(littleEndian: true))
-        let h: UInt16 = 0x0045
         s.note("Product: iPhone (bletrace sample)")
         s.note("Bluetooth Host: bletrace sample writer")
+        ancsSession(s, handle: 0x0045)
+        return s
+    }
+
+    /// An iPhone (the local host) serving ANCS to a watch: discovery, subscriptions, four notifications.
+    public static func ancsSession(_ s: Scenario, handle h: UInt16) {
         // The watch advertises; the phone connects as central and serves ANCS as GATT server.
         s.command(0x200B, [0x01] + le16(0x0030) + le16(0x0030) + [0x01, 0x00])
         s.command(0x200C, [0x01, 0x01])
@@ -246,6 +264,5 @@ public enum Samples {
         s.attOut(h, [0x1B] + le16(0x0032) + [0x02, 0x00, 0x02, 0x00, 0x16, 0x00, 0x00, 0x00])
         s.advance(ms: 1000)
         s.disconnect(handle: h, reason: 0x13, byHost: false)
-        return s
     }
 }
