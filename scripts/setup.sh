@@ -9,6 +9,7 @@ if [ "$(id -u)" -ne 0 ]; then sudo_cmd=(sudo); fi
 
 missing=()
 dpkg -s libpcap-dev >/dev/null 2>&1 || missing+=(libpcap-dev)
+dpkg -s zlib1g-dev >/dev/null 2>&1 || missing+=(zlib1g-dev)
 command -v pkg-config >/dev/null 2>&1 || missing+=(pkg-config)
 if [ "${1:-}" = "--with-tshark" ]; then command -v tshark >/dev/null 2>&1 || missing+=(tshark); fi
 if [ ${#missing[@]} -gt 0 ]; then

@@ -12,72 +12,150 @@ struct BLETraceCommand: ParsableCommand {
         commandName: "bletrace",
         abstract: "Offline Bluetooth Low Energy trace analyzer.",
         discussion: """
-        Reads btsnoop (Android, btmon), Apple PacketLogger, pcap and pcapng captures and decodes HCI, \
-        L2CAP, ATT/GATT, SMP and advertising into a timeline.
+        Reads btsnoop (Android, btmon), Apple PacketLogger, pcap and pcapng captures (also gzip-compressed, \
+        from standard input with '-', and Android bugreport zips or text) and decodes HCI, L2CAP, ATT/GATT, \
+        SMP and advertising into a timeline.
 
         Exit status: 0 success, 1 differences found (diff), 2 input errors (the output then holds \
         everything decoded before the damage).
+
+        Shell completion: bletrace --generate-completion-script bash|zsh|fish
         """,
         version: BLETraceVersion.string,
-        subcommands: [Analyze.self, MakeSamples.self, MakeCapture.self],
-        defaultSubcommand: nil
+        subcommands: [Analyze.self, MakeSamples.self, MakeCapture.self]
     )
+
+    static func main() {
+        // Writing to a closed pipe (`bletrace … | head`) must end quietly, not with a signal.
+        signal(SIGPIPE, SIG_IGN)
+        do {
+            var command = try parseAsRoot()
+            try command.run()
+        } catch {
+            exit(withError: error)
+        }
+    }
 }
 
-enum OutputFormat: String, ExpressibleByArgument, CaseIterable {
-    case text, json, jsonl
-}
-
-/// Writes a one-line error to standard error.
+/// Writes a one-line message to standard error.
 func reportError(_ message: String) {
-    let line = "bletrace: " + message + "\n"
-    var s = line
+    var s = "bletrace: " + message + "\n"
     s.withUTF8 { buf in _ = write(2, buf.baseAddress, buf.count) }
 }
 
-struct Analyze: ParsableCommand {
-    static let configuration = CommandConfiguration(
-        abstract: "Decode a capture into an annotated timeline and a summary.",
-        discussion: """
-        Examples:
-          bletrace analyze capture.pcap
-          bletrace analyze btsnoop_hci.log --format json | jq '.events[] | select(.kind == "att")'
-          bletrace analyze trace.pklg --format jsonl > events.jsonl
-        """
-    )
+enum ColorMode: String, ExpressibleByArgument, CaseIterable { case auto, always, never }
 
-    @Argument(help: "The capture file (btsnoop, PacketLogger .pklg, pcap or pcapng; detected from its content).")
+extension TextStyle.TimeMode: ExpressibleByArgument {}
+
+/// The capture to read, shared by every command that reads one.
+struct InputOptions: ParsableArguments {
+    @Argument(help: "The capture: btsnoop, PacketLogger, pcap or pcapng (detected from content), optionally gzip-compressed; an Android bugreport .zip or .txt; '-' for standard input.")
     var file: String
 
-    @Option(name: .shortAndLong, help: "Output format: text, json or jsonl.")
-    var format: OutputFormat = .text
+    @Option(name: .customLong("log"), help: "In a bugreport with several Bluetooth logs, decode log N (see --list-logs).")
+    var log: Int?
 
-    @Flag(name: .long, help: "Print only the summary, not the timeline (text format).")
-    var summaryOnly = false
+    @Flag(name: .customLong("list-logs"), help: "List the Bluetooth logs inside a bugreport and exit.")
+    var listLogs = false
 
-    func run() throws {
-        let reader: RecordReader
+    @Flag(name: .shortAndLong, help: "Print no notes or progress on standard error (errors still go there).")
+    var quiet = false
+
+    /// Opens the capture or exits with status 2 and a one-line error.
+    func open() throws -> OpenedCapture {
+        let opened: OpenedCapture
         do {
-            reader = try CaptureFile.open(path: file)
+            opened = try InputOpener.open(path: file, log: log)
         } catch let e as CaptureError {
             reportError("\(file): \(e.description)")
             throw ExitCode(2)
         }
-        let out = OutputWriter(fd: 1)
-        let sink: EventSink
-        switch format {
-        case .text:
-            let t = TextRenderer(out: out)
-            t.showEvents = !summaryOnly
-            sink = t
-        case .json: sink = JSONRenderer(out: out)
-        case .jsonl: sink = JSONLinesRenderer(out: out)
+        if listLogs {
+            if opened.logs.isEmpty {
+                print("\(file): a single capture (\(opened.reader.format.rawValue)), no bugreport logs")
+            }
+            for l in opened.logs { print("[\(l.index)] \(l.name) (\(l.size) bytes)") }
+            throw ExitCode.success
         }
-        let analyzer = Analyzer(sink: sink)
-        let summary = analyzer.run(reader, path: file)
-        if let e = summary.error {
-            reportError("\(file): \(e.description); output above covers the \(summary.stats.records) record\(summary.stats.records == 1 ? "" : "s") before it")
-            throw ExitCode(2)
+        if !quiet && opened.logs.count > 1, let chosen = opened.chosenLog {
+            reportError("\(file) holds \(opened.logs.count) Bluetooth logs; decoding [\(chosen)] \(opened.logs[chosen - 1].name) (choose with --log N, list with --list-logs)")
         }
+        return opened
+    }
+
+    /// Size of the file when it is a regular file (for progress), else nil.
+    var fileSize: Int? {
+        guard file != "-" else { return nil }
+        var st = stat()
+        guard stat(file, &st) == 0, (st.st_mode & S_IFMT) == S_IFREG else { return nil }
+        return Int(st.st_size)
+    }
+}
+
+/// How text output looks.
+struct TextOptions: ParsableArguments {
+    @Option(help: "Colour: auto (a terminal without NO_COLOR), always or never.")
+    var color: ColorMode = .auto
+
+    @Option(help: "Time column: relative (since the first record), absolute (UTC) or delta (since the previous record).")
+    var time: TextStyle.TimeMode = .relative
+
+    @Option(help: "Wrap long lines at this many columns (0: never).")
+    var width: Int = 100
+
+    var style: TextStyle {
+        TextStyle(color: TextStyle.wantsColor(color.rawValue, isTerminal: isatty(1) != 0, environment: Environment.all),
+                  time: time, width: width)
+    }
+}
+
+enum Environment {
+    static var all: [String: String] {
+        var out: [String: String] = [:]
+        var p = environ
+        while let entry = p.pointee {
+            let s = String(cString: entry)
+            if let eq = s.firstIndex(of: "=") { out[String(s[..<eq])] = String(s[s.index(after: eq)...]) }
+            p += 1
+        }
+        return out
+    }
+}
+
+/// A progress line on standard error, for long files on a terminal.
+final class ProgressBar {
+    let total: Int
+    var lastDraw: Int64 = 0
+    var drawn = false
+    let start = ProgressBar.now()
+
+    init?(total: Int?, quiet: Bool) {
+        guard !quiet, let t = total, t > 4 << 20, isatty(2) != 0 else { return nil }
+        self.total = t
+    }
+
+    static func now() -> Int64 {
+        var ts = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &ts)
+        return Int64(ts.tv_sec) * 1_000_000 + Int64(ts.tv_nsec) / 1000
+    }
+
+    func update(_ position: Int) {
+        let t = ProgressBar.now()
+        guard t - start > 300_000, t - lastDraw > 100_000, position >= 0 else { return }
+        lastDraw = t
+        let fraction = min(1.0, Double(position) / Double(max(total, 1)))
+        let cells = 30
+        let filled = Int(fraction * Double(cells))
+        let bar = String(repeating: "█", count: filled) + String(repeating: "·", count: cells - filled)
+        var line = "\r\u{1B}[2K" + "bletrace: [\(bar)] \(Int(fraction * 100))% \(position >> 20)/\(total >> 20) MiB"
+        line.withUTF8 { buf in _ = write(2, buf.baseAddress, buf.count) }
+        drawn = true
+    }
+
+    func finish() {
+        guard drawn else { return }
+        var clear = "\r\u{1B}[2K"
+        clear.withUTF8 { buf in _ = write(2, buf.baseAddress, buf.count) }
     }
 }

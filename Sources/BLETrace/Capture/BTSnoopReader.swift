@@ -28,13 +28,15 @@ public final class BTSnoopReader: RecordReader {
         self.linkType = link
     }
 
+    public var position: Int { input.offset }
+
     public func next() throws -> Record? {
         if try input.atEnd() { return nil }
         let recordNumber = number + 1
         let recordOffset = input.offset
         guard try input.ensure(24) else {
             throw CaptureError.truncated(record: recordNumber, offset: recordOffset,
-                                         reason: "record header needs 24 bytes, file has \(input.available) left")
+                                         reason: "record header needs 24 bytes, file has \(input.available) left" + input.sourceNote)
         }
         var h = ByteCursor(input.take(24))
         let originalLength = Int(try h.u32be())
@@ -48,7 +50,7 @@ public final class BTSnoopReader: RecordReader {
         }
         guard try input.ensure(includedLength) else {
             throw CaptureError.truncated(record: recordNumber, offset: recordOffset,
-                                         reason: "record claims \(includedLength) bytes, file has \(input.available) left")
+                                         reason: "record claims \(includedLength) bytes, file has \(input.available) left" + input.sourceNote)
         }
         let whole = input.take(includedLength)
         var data = whole
@@ -85,7 +87,8 @@ public final class BTSnoopReader: RecordReader {
         }
         return Record(number: recordNumber, timestamp: Timestamp(micros: micros), direction: direction, kind: kind,
                       data: data, controller: controller,
-                      originalLength: originalLength > includedLength ? originalLength : nil, sourceType: sourceType,
+                      originalLength: originalLength > includedLength ? originalLength - (includedLength - data.count) : nil,
+                      sourceType: sourceType,
                       origin: linkType == 2001 ? .linuxMonitor : .plain)
     }
 }

@@ -14,6 +14,14 @@ public protocol ByteSource: AnyObject {
 public final class FileSource: ByteSource {
     let fd: Int32
     public let path: String
+    let ownsDescriptor: Bool
+
+    /// Standard input.
+    public init(standardInput: ()) {
+        fd = 0
+        path = "-"
+        ownsDescriptor = false
+    }
 
     public init(path: String) throws {
         self.path = path
@@ -27,6 +35,7 @@ public final class FileSource: ByteSource {
             throw CaptureError.cannotOpen(path: path, reason: "is a directory")
         }
         self.fd = fd
+        self.ownsDescriptor = true
     }
 
     public func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
@@ -38,7 +47,7 @@ public final class FileSource: ByteSource {
         }
     }
 
-    deinit { close(fd) }
+    deinit { if ownsDescriptor { close(fd) } }
 }
 
 /// Bytes held in memory (tests, decompressed data).
@@ -97,13 +106,32 @@ public final class InputBuffer {
         start = 0
         end = keep
         while end - start < n {
-            let got = try buffer.withUnsafeMutableBytes { raw in
-                try source.read(into: UnsafeMutableRawBufferPointer(rebasing: raw[end...]))
+            let got: Int
+            do {
+                got = try buffer.withUnsafeMutableBytes { raw in
+                    try source.read(into: UnsafeMutableRawBufferPointer(rebasing: raw[end...]))
+                }
+            } catch {
+                // The source failed part-way (a damaged gzip stream, an I/O error): what arrived stays
+                // readable, and the reader's truncation error carries this reason.
+                sourceError = error
+                sawEOF = true
+                return false
             }
             if got == 0 { sawEOF = true; return false }
             end += got
         }
         return true
+    }
+
+    /// Why the input ended early, when the source failed rather than ending cleanly.
+    public private(set) var sourceError: Error?
+
+    /// " (reason)" when the source failed, else "" — appended to truncation messages.
+    public var sourceNote: String {
+        guard let e = sourceError else { return "" }
+        if case let .truncated(_, _, reason)? = e as? CaptureError { return " (\(reason))" }
+        return " (\(e))"
     }
 
     /// Consumes `n` bytes (which `ensure` has made available) and returns them as a slice.

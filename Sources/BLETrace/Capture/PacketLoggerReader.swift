@@ -79,13 +79,15 @@ public final class PacketLoggerReader: RecordReader {
         self.littleEndian = little
     }
 
+    public var position: Int { input.offset }
+
     public func next() throws -> Record? {
         if try input.atEnd() { return nil }
         let recordNumber = number + 1
         let recordOffset = input.offset
         guard try input.ensure(13) else {
             throw CaptureError.truncated(record: recordNumber, offset: recordOffset,
-                                         reason: "record header needs 13 bytes, file has \(input.available) left")
+                                         reason: "record header needs 13 bytes, file has \(input.available) left" + input.sourceNote)
         }
         var h = ByteCursor(try input.peek(13))
         let length = Int(littleEndian ? try h.u32le() : try h.u32be())
@@ -98,7 +100,7 @@ public final class PacketLoggerReader: RecordReader {
         }
         guard try input.ensure(4 + length) else {
             throw CaptureError.truncated(record: recordNumber, offset: recordOffset,
-                                         reason: "record claims \(4 + length) bytes, file has \(input.available) left")
+                                         reason: "record claims \(4 + length) bytes, file has \(input.available) left" + input.sourceNote)
         }
         let data = input.take(4 + length).dropFirst(13)
         number = recordNumber

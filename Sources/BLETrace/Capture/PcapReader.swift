@@ -43,6 +43,8 @@ public final class PcapReader: RecordReader {
         return Int(ftell(f))
     }
 
+    public var position: Int { fileOffset }
+
     public func next() throws -> Record? {
         var header: UnsafeMutablePointer<pcap_pkthdr>? = nil
         var data: UnsafePointer<UInt8>? = nil

@@ -172,6 +172,8 @@ public protocol RecordReader: AnyObject {
     /// The next record, or nil at a clean end of file. Throws `CaptureError` on damage.
     /// The returned record's bytes may share storage with the reader; drop it before asking for the next.
     func next() throws -> Record?
+    /// Bytes of the file consumed so far, for progress reports; -1 when unknown.
+    var position: Int { get }
 }
 
 /// pcap link types bletrace knows of.

@@ -2,35 +2,97 @@
 public final class TextRenderer: EventSink {
     let out: OutputWriter
     var origin: Timestamp?
+    var previous: Timestamp?
     public var showSummary = true
     public var showEvents = true
+    public var style: TextStyle
+    /// Width of the prefix (record, time, direction, handle) that continuation lines are indented by.
+    var indent: Int { style.time == .absolute ? 7 + 1 + 27 + 1 + 1 + 1 + 6 + 1 : 7 + 1 + 13 + 1 + 1 + 1 + 6 + 1 }
 
-    public init(out: OutputWriter) { self.out = out }
+    public init(out: OutputWriter, style: TextStyle = TextStyle()) {
+        self.out = out
+        self.style = style
+    }
 
     public func begin(_ capture: CaptureInfo) {}
 
     public func event(_ e: TraceEvent) {
         guard showEvents else { return }
         if origin == nil { origin = e.timestamp }
-        let rel = e.timestamp.micros - (origin?.micros ?? 0)
+        let color = style.color
+        if color { out.write(ANSI.dim) }
         out.write(Fmt.pad(String(e.record), 7))
         out.write(" ")
-        out.write(Fmt.pad(Fmt.seconds(micros: rel), 13))
+        switch style.time {
+        case .relative: out.write(Fmt.pad(Fmt.seconds(micros: e.timestamp.micros - (origin?.micros ?? 0)), 13))
+        case .delta: out.write(Fmt.pad(Fmt.seconds(micros: e.timestamp.micros - (previous?.micros ?? e.timestamp.micros)), 13))
+        case .absolute: out.write(e.timestamp.iso8601)
+        }
+        previous = e.timestamp
+        if color { out.write(ANSI.reset) }
         out.write(" ")
+        if color { out.write(e.direction == .hostToController ? ANSI.blue : e.direction == .controllerToHost ? ANSI.green : ANSI.dim) }
         out.write(e.direction.marker)
+        if color { out.write(ANSI.reset) }
         out.write(" ")
         if let h = e.handle { out.write(Hex.hex(h, width: 4)) } else { out.write("      ") }
         out.write(" ")
-        if e.malformed != nil && !e.summary.hasPrefix("Malformed") { out.write("MALFORMED ") }
-        out.write(e.summary)
+        var text = e.summary
+        if e.malformed != nil && !text.hasPrefix("Malformed") { text = "MALFORMED " + text }
+        let tint = color ? TextRenderer.tint(e) : nil
+        if let t = tint { out.write(t) }
+        writeWrapped(text, indentWithTint: tint)
+        if tint != nil { out.write(ANSI.reset) }
         out.write(byte: 0x0A)
+    }
+
+    /// Writes `text`, breaking at spaces so that no line passes `style.width` columns.
+    func writeWrapped(_ text: String, indentWithTint tint: String?) {
+        let room = style.width - indent
+        if style.width == 0 || room < 20 || text.count <= room {
+            out.write(text)
+            return
+        }
+        var line = Substring(text)
+        var first = true
+        while !line.isEmpty {
+            if !first {
+                if tint != nil { out.write(ANSI.reset) }
+                out.write(byte: 0x0A)
+                out.write(String(repeating: " ", count: indent + 2))
+                if let t = tint { out.write(t) }
+            }
+            let limit = first ? room : room - 2
+            if line.count <= limit {
+                out.write(String(line))
+                break
+            }
+            let window = line.prefix(limit)
+            var cut = window.lastIndex(of: " ") ?? window.endIndex
+            if cut == line.startIndex { cut = window.endIndex }
+            out.write(String(line[line.startIndex..<cut]))
+            line = line[cut...].drop(while: { $0 == " " })
+            first = false
+        }
+    }
+
+    static func tint(_ e: TraceEvent) -> String? {
+        if e.malformed != nil { return ANSI.red }
+        if e.summary.contains("failed") || e.summary.contains("Error Response") || e.summary.contains("Pairing Failed") { return ANSI.red }
+        switch e.kind {
+        case .att: return ANSI.cyan
+        case .smp: return ANSI.magenta
+        case .signaling, .l2cap: return ANSI.yellow
+        case .note, .vendor: return ANSI.dim
+        default: return nil
+        }
     }
 
     public func end(_ summary: Summary) {
         if showSummary {
             if showEvents { out.write(byte: 0x0A) }
             for line in SummaryRender.text(summary) {
-                out.write(line)
+                if style.color && line == "Summary" { out.write(ANSI.bold + line + ANSI.reset) } else { out.write(line) }
                 out.write(byte: 0x0A)
             }
         }

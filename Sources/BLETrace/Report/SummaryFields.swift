@@ -4,6 +4,7 @@ public enum SummaryRender {
         var f = Fields()
         f.add("file", s.capture.path)
         f.add("format", s.capture.format.rawValue)
+        if !s.capture.containers.isEmpty { f.add("containers", .list(s.capture.containers.map { .string($0) })) }
         f.add("linktype", s.capture.linkType)
         f.add("records", s.stats.records)
         f.add("first", s.stats.first.map { .string($0.iso8601) } ?? .null)
@@ -47,6 +48,7 @@ public enum SummaryRender {
         f.add("events_by_kind", kinds)
         f.add("malformed", s.stats.malformed)
         f.add("malformed_records", .list(s.stats.malformedRecords.map { .int($0) }))
+        f.add("filtered", s.stats.filtered)
         f.add("connections", .list(s.connections.map { .object(connectionFields($0)) }))
         for section in s.sections { f.add(section.name, section.value) }
         f.add("warnings", .list(s.warnings.map { .string($0) }))
@@ -63,7 +65,8 @@ public enum SummaryRender {
         var lines: [String] = []
         lines.append("Summary")
         let link = s.capture.format == .packetLogger ? "" : ", link type \(s.capture.linkType) (\(LinkType.name(s.capture.linkType)))"
-        lines.append("  File:        \(s.capture.path) (\(s.capture.format.rawValue)\(link))")
+        let inside = s.capture.containers.isEmpty ? "" : " in " + s.capture.containers.joined(separator: " › ")
+        lines.append("  File:        \(s.capture.path) (\(s.capture.format.rawValue)\(link)\(inside))")
         if let a = s.stats.first, let b = s.stats.last {
             lines.append("  Records:     \(s.stats.records), \(a.iso8601) to \(b.iso8601) (\(Fmt.seconds(micros: b.micros - a.micros)) s)")
         } else {
@@ -74,6 +77,9 @@ public enum SummaryRender {
         if s.stats.malformed > 0 {
             let recs = s.stats.malformedRecords.prefix(10).map(String.init).joined(separator: ", ")
             lines.append("  Malformed:   \(s.stats.malformed) (records \(recs)\(s.stats.malformed > 10 ? ", …" : ""))")
+        }
+        if s.stats.filtered > 0 {
+            lines.append("  Filtered:    \(s.stats.filtered) records cut short by the capture (payloads not logged)")
         }
         lines.append("  Connections: \(s.connections.count)")
         for c in s.connections {

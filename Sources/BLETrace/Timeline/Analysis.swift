@@ -23,6 +23,8 @@ public struct CaptureInfo {
     public var path: String
     public var format: CaptureFormat
     public var linkType: Int
+    /// How the capture was unwrapped (gzip, bugreport zip and entry, …), outermost first.
+    public var containers: [String] = []
 }
 
 /// The end-of-capture summary.
@@ -63,13 +65,25 @@ public final class Analyzer {
     }
 
     /// Decodes every record. A damaged file ends the run with `summary.error` set; what came before is kept.
+    /// Called every 16,384 records with the reader's byte position (progress bars).
+    public var progress: ((Int) -> Void)?
+
     @discardableResult
-    public func run(_ reader: RecordReader, path: String) -> Summary {
-        let info = CaptureInfo(path: path, format: reader.format, linkType: reader.linkType)
+    public func run(_ reader: RecordReader, path: String, containers: [String] = []) -> Summary {
+        let info = CaptureInfo(path: path, format: reader.format, linkType: reader.linkType, containers: containers)
         sink?.begin(info)
         var failure: CaptureError? = nil
         do {
-            while let r = try reader.next() { pipeline.process(r) }
+            if let report = progress {
+                var n = 0
+                while let r = try reader.next() {
+                    pipeline.process(r)
+                    n += 1
+                    if n & 0x3FFF == 0 { report(reader.position) }
+                }
+            } else {
+                while let r = try reader.next() { pipeline.process(r) }
+            }
         } catch let e as CaptureError {
             failure = e
         } catch {

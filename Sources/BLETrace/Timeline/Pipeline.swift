@@ -25,6 +25,8 @@ public struct CaptureStats: Sendable {
     public var malformed = 0
     public var malformedRecords: [Int] = []
     public var notes = 0
+    /// Records the capture itself cut short (Android filtered snoop logs, snap length).
+    public var filtered = 0
 }
 
 /// Drives the stages: record → HCI → L2CAP → channel decoders → timeline events.
@@ -74,7 +76,7 @@ public final class Pipeline {
             e.summary = "Link-layer packet (\(LinkType.name(Int(r.sourceType)))), \(r.data.count) bytes"
             e.layers = [("link_layer", ["link_type": .int(Int(r.sourceType)), "data": .hex(Array(r.data))])]
         }
-        if let o = r.originalLength, e.malformed == nil {
+        if let o = r.originalLength, e.layer("filtered") == nil {
             e.summary += " [captured \(r.data.count) of \(o) bytes]"
         }
         stats.kindCounts[e.kind.index] += 1
@@ -86,13 +88,22 @@ public final class Pipeline {
     }
 
     func markMalformed(_ e: inout TraceEvent, _ r: Record, layer: String, _ error: Error) {
+        if let original = r.originalLength {
+            // The capture (e.g. Android's filtered snoop log) cut this packet short: not a malformed packet.
+            markFiltered(&e, r, original: original, layer: layer)
+            return
+        }
         let reason = (error as? ByteError)?.description ?? "\(error)"
         e.malformed = reason
-        if r.originalLength != nil {
-            e.malformed = "\(reason) (the capture kept only \(r.data.count) of \(r.originalLength!) bytes)"
-        }
-        e.summary = "Malformed \(layer): \(e.malformed!) — \(Hex.spaced(r.data, limit: 24))"
+        e.summary = "Malformed \(layer): \(reason) — \(Hex.spaced(r.data, limit: 24))"
         e.layers.append(("raw", ["layer": .string(layer), "data": .hex(Array(r.data))]))
+    }
+
+    func markFiltered(_ e: inout TraceEvent, _ r: Record, original: Int, layer: String) {
+        stats.filtered += 1
+        e.summary = "\(layer) filtered by the capture: \(r.data.count) of \(original) bytes kept — \(Hex.spaced(r.data, limit: 16))"
+        e.layers.append(("filtered", ["layer": .string(layer), "captured": .int(r.data.count), "original": .int(original),
+                                      "data": .hex(Array(r.data))]))
     }
 
     func decodeCommand(_ r: Record, _ e: inout TraceEvent) {
@@ -147,6 +158,15 @@ public final class Pipeline {
             aclHeader.add("length", Int(UInt16(r.data[s + 2]) | UInt16(r.data[s + 3]) << 8))
         }
         defer { if !aclHeader.isEmpty { e.layers.insert(("acl", aclHeader), at: 0) } }
+        if let original = r.originalLength {
+            // A packet the capture cut short cannot be reassembled; show what is left of it.
+            if aclHeader.isEmpty == false, let h = aclHeader["handle"]?.intValue {
+                e.handle = UInt16(truncatingIfNeeded: h)
+                e.connection = connections.connection(for: UInt16(truncatingIfNeeded: h)).id
+            }
+            markFiltered(&e, r, original: original, layer: "ACL")
+            return
+        }
         do {
             let (outcome, warning) = try l2cap.feed(r.data, record: r.number)
             switch outcome {

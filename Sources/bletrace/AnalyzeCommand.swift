@@ -1,0 +1,54 @@
+import ArgumentParser
+import BLETrace
+
+enum OutputFormat: String, ExpressibleByArgument, CaseIterable {
+    case text, json, jsonl
+}
+
+struct Analyze: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Decode a capture into an annotated timeline and a summary.",
+        discussion: """
+        Examples:
+          bletrace analyze capture.pcap
+          bletrace analyze btsnoop_hci.log --format json | jq '.events[] | select(.kind == "att")'
+          bletrace analyze trace.pklg --format jsonl > events.jsonl
+          bletrace analyze bugreport-2026-11-22.zip --list-logs
+          bletrace analyze bugreport.zip --log 2 --time absolute
+          zcat capture.log.gz | bletrace analyze - --summary-only
+        """
+    )
+
+    @OptionGroup var input: InputOptions
+
+    @Option(name: .shortAndLong, help: "Output format: text, json or jsonl.")
+    var format: OutputFormat = .text
+
+    @Flag(name: .long, help: "Print only the summary, not the timeline (text format).")
+    var summaryOnly = false
+
+    @OptionGroup var text: TextOptions
+
+    func run() throws {
+        let opened = try input.open()
+        let out = OutputWriter(fd: 1)
+        let sink: EventSink
+        switch format {
+        case .text:
+            let t = TextRenderer(out: out, style: text.style)
+            t.showEvents = !summaryOnly
+            sink = t
+        case .json: sink = JSONRenderer(out: out)
+        case .jsonl: sink = JSONLinesRenderer(out: out)
+        }
+        let analyzer = Analyzer(sink: sink)
+        let bar = opened.containers.isEmpty ? ProgressBar(total: input.fileSize, quiet: input.quiet) : nil
+        if let bar = bar { analyzer.progress = { bar.update($0) } }
+        let summary = analyzer.run(opened.reader, path: input.file, containers: opened.containers)
+        bar?.finish()
+        if let e = summary.error {
+            reportError("\(input.file): \(e.description); the output covers the \(summary.stats.records) record\(summary.stats.records == 1 ? "" : "s") before it")
+            throw ExitCode(2)
+        }
+    }
+}
