@@ -2,6 +2,6 @@
 public enum ConnectionLayers {
     public static func make(_ options: DecodeOptions) -> [AnalysisLayer] {
         let att = ATTLayer(options: options)
-        return [att]
+        return [att, LESignalingLayer(att: att), SMPLayer()]
     }
 }
