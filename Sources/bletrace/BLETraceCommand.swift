@@ -19,7 +19,7 @@ struct BLETraceCommand: ParsableCommand {
         everything decoded before the damage).
         """,
         version: BLETraceVersion.string,
-        subcommands: [Analyze.self],
+        subcommands: [Analyze.self, Gatt.self],
         defaultSubcommand: nil
     )
 }
@@ -55,6 +55,9 @@ struct Analyze: ParsableCommand {
     @Flag(name: .long, help: "Print only the summary, not the timeline (text format).")
     var summaryOnly = false
 
+    @Option(name: .long, help: "A GATT database from `bletrace gatt --format json`, for devices whose discovery the capture lacks.")
+    var gatt: String?
+
     func run() throws {
         let reader: RecordReader
         do {
@@ -73,7 +76,9 @@ struct Analyze: ParsableCommand {
         case .json: sink = JSONRenderer(out: out)
         case .jsonl: sink = JSONLinesRenderer(out: out)
         }
-        let analyzer = Analyzer(sink: sink)
+        var options = DecodeOptions()
+        if let g = gatt { options.gatt = try loadGATT(g) }
+        let analyzer = Analyzer(options: options, sink: sink)
         let summary = analyzer.run(reader, path: file)
         if let e = summary.error {
             reportError("\(file): \(e.description); output above covers the \(summary.stats.records) record\(summary.stats.records == 1 ? "" : "s") before it")
