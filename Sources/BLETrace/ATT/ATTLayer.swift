@@ -376,7 +376,7 @@ public final class ATTLayer: ChannelDecoder, AnalysisLayer {
     func database(_ key: String) -> GATTDatabase {
         if let d = databases[key] { return d }
         var db = GATTDatabase(device: key)
-        if let l = loaded?.database(for: key) {
+        if let l = loaded?.databases[key] {
             db.merge(l)
             db.source = l.source
         }
@@ -385,6 +385,17 @@ public final class ATTLayer: ChannelDecoder, AnalysisLayer {
             databaseOrder.append(key)
         }
         return db
+    }
+
+    /// Databases from `--gatt` used for servers whose discovery the capture does not show, by device.
+    var fallbacks: [String: GATTDatabase] = [:]
+
+    /// The key into `fallbacks` for a server without discovery: a loaded database of the same device, or
+    /// the only one the file holds (a peer that changed its random address).
+    func fallback(_ key: String) -> String? {
+        guard let l = loaded?.database(for: key) else { return nil }
+        if fallbacks[l.device] == nil { fallbacks[l.device] = l }
+        return l.device
     }
 
     /// Looks handles up in one server's database, keeping the memo in the layer's copy.
@@ -396,6 +407,9 @@ public final class ATTLayer: ChannelDecoder, AnalysisLayer {
         mutating func locate(_ h: UInt16) -> GATTLocation {
             if layer.databases[serverKey] == nil { _ = layer.database(serverKey) }
             guard layer.databases[serverKey] != nil else { return GATTLocation(role: .unknown) }
+            if layer.databases[serverKey]!.isEmpty, let fallback = layer.fallback(serverKey) {
+                return layer.fallbacks[fallback]!.locate(h)
+            }
             return layer.databases[serverKey]!.locate(h)
         }
     }
