@@ -29,7 +29,12 @@ struct Analyze: ParsableCommand {
 
     @OptionGroup var text: TextOptions
 
+    @Option(name: .long, help: "A GATT database from `bletrace gatt --format json`, for devices whose discovery the capture lacks.")
+    var gatt: String?
+
     func run() throws {
+        var options = DecodeOptions()
+        if let g = gatt { options.gatt = try loadGATT(g) }
         let opened = try input.open()
         let out = OutputWriter(fd: 1)
         let sink: EventSink
@@ -41,7 +46,7 @@ struct Analyze: ParsableCommand {
         case .json: sink = JSONRenderer(out: out)
         case .jsonl: sink = JSONLinesRenderer(out: out)
         }
-        let analyzer = Analyzer(sink: sink)
+        let analyzer = Analyzer(options: options, sink: sink)
         let bar = opened.containers.isEmpty ? ProgressBar(total: input.fileSize, quiet: input.quiet) : nil
         if let bar = bar { analyzer.progress = { bar.update($0) } }
         let summary = analyzer.run(opened.reader, path: input.file, containers: opened.containers)

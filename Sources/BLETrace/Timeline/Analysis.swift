@@ -100,6 +100,8 @@ public final class Analyzer {
 /// The layers every analysis gets. Each layer issue adds its layer here.
 public enum StandardLayers {
     public static func make(_ options: DecodeOptions) -> [AnalysisLayer] {
-        []
+        var layers: [AnalysisLayer] = []
+        layers += ConnectionLayers.make(options) // ATT/GATT, LE signaling, SMP
+        return layers
     }
 }

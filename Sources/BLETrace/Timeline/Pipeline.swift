@@ -7,6 +7,8 @@ public protocol ChannelDecoder: AnyObject {
 
 /// Options that change how a capture is decoded.
 public struct DecodeOptions: Sendable {
+    /// GATT databases to use for peers whose discovery the capture does not show (`--gatt FILE`).
+    public var gatt: GATTDatabaseSet?
     public init() {}
 }
 
@@ -40,7 +42,21 @@ public final class Pipeline {
     public var channels: [UInt16: ChannelDecoder] = [:]
     /// Observers of advertising reports (device inventory, beacons).
     public var advertisingObservers: [(AdvertisingReport, Int, Timestamp) -> Void] = []
+    /// Decoder for dynamic L2CAP channels (CIDs the `channels` table does not hold, 0x0040 and above).
+    public var dynamicChannels: ChannelDecoder?
+    /// Observers of connection changes (open, close, parameter update, encryption) with record and time.
+    public var connectionObservers: [(ConnectionChange, Int, Timestamp) -> Void] = []
+    /// Called with each record's number and time before it is decoded (timeouts, idle checks).
+    public var recordObservers: [(Int, Timestamp) -> Void] = []
+    /// Called at the start of `finish()`, before held events are released.
+    public var finishers: [() -> Void] = []
     let emit: (TraceEvent) -> Void
+    /// Events waiting to be emitted behind a held one, in record order (`hold`).
+    var queue: [TraceEvent] = []
+    var queueHead = 0
+    var held: Set<Int> = []
+    /// Bound on the events kept behind a held one; beyond it the oldest hold is released.
+    public static let maxQueued = 20_000
 
     public init(options: DecodeOptions = DecodeOptions(), emit: @escaping (TraceEvent) -> Void) {
         self.options = options
@@ -48,6 +64,7 @@ public final class Pipeline {
     }
 
     public func process(_ r: Record) {
+        for o in recordObservers { o(r.number, r.timestamp) }
         stats.records += 1
         if stats.first == nil { stats.first = r.timestamp }
         stats.last = r.timestamp
@@ -84,7 +101,60 @@ public final class Pipeline {
             stats.malformed += 1
             if stats.malformedRecords.count < 1000 { stats.malformedRecords.append(r.number) }
         }
-        emit(e)
+        if held.isEmpty && queueHead == queue.count {
+            emit(e)
+        } else {
+            queue.append(e)
+            drain()
+        }
+    }
+
+    // MARK: Held events
+    //
+    // A request's event names its response's record, which arrives later. A layer holds the request's
+    // event while it waits (`hold` during decode), fills it in with `update`, and lets it go with `release`.
+    // Events behind a held one wait too, so the timeline stays in record order.
+
+    /// Keeps the event of `record` (the one being decoded) from being emitted until `release(record)`.
+    public func hold(_ record: Int) {
+        held.insert(record)
+    }
+
+    /// Changes a held event. Returns false when the event has already been emitted.
+    @discardableResult
+    public func update(_ record: Int, _ body: (inout TraceEvent) -> Void) -> Bool {
+        guard held.contains(record) else { return false }
+        var i = queue.count - 1
+        while i >= queueHead {
+            if queue[i].record == record { body(&queue[i]); return true }
+            if queue[i].record < record { break }
+            i -= 1
+        }
+        return false
+    }
+
+    /// Lets a held event go; it is emitted as soon as every event before it has been.
+    public func release(_ record: Int) {
+        guard held.remove(record) != nil else { return }
+        drain()
+    }
+
+    func drain() {
+        while queueHead < queue.count {
+            if held.contains(queue[queueHead].record) {
+                if queue.count - queueHead <= Pipeline.maxQueued { break }
+                held.remove(queue[queueHead].record)
+            }
+            emit(queue[queueHead])
+            queueHead += 1
+        }
+        if queueHead == queue.count {
+            queue.removeAll(keepingCapacity: true)
+            queueHead = 0
+        } else if queueHead > 4096 && queueHead * 2 > queue.count {
+            queue.removeFirst(queueHead)
+            queueHead = 0
+        }
     }
 
     func markMalformed(_ e: inout TraceEvent, _ r: Record, layer: String, _ error: Error) {
@@ -129,7 +199,10 @@ public final class Pipeline {
             if d.code == 0xFF { e.kind = .vendor }
             e.summary = d.summary
             e.layers = [("hci", d.fields)]
-            if let ch = d.change { connections.apply(ch, record: r.number, at: r.timestamp) }
+            if let ch = d.change {
+                connections.apply(ch, record: r.number, at: r.timestamp)
+                for o in connectionObservers { o(ch, r.number, r.timestamp) }
+            }
             if let h = d.handle {
                 e.handle = h
                 e.connection = connections.existing(h)?.id
@@ -182,7 +255,7 @@ public final class Pipeline {
                     l2.add("first_record", frame.firstRecord)
                 }
                 e.layers = [("l2cap", l2)]
-                if let decoder = channels[frame.cid] {
+                if let decoder = channels[frame.cid] ?? (frame.cid >= 0x0040 ? dynamicChannels : nil) {
                     decoder.decode(frame, connection: conn, event: &e)
                 } else {
                     e.kind = .l2cap
@@ -227,7 +300,10 @@ public final class Pipeline {
 
     /// Call after the last record: reports frames left half-assembled.
     public func finish() -> [String] {
-        l2cap.unfinished.map { "L2CAP frame on handle \(Hex.hex($0.handle, width: 4)) started at record \($0.firstRecord) never completed (\($0.have) of \($0.expected) bytes)" }
+        for f in finishers { f() }
+        held.removeAll()
+        drain()
+        return l2cap.unfinished.map { "L2CAP frame on handle \(Hex.hex($0.handle, width: 4)) started at record \($0.firstRecord) never completed (\($0.have) of \($0.expected) bytes)" }
     }
 }
 

@@ -1,0 +1,720 @@
+/// What a value dissector gets for each ATT PDU that carries an attribute value.
+public struct ATTValueContext {
+    public var opcode: UInt8
+    public var handle: UInt16
+    /// The characteristic the value belongs to (nil when discovery never showed it).
+    public var characteristic: BLEUUID?
+    /// Set when the handle is a descriptor rather than a characteristic value.
+    public var descriptor: BLEUUID?
+    public var value: ArraySlice<UInt8>
+    public var connection: Connection
+    /// True when `value` is a long value reassembled from Read Blob or Prepare Write sequences.
+    public var reassembled: Bool
+}
+
+/// ATT and GATT: decodes CID 0x0004 (and EATT bearers handed over by the LE signaling layer), links
+/// responses to requests, tracks the MTU, rebuilds each server's database from discovery, and names the
+/// service, characteristic and descriptor every PDU touches.
+public final class ATTLayer: ChannelDecoder, AnalysisLayer {
+    /// ATT transaction timeout (Core 5.4 Vol 3 Part F 3.3.3).
+    public static let timeoutMicros: Int64 = 30_000_000
+    /// Bound on the number of GATT servers kept.
+    public static let maxDatabases = 4096
+    /// Bound on the problems listed in the summary (all are counted).
+    static let maxListed = 1000
+
+    weak var pipeline: Pipeline?
+    let loaded: GATTDatabaseSet?
+    public private(set) var databases: [String: GATTDatabase] = [:]
+    public private(set) var databaseOrder: [String] = []
+
+    struct PendingKey: Hashable {
+        var connection: Int
+        var bearer: UInt16
+        var peerIsServer: Bool
+        var indication: Bool
+    }
+
+    struct Pending {
+        var record: Int
+        var time: Timestamp
+        var pdu: ATTPDU
+        var handle: UInt16?
+    }
+
+    var pending: [PendingKey: Pending] = [:]
+    var nextDeadline: Int64 = .max
+
+    /// Per-connection state.
+    final class ConnState {
+        var clientMTU: UInt16?
+        var serverMTU: UInt16?
+        var mtuRecord: Int?
+        var pdus = 0
+        /// Read Blob reassembly: handle and bytes so far, per server side.
+        var blob: [Bool: (handle: UInt16, bytes: [UInt8])] = [:]
+        /// Queued Prepare Write Requests, per server side.
+        var prepared: [Bool: [(handle: UInt16, offset: UInt16, value: [UInt8])]] = [:]
+        var mtu: Int {
+            guard let c = clientMTU, let s = serverMTU else { return 23 }
+            return Int(min(c, s))
+        }
+    }
+    var conns: [Int: ConnState] = [:]
+    var connObjects: [Int: Connection] = [:]
+
+    // Counts for the summary.
+    var pduCount = 0
+    var transactions = 0
+    var latencyTotal: Int64 = 0
+    var latencyMax: Int64 = 0
+    var errors: [(record: Int, request: UInt8, handle: UInt16, code: UInt8)] = []
+    var errorCount = 0
+    var unanswered: [(record: Int, opcode: UInt8, reason: String)] = []
+    var unansweredCount = 0
+    var unexpected: [(record: Int, opcode: UInt8)] = []
+    var unexpectedCount = 0
+
+    public init(options: DecodeOptions = DecodeOptions()) {
+        self.loaded = options.gatt
+    }
+
+    public func attach(to pipeline: Pipeline) {
+        self.pipeline = pipeline
+        pipeline.channels[0x0004] = self
+        pipeline.recordObservers.append { [unowned self] _, t in
+            if t.micros >= self.nextDeadline { self.expire(now: t.micros) }
+        }
+        pipeline.finishers.append { [unowned self] in self.expire(now: .max) }
+        pipeline.connectionObservers.append { [unowned self, unowned pipeline] change, _, _ in
+            if case let .closed(handle, _) = change, let c = pipeline.connections.all.last(where: { $0.handle == handle }) {
+                self.closeConnection(c.id)
+            }
+        }
+    }
+
+    public func decode(_ frame: L2CAPFrame, connection: Connection, event: inout TraceEvent) {
+        decodeATT(frame.payload, connection: connection, bearer: frame.cid, event: &event)
+    }
+
+    // MARK: Decoding
+
+    /// Decodes one ATT PDU carried on `bearer` (0x0004, or an EATT channel's CID).
+    public func decodeATT(_ bytes: ArraySlice<UInt8>, connection: Connection, bearer: UInt16, event e: inout TraceEvent) {
+        e.kind = .att
+        pduCount += 1
+        connObjects[connection.id] = connection
+        let state = connState(connection.id)
+        state.pdus += 1
+        var att = Fields()
+        guard let op = bytes.first else {
+            e.malformed = "empty ATT PDU"
+            e.summary = "Malformed ATT: empty PDU"
+            e.layers.append(("att", att))
+            return
+        }
+        att.add("opcode", Int(op))
+        att.add("name", ATTNames.opcode(op))
+        if bearer != 0x0004 { att.add("bearer", Int(bearer)) }
+        let pdu: ATTPDU
+        do {
+            pdu = try ATTPDU.parse(bytes)
+        } catch {
+            let reason = (error as? ByteError)?.description ?? "\(error)"
+            e.malformed = reason
+            att.add("data", hex: bytes)
+            e.summary = "Malformed ATT \(ATTNames.opcode(op)): \(reason) — \(Hex.spaced(bytes, limit: 24))"
+            e.layers.append(("att", att))
+            return
+        }
+        let client = ATTNames.sentByClient(op)
+        let peerIsServer: Bool
+        switch e.direction {
+        case .unknown: peerIsServer = true
+        case .hostToController: peerIsServer = client
+        case .controllerToHost: peerIsServer = !client
+        }
+        att.add("role", client ? "client" : "server")
+        let serverKey = peerIsServer ? ATTLayer.deviceKey(connection) : "local"
+
+        // Transactions.
+        var request: Pending? = nil
+        var note: String? = nil
+        let isIndication = op == 0x1D || op == 0x1E
+        if ATTNames.isRequest(op) || op == 0x1D {
+            let key = PendingKey(connection: connection.id, bearer: bearer, peerIsServer: peerIsServer, indication: isIndication)
+            if let old = pending.removeValue(forKey: key) {
+                flagUnanswered(old, reason: "a new \(isIndication ? "indication" : "request") (record \(e.record)) came before any response")
+            }
+            pending[key] = Pending(record: e.record, time: e.timestamp, pdu: pdu, handle: pdu.handle)
+            nextDeadline = min(nextDeadline, e.timestamp.micros + ATTLayer.timeoutMicros)
+            pipeline?.hold(e.record)
+        } else if ATTNames.isResponse(op) || op == 0x1E {
+            let key = PendingKey(connection: connection.id, bearer: bearer, peerIsServer: peerIsServer, indication: isIndication)
+            if let p = pending[key], ATTLayer.answers(pdu, p.pdu) {
+                pending[key] = nil
+                request = p
+                let latency = e.timestamp.micros - p.time.micros
+                transactions += 1
+                latencyTotal += latency
+                latencyMax = max(latencyMax, latency)
+                att.add("request", p.record)
+                att.add("latency_us", Int(latency))
+                let responseRecord = e.record
+                pipeline?.update(p.record) { req in
+                    guard let i = req.layers.firstIndex(where: { $0.0 == "att" }) else { return }
+                    req.layers[i].1.add("response", responseRecord)
+                    req.layers[i].1.add("latency_us", Int(latency))
+                    req.summary += " [response at record \(responseRecord)]"
+                }
+                pipeline?.release(p.record)
+            } else {
+                let why: String
+                if let p = pending[key] {
+                    why = "does not answer the pending \(ATTNames.opcode(p.pdu.opcode)) (record \(p.record))"
+                } else {
+                    why = "no \(isIndication ? "indication" : "request") pending"
+                }
+                att.add("unexpected", why)
+                note = why
+                unexpectedCount += 1
+                if unexpected.count < ATTLayer.maxListed { unexpected.append((e.record, op)) }
+            }
+        }
+
+        // The handle the PDU is about: its own, or its request's.
+        var handle = pdu.handle
+        if handle == nil, let r = request, op != 0x01 { handle = r.handle }
+
+        // MTU and discovery.
+        switch pdu {
+        case let .exchangeMTURequest(mtu):
+            state.clientMTU = mtu
+            att.add("mtu", Int(mtu))
+        case let .exchangeMTUResponse(mtu):
+            state.serverMTU = mtu
+            state.mtuRecord = e.record
+            att.add("mtu", Int(mtu))
+            if request != nil { att.add("att_mtu", state.mtu) }
+        default: break
+        }
+        if let r = request, pdu.opcode != 0x01 {
+            var db = database(serverKey)
+            if db.ingest(request: r.pdu, response: pdu) { databases[serverKey] = db }
+        }
+        if case let .errorResponse(reqOp, eh, code) = pdu {
+            errorCount += 1
+            if errors.count < ATTLayer.maxListed { errors.append((e.record, reqOp, eh, code)) }
+        }
+        var ctx = DescribeContext(layer: self, serverKey: serverKey)
+        let summaryText = describe(pdu, request: request?.pdu, state: state, peerIsServer: peerIsServer, handle: handle,
+                                   att: &att, ctx: &ctx)
+
+        // Long values.
+        var assembled: [(handle: UInt16, value: [UInt8])] = []
+        switch pdu {
+        case let .readResponse(v):
+            if let h = handle { state.blob[peerIsServer] = (h, Array(v)) }
+        case let .readBlobResponse(v):
+            if let r = request, case let .readBlobRequest(h, offset) = r.pdu {
+                var cur = state.blob[peerIsServer]
+                if cur == nil || cur?.handle != h { cur = (h, []) }
+                if var c = cur, Int(offset) <= c.bytes.count {
+                    c.bytes.removeSubrange(Int(offset)...)
+                    if c.bytes.count + v.count <= 65_535 { c.bytes.append(contentsOf: v) }
+                    state.blob[peerIsServer] = c
+                    att.add("long_value", hex: c.bytes)
+                    att.add("long_value_offset", Int(offset))
+                    if v.count < state.mtu - 1 { assembled.append((h, c.bytes)) }
+                } else {
+                    state.blob[peerIsServer] = nil
+                }
+            }
+        case let .prepareWriteRequest(h, offset, v):
+            var q = state.prepared[peerIsServer] ?? []
+            if q.count < 4096 { q.append((h, offset, Array(v))) }
+            state.prepared[peerIsServer] = q
+        case let .executeWriteRequest(flags):
+            let q = state.prepared[peerIsServer] ?? []
+            state.prepared[peerIsServer] = nil
+            if flags == 0x01 {
+                var order: [UInt16] = []
+                var values: [UInt16: [UInt8]] = [:]
+                for item in q {
+                    var v = values[item.handle] ?? []
+                    if values[item.handle] == nil { order.append(item.handle) }
+                    let o = Int(item.offset)
+                    if o <= v.count {
+                        v.removeSubrange(o...)
+                    } else {
+                        v.append(contentsOf: [UInt8](repeating: 0, count: min(o - v.count, 65_535)))
+                    }
+                    if v.count + item.value.count <= 65_535 { v.append(contentsOf: item.value) }
+                    values[item.handle] = v
+                }
+                var list: [FieldValue] = []
+                for h in order {
+                    let v = values[h] ?? []
+                    assembled.append((h, v))
+                    var w = Fields()
+                    w.add("handle", Int(h))
+                    w.add("value", hex: v)
+                    let loc = ctx.locate(h)
+                    if !loc.isEmpty { w.add("gatt", ATTLayer.gattFields(loc)) }
+                    list.append(.object(w))
+                }
+                att.add("writes", .list(list))
+            }
+        default: break
+        }
+
+        e.summary = "ATT " + summaryText
+        if let n = note { e.summary += " [unexpected: \(n)]" }
+        if let r = request { e.summary += " [request at record \(r.record), \(Fmt.fixed(Int((e.timestamp.micros - r.time.micros) / 10), scale: 100)) ms]" }
+        e.layers.append(("att", att))
+        if let h = handle, !ctx.multi {
+            let loc = ctx.locate(h)
+            if !loc.isEmpty { e.layers.append(("gatt", ATTLayer.gattFields(loc))) }
+        }
+
+        // Values for dissectors.
+        if let v = pdu.value, let h = handle, op != 0x06 {
+            let loc = ctx.locate(h)
+            dissectValue(ATTValueContext(opcode: op, handle: h, characteristic: loc.characteristic?.uuid,
+                                         descriptor: loc.role == .descriptor ? loc.descriptor?.uuid : nil,
+                                         value: v, connection: connection, reassembled: false), event: &e)
+        }
+        if case let .multipleNotification(entries) = pdu {
+            for en in entries {
+                let loc = ctx.locate(en.handle)
+                dissectValue(ATTValueContext(opcode: op, handle: en.handle, characteristic: loc.characteristic?.uuid,
+                                             descriptor: loc.role == .descriptor ? loc.descriptor?.uuid : nil,
+                                             value: en.value, connection: connection, reassembled: false), event: &e)
+            }
+        }
+        for a in assembled {
+            let loc = ctx.locate(a.handle)
+            dissectValue(ATTValueContext(opcode: op, handle: a.handle, characteristic: loc.characteristic?.uuid,
+                                         descriptor: loc.role == .descriptor ? loc.descriptor?.uuid : nil,
+                                         value: a.value[...], connection: connection, reassembled: true), event: &e)
+        }
+    }
+
+    /// The hook for characteristic value dissectors (Battery Level, Device Information strings, ANCS, …):
+    /// called once for every attribute value an ATT PDU carries, and once more for each long value
+    /// reassembled from Read Blob or Prepare/Execute Write sequences. A dissector keyed by
+    /// `value.characteristic` adds its fields to `event.layers` and may extend `event.summary`.
+    /// No dissectors exist yet.
+    func dissectValue(_ value: ATTValueContext, event: inout TraceEvent) {
+    }
+
+    /// True when `response` answers `request` (Core 5.4 Vol 3 Part F 3.4.8: a response's opcode is its
+    /// request's plus one; an Error Response names the request's opcode).
+    static func answers(_ response: ATTPDU, _ request: ATTPDU) -> Bool {
+        let r = response.opcode, q = request.opcode
+        if case let .errorResponse(reqOp, _, _) = response { return reqOp == q && q != 0x1D }
+        return r == q &+ 1
+    }
+
+    // MARK: Timeouts and connection ends
+
+    func expire(now: Int64) {
+        var next: Int64 = .max
+        var expired: [(PendingKey, Pending)] = []
+        for (k, p) in pending {
+            if now == .max || now - p.time.micros >= ATTLayer.timeoutMicros {
+                expired.append((k, p))
+            } else {
+                next = min(next, p.time.micros + ATTLayer.timeoutMicros)
+            }
+        }
+        for (k, p) in expired.sorted(by: { $0.1.record < $1.1.record }) {
+            pending[k] = nil
+            if now == .max {
+                flagUnanswered(p, reason: "no response before the end of the capture")
+            } else {
+                flagUnanswered(p, reason: "no response within 30 s (ATT timeout)", timeout: true)
+            }
+        }
+        nextDeadline = next
+    }
+
+    func closeConnection(_ id: Int) {
+        let keys = pending.keys.filter { $0.connection == id }
+        for k in keys.sorted(by: { pending[$0]!.record < pending[$1]!.record }) {
+            if let p = pending.removeValue(forKey: k) { flagUnanswered(p, reason: "the connection closed before any response") }
+        }
+        if let s = conns[id], s.pdus > 0 { closedMTU[id] = (s.clientMTU, s.serverMTU, s.mtu) }
+        conns[id] = nil
+        connObjects[id] = nil
+    }
+
+    func flagUnanswered(_ p: Pending, reason: String, timeout: Bool = false) {
+        unansweredCount += 1
+        if unanswered.count < ATTLayer.maxListed { unanswered.append((p.record, p.pdu.opcode, reason)) }
+        pipeline?.update(p.record) { e in
+            guard let i = e.layers.firstIndex(where: { $0.0 == "att" }) else { return }
+            e.layers[i].1.add("unanswered", reason)
+            if timeout { e.layers[i].1.add("timeout", true) }
+            e.summary += " [unanswered: \(reason)]"
+        }
+        pipeline?.release(p.record)
+    }
+
+    // MARK: Databases
+
+    static func deviceKey(_ c: Connection) -> String { c.peer?.description ?? c.peerKey }
+
+    func connState(_ id: Int) -> ConnState {
+        if let s = conns[id] { return s }
+        let s = ConnState()
+        conns[id] = s
+        return s
+    }
+
+    /// The database of `key`, created (from a `--gatt` file when one matches) on first use.
+    func database(_ key: String) -> GATTDatabase {
+        if let d = databases[key] { return d }
+        var db = GATTDatabase(device: key)
+        if let l = loaded?.databases[key] {
+            db.merge(l)
+            db.source = l.source
+        }
+        if databases.count < ATTLayer.maxDatabases {
+            databases[key] = db
+            databaseOrder.append(key)
+        }
+        return db
+    }
+
+    /// Databases from `--gatt` used for servers whose discovery the capture does not show, by device.
+    var fallbacks: [String: GATTDatabase] = [:]
+
+    /// The key into `fallbacks` for a server without discovery: a loaded database of the same device, or
+    /// the only one the file holds (a peer that changed its random address).
+    func fallback(_ key: String) -> String? {
+        guard let l = loaded?.database(for: key) else { return nil }
+        if fallbacks[l.device] == nil { fallbacks[l.device] = l }
+        return l.device
+    }
+
+    /// Looks handles up in one server's database, keeping the memo in the layer's copy.
+    struct DescribeContext {
+        unowned let layer: ATTLayer
+        let serverKey: String
+        var multi = false
+
+        mutating func locate(_ h: UInt16) -> GATTLocation {
+            if layer.databases[serverKey] == nil { _ = layer.database(serverKey) }
+            guard layer.databases[serverKey] != nil else { return GATTLocation(role: .unknown) }
+            if layer.databases[serverKey]!.isEmpty, let fallback = layer.fallback(serverKey) {
+                return layer.fallbacks[fallback]!.locate(h)
+            }
+            return layer.databases[serverKey]!.locate(h)
+        }
+    }
+
+    static func uuidFields(_ u: BLEUUID?, kind: (UInt16) -> String?) -> Fields {
+        var f = Fields()
+        guard let u else { return f }
+        f.add("uuid", u.description)
+        if let n = GATTNaming.name(u, kind: kind) { f.add("name", n) }
+        return f
+    }
+
+    static func gattFields(_ loc: GATTLocation) -> Fields {
+        var g = Fields()
+        if let s = loc.service {
+            var f = uuidFields(s.uuid, kind: AssignedNumbers.serviceName)
+            f.add("start", Int(s.start))
+            f.add("end", Int(s.end))
+            g.add("service", f)
+        }
+        if let c = loc.characteristic {
+            var f = uuidFields(c.uuid, kind: AssignedNumbers.characteristicName)
+            f.add("handle", Int(c.handle))
+            f.add("value_handle", Int(c.valueHandle))
+            g.add("characteristic", f)
+        }
+        if let d = loc.descriptor {
+            var f = uuidFields(d.uuid, kind: AssignedNumbers.descriptorName)
+            f.add("handle", Int(d.handle))
+            g.add("descriptor", f)
+        }
+        if loc.role != .unknown { g.add("role", loc.role.rawValue) }
+        return g
+    }
+
+    /// "handle 0x0003 Battery Level (Battery)" style text.
+    static func handleText(_ h: UInt16, _ loc: GATTLocation) -> String {
+        var s = "handle " + Hex.hex(h, width: 4)
+        let svc = loc.service.flatMap { $0.uuid }.map { GATTNaming.name($0, kind: AssignedNumbers.serviceName) ?? $0.description }
+        switch loc.role {
+        case .serviceDeclaration:
+            s += " service declaration" + (svc.map { " (\($0))" } ?? "")
+        case .include:
+            s += " include" + (svc.map { " (\($0))" } ?? "")
+        case .characteristicDeclaration:
+            let c = loc.characteristic?.uuid.map { GATTNaming.name($0, kind: AssignedNumbers.characteristicName) ?? $0.description }
+            s += " declaration of " + (c ?? "characteristic") + (svc.map { " (\($0))" } ?? "")
+        case .value:
+            let c = loc.characteristic?.uuid.map { GATTNaming.name($0, kind: AssignedNumbers.characteristicName) ?? $0.description }
+            s += " " + (c ?? "characteristic value") + (svc.map { " (\($0))" } ?? "")
+        case .descriptor:
+            let d = loc.descriptor?.uuid.map { GATTNaming.name($0, kind: AssignedNumbers.descriptorName) ?? $0.description } ?? "descriptor"
+            let c = loc.characteristic?.uuid.map { GATTNaming.name($0, kind: AssignedNumbers.characteristicName) ?? $0.description }
+            s += " " + d + (c.map { " of \($0)" } ?? "") + (svc.map { " (\($0))" } ?? "")
+        case .unknown:
+            if let svc { s += " (\(svc))" }
+        }
+        return s
+    }
+
+    static func valueText(_ v: ArraySlice<UInt8>) -> String {
+        if v.isEmpty { return "(empty)" }
+        var text = Hex.spaced(v, limit: 20)
+        if v.count >= 3, v.count <= 64, v.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) {
+            text += " \"" + String(decoding: v, as: UTF8.self) + "\""
+        }
+        return text
+    }
+
+    func uuidText(_ u: BLEUUID) -> String { u.shortName }
+
+    /// Fills `att` with the PDU's parameters and returns the summary text (without the "ATT " prefix).
+    func describe(_ pdu: ATTPDU, request: ATTPDU?, state: ConnState, peerIsServer: Bool, handle: UInt16?,
+                  att: inout Fields, ctx: inout DescribeContext) -> String {
+        let name = ATTNames.opcode(pdu.opcode)
+        func h(_ x: UInt16) -> String { ATTLayer.handleText(x, ctx.locate(x)) }
+        func range(_ a: UInt16, _ b: UInt16) -> String { "\(Hex.hex(a, width: 4))–\(Hex.hex(b, width: 4))" }
+        if let x = handle { att.add("handle", Int(x)) }
+        if let v = pdu.value, pdu.opcode != 0x06 { att.add("value", hex: v) }
+        switch pdu {
+        case let .errorResponse(reqOp, eh, code):
+            att.add("request_opcode", Int(reqOp))
+            att.add("request_name", ATTNames.opcode(reqOp))
+            att.add("error", Int(code))
+            att.add("error_name", ATTNames.error(code))
+            return "\(name): \(ATTNames.opcode(reqOp)) \(h(eh)): \(ATTNames.error(code))"
+        case let .exchangeMTURequest(mtu): return "\(name): client MTU \(mtu)"
+        case let .exchangeMTUResponse(mtu):
+            return "\(name): server MTU \(mtu)" + (request != nil ? ", ATT_MTU \(state.mtu)" : "")
+        case let .findInformationRequest(s, e):
+            att.add("start_handle", Int(s)); att.add("end_handle", Int(e))
+            return "\(name): \(range(s, e))"
+        case let .findInformationResponse(format, entries):
+            att.add("format", Int(format))
+            att.add("entries", .list(entries.map { en in
+                var f = Fields()
+                f.add("handle", Int(en.handle))
+                f.add("uuid", en.uuid.description)
+                if let n = en.uuid.name { f.add("name", n) }
+                return .object(f)
+            }))
+            ctx.multi = true
+            return "\(name): " + entries.prefix(8).map { "\(Hex.hex($0.handle, width: 4)) \(uuidText($0.uuid))" }.joined(separator: ", ")
+                + (entries.count > 8 ? ", … (\(entries.count))" : "")
+        case let .findByTypeValueRequest(s, e, type, value):
+            att.add("start_handle", Int(s)); att.add("end_handle", Int(e))
+            att.add("type", BLEUUID(type).description)
+            att.add("value", hex: value)
+            let u = BLEUUID(littleEndian: value)
+            return "\(name): \(range(s, e)), type \(uuidText(BLEUUID(type)))" + (u.map { ", value \(uuidText($0))" } ?? ", value \(Hex.spaced(value, limit: 16))")
+        case let .findByTypeValueResponse(entries):
+            att.add("entries", .list(entries.map { .object(["handle": .int(Int($0.found)), "group_end_handle": .int(Int($0.groupEnd))]) }))
+            ctx.multi = true
+            return "\(name): " + entries.prefix(8).map { range($0.found, $0.groupEnd) }.joined(separator: ", ")
+        case let .readByTypeRequest(s, e, type), let .readByGroupTypeRequest(s, e, type):
+            att.add("start_handle", Int(s)); att.add("end_handle", Int(e))
+            att.add("type", type.description)
+            if let n = type.name { att.add("type_name", n) }
+            return "\(name): \(range(s, e)), type \(uuidText(type))"
+        case let .readByTypeResponse(entries):
+            ctx.multi = true
+            var type: BLEUUID? = nil
+            if case let .readByTypeRequest(_, _, t)? = request { type = t }
+            var parts: [String] = []
+            var list: [FieldValue] = []
+            for en in entries {
+                var f = Fields()
+                f.add("handle", Int(en.handle))
+                f.add("value", hex: en.value)
+                if type?.uuid16 == 0x2803 {
+                    var c = ByteCursor(en.value)
+                    if let p = try? c.u8(), let vh = try? c.u16le(), let u = BLEUUID(littleEndian: c.rest()) {
+                        f.add("properties", Int(p))
+                        f.add("value_handle", Int(vh))
+                        f.add("uuid", u.description)
+                        if let n = GATTNaming.name(u, kind: AssignedNumbers.characteristicName) { f.add("uuid_name", n) }
+                        if parts.count < 8 { parts.append("\(Hex.hex(en.handle, width: 4)) → \(Hex.hex(vh, width: 4)) \(GATTNaming.label(u, kind: AssignedNumbers.characteristicName)) [\(ATTNames.properties(p).joined(separator: ", "))]") }
+                    }
+                } else if type?.uuid16 == 0x2802 {
+                    var c = ByteCursor(en.value)
+                    if let a = try? c.u16le(), let b = try? c.u16le() {
+                        f.add("included_start", Int(a)); f.add("included_end", Int(b))
+                        if let u = BLEUUID(littleEndian: c.rest()) { f.add("uuid", u.description) }
+                        if parts.count < 8 { parts.append("\(Hex.hex(en.handle, width: 4)) includes \(range(a, b))") }
+                    }
+                } else {
+                    let loc = ctx.locate(en.handle)
+                    if !loc.isEmpty { f.add("gatt", ATTLayer.gattFields(loc)) }
+                    if parts.count < 8 { parts.append("\(h(en.handle)): \(ATTLayer.valueText(en.value))") }
+                }
+                list.append(.object(f))
+            }
+            att.add("entries", .list(list))
+            return "\(name): " + parts.joined(separator: ", ") + (entries.count > parts.count ? ", … (\(entries.count))" : "")
+        case let .readByGroupTypeResponse(entries):
+            ctx.multi = true
+            att.add("entries", .list(entries.map { en in
+                var f = Fields()
+                f.add("handle", Int(en.handle)); f.add("end_handle", Int(en.end)); f.add("value", hex: en.value)
+                if let u = BLEUUID(littleEndian: en.value) {
+                    f.add("uuid", u.description)
+                    if let n = GATTNaming.name(u, kind: AssignedNumbers.serviceName) { f.add("uuid_name", n) }
+                }
+                return .object(f)
+            }))
+            return "\(name): " + entries.prefix(8).map { en in
+                range(en.handle, en.end) + (BLEUUID(littleEndian: en.value).map { " " + GATTNaming.label($0, kind: AssignedNumbers.serviceName) } ?? "")
+            }.joined(separator: ", ") + (entries.count > 8 ? ", … (\(entries.count))" : "")
+        case let .readRequest(x): return "\(name): \(h(x))"
+        case let .readBlobRequest(x, o):
+            att.add("offset", Int(o))
+            return "\(name): \(h(x)), offset \(o)"
+        case let .readResponse(v), let .readBlobResponse(v):
+            return "\(name): " + (handle.map { h($0) + ": " } ?? "") + ATTLayer.valueText(v)
+        case let .readMultipleRequest(hs), let .readMultipleVariableRequest(hs):
+            ctx.multi = true
+            att.add("handles", .list(hs.map { .int(Int($0)) }))
+            return "\(name): " + hs.prefix(8).map { h($0) }.joined(separator: ", ")
+        case let .readMultipleResponse(v):
+            ctx.multi = true
+            if case let .readMultipleRequest(hs)? = request { att.add("handles", .list(hs.map { .int(Int($0)) })) }
+            return "\(name): \(ATTLayer.valueText(v))"
+        case let .readMultipleVariableResponse(values, truncated):
+            ctx.multi = true
+            var hs: [UInt16] = []
+            if case let .readMultipleVariableRequest(q)? = request { hs = q }
+            var list: [FieldValue] = []
+            for (i, v) in values.enumerated() {
+                var f = Fields()
+                if i < hs.count {
+                    f.add("handle", Int(hs[i]))
+                    let loc = ctx.locate(hs[i])
+                    if !loc.isEmpty { f.add("gatt", ATTLayer.gattFields(loc)) }
+                }
+                f.add("value", hex: v)
+                list.append(.object(f))
+            }
+            att.add("values", .list(list))
+            if truncated { att.add("truncated", true) }
+            return "\(name): " + values.prefix(6).enumerated().map { i, v in (i < hs.count ? h(hs[i]) + ": " : "") + ATTLayer.valueText(v) }.joined(separator: "; ")
+        case let .writeRequest(x, v), let .writeCommand(x, v):
+            return "\(name): \(h(x)): \(ATTLayer.valueText(v))"
+        case let .signedWriteCommand(x, v, sig):
+            att.add("signature", hex: sig)
+            return "\(name): \(h(x)): \(ATTLayer.valueText(v)), signature \(Hex.string(sig))"
+        case .writeResponse:
+            return name + (handle.map { ": " + h($0) } ?? "")
+        case let .prepareWriteRequest(x, o, v), let .prepareWriteResponse(x, o, v):
+            att.add("offset", Int(o))
+            return "\(name): \(h(x)), offset \(o): \(ATTLayer.valueText(v))"
+        case let .executeWriteRequest(flags):
+            att.add("flags", Int(flags))
+            return "\(name): " + (flags == 0 ? "cancel all prepared writes" : flags == 1 ? "write all prepared values" : "flags \(Hex.hex(flags, width: 2))")
+        case .executeWriteResponse: return name
+        case let .notification(x, v), let .indication(x, v):
+            return "\(name): \(h(x)): \(ATTLayer.valueText(v))"
+        case .confirmation: return name
+        case let .multipleNotification(entries):
+            ctx.multi = true
+            var list: [FieldValue] = []
+            for en in entries {
+                var f = Fields()
+                f.add("handle", Int(en.handle))
+                f.add("value", hex: en.value)
+                let loc = ctx.locate(en.handle)
+                if !loc.isEmpty { f.add("gatt", ATTLayer.gattFields(loc)) }
+                list.append(.object(f))
+            }
+            att.add("entries", .list(list))
+            return "\(name): " + entries.prefix(6).map { "\(h($0.handle)): \(ATTLayer.valueText($0.value))" }.joined(separator: "; ")
+        case let .unknown(_, params):
+            att.add("parameters", hex: params)
+            return "\(name): \(Hex.spaced(params, limit: 16))"
+        }
+    }
+
+    // MARK: Summary
+
+    public func summary() -> SummarySection? {
+        guard pduCount > 0 || !databases.isEmpty else { return nil }
+        var f = Fields()
+        var text: [String] = []
+        text.append("  ATT:         \(pduCount) PDU\(pduCount == 1 ? "" : "s"), \(transactions) transaction\(transactions == 1 ? "" : "s")"
+            + (transactions > 0 ? ", mean latency \(Fmt.fixed(Int(latencyTotal / Int64(transactions) / 10), scale: 100)) ms, max \(Fmt.fixed(Int(latencyMax / 10), scale: 100)) ms" : ""))
+        f.add("pdus", pduCount)
+        f.add("transactions", transactions)
+        if transactions > 0 {
+            f.add("mean_latency_us", Int(latencyTotal / Int64(transactions)))
+            f.add("max_latency_us", Int(latencyMax))
+        }
+        f.add("mtu", .list(mtuList.map { m in
+            .object(["connection": .int(m.connection), "client_mtu": m.client.map { .int(Int($0)) } ?? .null,
+                     "server_mtu": m.server.map { .int(Int($0)) } ?? .null, "att_mtu": .int(m.mtu)])
+        }))
+        for m in mtuList {
+            if m.client == nil && m.server == nil {
+                text.append("    connection #\(m.connection): ATT_MTU 23 (no MTU exchange seen)")
+            } else {
+                text.append("    connection #\(m.connection): ATT_MTU \(m.mtu) (client " + (m.client.map { String($0) } ?? "?") + ", server " + (m.server.map { String($0) } ?? "?") + ")")
+            }
+        }
+        f.add("errors", errorCount)
+        f.add("error_list", .list(errors.map { .object(["record": .int($0.record), "request_opcode": .int(Int($0.request)), "handle": .int(Int($0.handle)), "error": .int(Int($0.code)), "error_name": .string(ATTNames.error($0.code))]) }))
+        if errorCount > 0 {
+            var byCode: [UInt8: Int] = [:]
+            for e in errors { byCode[e.code, default: 0] += 1 }
+            text.append("    errors: \(errorCount): " + byCode.sorted { $0.key < $1.key }.map { "\(ATTNames.error($0.key)) ×\($0.value)" }.joined(separator: ", "))
+        }
+        f.add("unanswered", unansweredCount)
+        f.add("unanswered_list", .list(unanswered.map { .object(["record": .int($0.record), "opcode": .int(Int($0.opcode)), "name": .string(ATTNames.opcode($0.opcode)), "reason": .string($0.reason)]) }))
+        for u in unanswered.prefix(20) {
+            text.append("    unanswered: record \(u.record) \(ATTNames.opcode(u.opcode)): \(u.reason)")
+        }
+        if unansweredCount > 20 { text.append("    … \(unansweredCount - 20) more unanswered") }
+        f.add("unexpected_responses", unexpectedCount)
+        f.add("unexpected_list", .list(unexpected.map { .object(["record": .int($0.record), "opcode": .int(Int($0.opcode)), "name": .string(ATTNames.opcode($0.opcode))]) }))
+        if unexpectedCount > 0 {
+            text.append("    responses with no matching request: \(unexpectedCount) (records " + unexpected.prefix(10).map { String($0.record) }.joined(separator: ", ") + (unexpectedCount > 10 ? ", …" : "") + ")")
+        }
+        var dbs: [FieldValue] = []
+        for k in databaseOrder {
+            guard var db = databases[k], !db.isEmpty else { continue }
+            let svc = db.orderedServices().count, ch = db.orderedCharacteristics().count
+            dbs.append(.object(["device": .string(k), "services": .int(svc), "characteristics": .int(ch), "source": .string(db.source)]))
+            text.append("    GATT database of \(k): \(svc) service\(svc == 1 ? "" : "s"), \(ch) characteristic\(ch == 1 ? "" : "s")" + (db.source == "capture" ? "" : " (from \(db.source))"))
+            databases[k] = db
+        }
+        f.add("databases", .list(dbs))
+        return SummarySection(name: "att", value: .object(f), text: text)
+    }
+
+    var mtuList: [(connection: Int, client: UInt16?, server: UInt16?, mtu: Int)] {
+        seenMTU.sorted { $0.key < $1.key }.map { ($0.key, $0.value.client, $0.value.server, $0.value.mtu) }
+    }
+
+    /// MTU per connection kept after the connection's state is dropped.
+    var seenMTU: [Int: (client: UInt16?, server: UInt16?, mtu: Int)] {
+        var out = closedMTU
+        for (id, s) in conns where s.pdus > 0 { out[id] = (s.clientMTU, s.serverMTU, s.mtu) }
+        return out
+    }
+    var closedMTU: [Int: (client: UInt16?, server: UInt16?, mtu: Int)] = [:]
+
+    /// All databases with content, in order of first use.
+    public func exportDatabases() -> [GATTDatabase] {
+        databaseOrder.compactMap { databases[$0] }.filter { !$0.isEmpty }
+    }
+}

@@ -1,0 +1,447 @@
+/// A service as discovery showed it.
+public struct GATTService: Sendable, Equatable {
+    public var start: UInt16
+    public var end: UInt16
+    /// Nil when only the declaration's handle is known (Find Information).
+    public var uuid: BLEUUID?
+    public var primary: Bool
+}
+
+/// An include declaration (Core 5.4 Vol 3 Part G 3.2).
+public struct GATTInclude: Sendable, Equatable {
+    public var handle: UInt16
+    public var start: UInt16
+    public var end: UInt16
+    /// Present only for 16-bit service UUIDs (128-bit ones must be read separately).
+    public var uuid: BLEUUID?
+}
+
+/// A characteristic declaration (Core 5.4 Vol 3 Part G 3.3.1).
+public struct GATTCharacteristic: Sendable, Equatable {
+    public var handle: UInt16
+    /// Nil when the declaration's value was never seen (derived from Find Information).
+    public var properties: UInt8?
+    public var valueHandle: UInt16
+    public var uuid: BLEUUID?
+}
+
+/// A descriptor: an attribute after a characteristic's value, before the next declaration.
+public struct GATTDescriptor: Sendable, Equatable {
+    public var handle: UInt16
+    public var uuid: BLEUUID?
+}
+
+/// What an attribute handle belongs to.
+public struct GATTLocation: Sendable, Equatable {
+    public enum Role: String, Sendable {
+        case serviceDeclaration = "service_declaration"
+        case include
+        case characteristicDeclaration = "characteristic_declaration"
+        case value
+        case descriptor
+        case unknown
+    }
+    public var service: GATTService?
+    public var characteristic: GATTCharacteristic?
+    public var descriptor: GATTDescriptor?
+    public var role: Role
+
+    public var isEmpty: Bool { service == nil && characteristic == nil && descriptor == nil }
+}
+
+/// The attribute database of one GATT server, rebuilt from discovery PDUs. Bounded by construction: every
+/// table is keyed by a 16-bit handle, so no peer holds more than 65,535 attributes of each kind.
+public struct GATTDatabase: Sendable {
+    /// The server: a peer's address (or `handle-0x…` when unknown), or "local".
+    public var device: String
+    /// Where the content came from: "capture" or the path of a `--gatt` file.
+    public var source: String
+    public private(set) var services: [UInt16: GATTService] = [:]
+    public private(set) var includes: [UInt16: GATTInclude] = [:]
+    public private(set) var characteristics: [UInt16: GATTCharacteristic] = [:]
+    /// Attribute types from Find Information (handle → type).
+    public private(set) var types: [UInt16: BLEUUID] = [:]
+    var cache: [UInt16: GATTLocation] = [:]
+    var sortedServices: [GATTService]? = nil
+    var sortedCharacteristics: [GATTCharacteristic]? = nil
+
+    public init(device: String, source: String = "capture") {
+        self.device = device
+        self.source = source
+    }
+
+    public var isEmpty: Bool { services.isEmpty && characteristics.isEmpty && types.isEmpty && includes.isEmpty }
+
+    /// Incremented by every change.
+    public private(set) var generation = 0
+
+    mutating func changed() {
+        generation &+= 1
+        cache.removeAll(keepingCapacity: true)
+        sortedServices = nil
+        sortedCharacteristics = nil
+    }
+
+    // MARK: Discovery input
+
+    public mutating func addService(start: UInt16, end: UInt16, uuid: BLEUUID?, primary: Bool) {
+        guard end >= start else { return }
+        var s = GATTService(start: start, end: end, uuid: uuid, primary: primary)
+        if let old = services[start] {
+            if s.uuid == nil { s.uuid = old.uuid }
+            if old == s { return }
+        }
+        services[start] = s
+        changed()
+    }
+
+    public mutating func addInclude(_ i: GATTInclude) {
+        if includes[i.handle] == i { return }
+        includes[i.handle] = i
+        changed()
+    }
+
+    public mutating func addCharacteristic(_ ch: GATTCharacteristic) {
+        if characteristics[ch.handle] == ch { return }
+        characteristics[ch.handle] = ch
+        changed()
+    }
+
+    public mutating func addType(_ handle: UInt16, _ uuid: BLEUUID) {
+        if types[handle] == uuid { return }
+        types[handle] = uuid
+        changed()
+    }
+
+    /// Feeds a discovery response, given the request it answers. Returns true when the database changed.
+    @discardableResult
+    public mutating func ingest(request: ATTPDU, response: ATTPDU) -> Bool {
+        let before = generation
+        switch (request, response) {
+        case let (.readByGroupTypeRequest(_, _, type), .readByGroupTypeResponse(entries)):
+            guard let t = type.uuid16, t == 0x2800 || t == 0x2801 else { return false }
+            for e in entries { addService(start: e.handle, end: e.end, uuid: BLEUUID(littleEndian: e.value), primary: t == 0x2800) }
+        case let (.findByTypeValueRequest(_, _, type, value), .findByTypeValueResponse(entries)):
+            guard type == 0x2800 || type == 0x2801 else { return false }
+            let u = BLEUUID(littleEndian: value)
+            for e in entries { addService(start: e.found, end: e.groupEnd, uuid: u, primary: type == 0x2800) }
+        case let (.readByTypeRequest(_, _, type), .readByTypeResponse(entries)):
+            switch type.uuid16 {
+            case 0x2803:
+                for e in entries {
+                    var c = ByteCursor(e.value)
+                    guard let props = try? c.u8(), let vh = try? c.u16le() else { continue }
+                    let u = BLEUUID(littleEndian: c.rest())
+                    addCharacteristic(GATTCharacteristic(handle: e.handle, properties: props, valueHandle: vh, uuid: u))
+                }
+            case 0x2802:
+                for e in entries {
+                    var c = ByteCursor(e.value)
+                    guard let s = try? c.u16le(), let en = try? c.u16le() else { continue }
+                    let rest = c.rest()
+                    addInclude(GATTInclude(handle: e.handle, start: s, end: en, uuid: rest.count == 2 ? BLEUUID(littleEndian: rest) : nil))
+                }
+            default:
+                return false
+            }
+        case let (.findInformationRequest, .findInformationResponse(_, entries)):
+            for e in entries { addType(e.handle, e.uuid) }
+        default:
+            return false
+        }
+        return before != generation
+    }
+
+    // MARK: Lookup
+
+    /// Services ordered by start handle.
+    public mutating func orderedServices() -> [GATTService] {
+        if let s = sortedServices { return s }
+        var list = Array(services.values)
+        // Service declarations seen only through Find Information.
+        for (h, t) in types where (t.uuid16 == 0x2800 || t.uuid16 == 0x2801) && services[h] == nil {
+            list.append(GATTService(start: h, end: h, uuid: nil, primary: t.uuid16 == 0x2800))
+        }
+        list.sort { $0.start < $1.start }
+        // A service known only from Find Information ends before the next one starts.
+        for i in list.indices where list[i].end == list[i].start && services[list[i].start] == nil {
+            list[i].end = i + 1 < list.count ? list[i + 1].start &- 1 : 0xFFFF
+        }
+        sortedServices = list
+        return list
+    }
+
+    /// Characteristics ordered by declaration handle, including those derived from Find Information
+    /// (a 0x2803 declaration is immediately followed by its value, Core 5.4 Vol 3 Part G 3.3).
+    public mutating func orderedCharacteristics() -> [GATTCharacteristic] {
+        if let s = sortedCharacteristics { return s }
+        var list = Array(characteristics.values)
+        for (h, t) in types where t.uuid16 == 0x2803 && characteristics[h] == nil && h < 0xFFFF {
+            list.append(GATTCharacteristic(handle: h, properties: nil, valueHandle: h + 1, uuid: types[h + 1]))
+        }
+        list.sort { $0.handle < $1.handle }
+        sortedCharacteristics = list
+        return list
+    }
+
+    /// The service, characteristic and descriptor `handle` belongs to. Memoized until the database changes.
+    public mutating func locate(_ handle: UInt16) -> GATTLocation {
+        if let l = cache[handle] { return l }
+        let l = compute(handle)
+        if cache.count < 65_536 { cache[handle] = l }
+        return l
+    }
+
+    mutating func compute(_ handle: UInt16) -> GATTLocation {
+        let svcs = orderedServices()
+        var service: GATTService? = nil
+        if let i = lastIndex(svcs, atMost: handle, key: { $0.start }), svcs[i].end >= handle { service = svcs[i] }
+        var loc = GATTLocation(service: service, characteristic: nil, descriptor: nil, role: .unknown)
+        if let s = service, s.start == handle { loc.role = .serviceDeclaration; return loc }
+        if let inc = includes[handle] {
+            loc.role = .include
+            _ = inc
+            return loc
+        }
+        let chars = orderedCharacteristics()
+        guard let i = lastIndex(chars, atMost: handle, key: { $0.handle }) else {
+            if let t = types[handle], t.uuid16 != 0x2800, t.uuid16 != 0x2801 {
+                loc.descriptor = GATTDescriptor(handle: handle, uuid: t)
+                loc.role = .descriptor
+            }
+            return loc
+        }
+        let ch = chars[i]
+        if let s = service, ch.handle < s.start { return loc } // the nearest characteristic is in an earlier service
+        var end: UInt16 = service?.end ?? 0xFFFF
+        if i + 1 < chars.count, chars[i + 1].handle &- 1 < end { end = chars[i + 1].handle &- 1 }
+        if let next = svcs.first(where: { $0.start > ch.handle }), next.start &- 1 < end { end = next.start &- 1 }
+        guard handle <= end else { return loc }
+        loc.characteristic = ch
+        if handle == ch.handle { loc.role = .characteristicDeclaration }
+        else if handle == ch.valueHandle { loc.role = .value }
+        else if handle > ch.valueHandle {
+            loc.descriptor = GATTDescriptor(handle: handle, uuid: types[handle])
+            loc.role = .descriptor
+        }
+        return loc
+    }
+
+    func lastIndex<T>(_ list: [T], atMost h: UInt16, key: (T) -> UInt16) -> Int? {
+        var lo = 0, hi = list.count
+        while lo < hi {
+            let mid = (lo + hi) / 2
+            if key(list[mid]) <= h { lo = mid + 1 } else { hi = mid }
+        }
+        return lo == 0 ? nil : lo - 1
+    }
+
+    /// Descriptors of a characteristic: attributes after its value handle up to the next declaration.
+    public mutating func descriptors(of ch: GATTCharacteristic) -> [GATTDescriptor] {
+        var out: [GATTDescriptor] = []
+        for (h, t) in types.sorted(by: { $0.key < $1.key }) where h > ch.valueHandle {
+            let l = locate(h)
+            guard l.characteristic?.handle == ch.handle, l.role == .descriptor else { continue }
+            out.append(GATTDescriptor(handle: h, uuid: t))
+        }
+        return out
+    }
+
+    /// Adds everything from `other` that this database does not have.
+    public mutating func merge(_ other: GATTDatabase) {
+        for (k, v) in other.services where services[k] == nil { services[k] = v }
+        for (k, v) in other.includes where includes[k] == nil { includes[k] = v }
+        for (k, v) in other.characteristics where characteristics[k] == nil { characteristics[k] = v }
+        for (k, v) in other.types where types[k] == nil { types[k] = v }
+        changed()
+    }
+}
+
+// MARK: Export, import and text
+
+extension GATTDatabase {
+    static func uuidFields(_ u: BLEUUID?, _ f: inout Fields, nameKind: (UInt16) -> String?) {
+        guard let u else { f.add("uuid", .null); return }
+        f.add("uuid", u.description)
+        if let n = GATTNaming.name(u, kind: nameKind) { f.add("name", n) }
+    }
+
+    /// The tree as JSON fields: `{"device", "source", "services": [{"start", "end", "uuid", "name", "primary",
+    /// "includes": [...], "characteristics": [{"handle", "value_handle", "properties", "property_names", "uuid",
+    /// "name", "descriptors": [{"handle", "uuid", "name"}]}]}]}`.
+    public mutating func jsonFields() -> Fields {
+        var f = Fields()
+        f.add("device", device)
+        f.add("source", source)
+        var list: [FieldValue] = []
+        let chars = orderedCharacteristics()
+        let svcs = orderedServices()
+        var placed = Set<UInt16>()
+        for s in svcs {
+            var sf = Fields()
+            sf.add("start", Int(s.start))
+            sf.add("end", Int(s.end))
+            GATTDatabase.uuidFields(s.uuid, &sf, nameKind: AssignedNumbers.serviceName)
+            sf.add("primary", s.primary)
+            let incs = includes.values.filter { $0.handle >= s.start && $0.handle <= s.end }.sorted { $0.handle < $1.handle }
+            sf.add("includes", .list(incs.map { i in
+                var x = Fields()
+                x.add("handle", Int(i.handle)); x.add("start", Int(i.start)); x.add("end", Int(i.end))
+                GATTDatabase.uuidFields(i.uuid, &x, nameKind: AssignedNumbers.serviceName)
+                return .object(x)
+            }))
+            var cl: [FieldValue] = []
+            for ch in chars where ch.handle > s.start && ch.handle <= s.end {
+                placed.insert(ch.handle)
+                cl.append(.object(characteristicFields(ch)))
+            }
+            sf.add("characteristics", .list(cl))
+            list.append(.object(sf))
+        }
+        f.add("services", .list(list))
+        let orphans = chars.filter { !placed.contains($0.handle) }
+        if !orphans.isEmpty {
+            f.add("characteristics_outside_services", .list(orphans.map { .object(characteristicFields($0)) }))
+        }
+        return f
+    }
+
+    mutating func characteristicFields(_ ch: GATTCharacteristic) -> Fields {
+        var cf = Fields()
+        cf.add("handle", Int(ch.handle))
+        cf.add("value_handle", Int(ch.valueHandle))
+        if let p = ch.properties {
+            cf.add("properties", Int(p))
+            cf.add("property_names", .list(ATTNames.properties(p).map { .string($0) }))
+        }
+        GATTDatabase.uuidFields(ch.uuid, &cf, nameKind: AssignedNumbers.characteristicName)
+        cf.add("descriptors", .list(descriptors(of: ch).map { d in
+            var df = Fields()
+            df.add("handle", Int(d.handle))
+            GATTDatabase.uuidFields(d.uuid, &df, nameKind: AssignedNumbers.descriptorName)
+            return .object(df)
+        }))
+        return cf
+    }
+
+    /// Rebuilds a database from `jsonFields()` output. Entries that do not have the expected shape are skipped.
+    public static func from(json f: Fields, source: String) -> GATTDatabase? {
+        guard let device = f["device"]?.stringValue, case let .list(svcs)? = f["services"] else { return nil }
+        var db = GATTDatabase(device: device, source: source)
+        func uuid(_ x: Fields) -> BLEUUID? { x["uuid"]?.stringValue.flatMap { BLEUUID(string: $0) } }
+        func u16(_ x: Fields, _ k: String) -> UInt16? { x[k]?.intValue.flatMap { UInt16(exactly: $0) } }
+        func chars(_ list: FieldValue?) {
+            guard case let .list(items)? = list else { return }
+            for case let .object(c) in items {
+                guard let h = u16(c, "handle"), let vh = u16(c, "value_handle") else { continue }
+                let p = c["properties"]?.intValue.flatMap { UInt8(exactly: $0) }
+                db.addCharacteristic(GATTCharacteristic(handle: h, properties: p, valueHandle: vh, uuid: uuid(c)))
+                if let u = uuid(c) { db.addType(vh, u) }
+                db.addType(h, BLEUUID(UInt16(0x2803)))
+                if case let .list(ds)? = c["descriptors"] {
+                    for case let .object(d) in ds {
+                        guard let dh = u16(d, "handle"), let du = uuid(d) else { continue }
+                        db.addType(dh, du)
+                    }
+                }
+            }
+        }
+        for case let .object(s) in svcs {
+            guard let start = u16(s, "start"), let end = u16(s, "end") else { continue }
+            let primary = s["primary"].map { $0 == .bool(true) } ?? true
+            db.addService(start: start, end: end, uuid: uuid(s), primary: primary)
+            if case let .list(incs)? = s["includes"] {
+                for case let .object(i) in incs {
+                    guard let h = u16(i, "handle"), let a = u16(i, "start"), let b = u16(i, "end") else { continue }
+                    db.addInclude(GATTInclude(handle: h, start: a, end: b, uuid: uuid(i)))
+                }
+            }
+            chars(s["characteristics"])
+        }
+        chars(f["characteristics_outside_services"])
+        return db
+    }
+
+    /// The tree as indented text lines.
+    public mutating func textLines(indent: String = "") -> [String] {
+        var lines: [String] = []
+        let chars = orderedCharacteristics()
+        let svcs = orderedServices()
+        lines.append("\(indent)Device \(device)\(source == "capture" ? "" : " (from \(source))"): \(svcs.count) service\(svcs.count == 1 ? "" : "s"), \(chars.count) characteristic\(chars.count == 1 ? "" : "s")")
+        func ch(_ c: GATTCharacteristic, _ pad: String) {
+            var line = "\(pad)Characteristic \(Hex.hex(c.handle, width: 4)), value \(Hex.hex(c.valueHandle, width: 4)): \(GATTNaming.label(c.uuid, kind: AssignedNumbers.characteristicName))"
+            if let p = c.properties { line += " [\(ATTNames.properties(p).joined(separator: ", "))]" }
+            lines.append(line)
+            for d in descriptors(of: c) {
+                lines.append("\(pad)  Descriptor \(Hex.hex(d.handle, width: 4)): \(GATTNaming.label(d.uuid, kind: AssignedNumbers.descriptorName))")
+            }
+        }
+        var placed = Set<UInt16>()
+        for s in svcs {
+            lines.append("\(indent)  \(s.primary ? "Primary" : "Secondary") service \(Hex.hex(s.start, width: 4))–\(Hex.hex(s.end, width: 4)): \(GATTNaming.label(s.uuid, kind: AssignedNumbers.serviceName))")
+            for i in includes.values.filter({ $0.handle >= s.start && $0.handle <= s.end }).sorted(by: { $0.handle < $1.handle }) {
+                lines.append("\(indent)    Include \(Hex.hex(i.handle, width: 4)): service \(Hex.hex(i.start, width: 4))–\(Hex.hex(i.end, width: 4))" + (i.uuid.map { " \(GATTNaming.label($0, kind: AssignedNumbers.serviceName))" } ?? ""))
+            }
+            for c in chars where c.handle > s.start && c.handle <= s.end {
+                placed.insert(c.handle)
+                ch(c, indent + "    ")
+            }
+        }
+        let orphans = chars.filter { !placed.contains($0.handle) }
+        if !orphans.isEmpty {
+            lines.append("\(indent)  Outside any discovered service:")
+            for c in orphans { ch(c, indent + "    ") }
+        }
+        return lines
+    }
+}
+
+/// Names for UUIDs by the role they play in a database.
+public enum GATTNaming {
+    /// The SIG name for the role (service, characteristic, descriptor), else any known name.
+    public static func name(_ u: BLEUUID, kind: (UInt16) -> String?) -> String? {
+        if let s = u.uuid16, let n = kind(s) { return n }
+        return u.name
+    }
+
+    /// "2A19 Battery Level", or the bare UUID, or "unknown UUID".
+    public static func label(_ u: BLEUUID?, kind: (UInt16) -> String?) -> String {
+        guard let u else { return "UUID not discovered" }
+        if let n = name(u, kind: kind) { return "\(u.description) \(n)" }
+        return u.description
+    }
+}
+
+/// Databases loaded from a `bletrace gatt --format json` export, by device.
+public struct GATTDatabaseSet: Sendable {
+    public var databases: [String: GATTDatabase] = [:]
+    public var order: [String] = []
+
+    public init() {}
+
+    public mutating func add(_ db: GATTDatabase) {
+        if databases[db.device] == nil { order.append(db.device) }
+        databases[db.device] = db
+    }
+
+    /// The database for `device`, or, when the file holds exactly one device, that one (a peer that
+    /// changed its random address between captures).
+    public func database(for device: String) -> GATTDatabase? {
+        if let d = databases[device] { return d }
+        if databases.count == 1, let only = databases.values.first, device != "local" { return only }
+        return nil
+    }
+
+    /// Parses the JSON export: `{"schema": "bletrace-gatt/1", "devices": [...]}`.
+    public static func parse(json text: [UInt8], source: String) throws -> GATTDatabaseSet {
+        let v = try JSONParser.parse(text)
+        guard case let .object(root) = v, case let .list(devices)? = root["devices"] else {
+            throw ByteError.invalid(offset: 0, reason: "not a bletrace GATT export (no \"devices\" list)")
+        }
+        var set = GATTDatabaseSet()
+        for case let .object(d) in devices {
+            if let db = GATTDatabase.from(json: d, source: source) { set.add(db) }
+        }
+        return set
+    }
+}

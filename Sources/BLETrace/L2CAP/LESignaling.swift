@@ -1,0 +1,380 @@
+/// One command on the LE signaling channel (CID 0x0005, Core 5.4 Vol 3 Part A 4).
+public enum LESignalingCommand: Sendable {
+    case commandReject(reason: UInt16, data: ArraySlice<UInt8>)
+    case disconnectionRequest(dcid: UInt16, scid: UInt16)
+    case disconnectionResponse(dcid: UInt16, scid: UInt16)
+    case connectionParameterUpdateRequest(minInterval: UInt16, maxInterval: UInt16, latency: UInt16, timeout: UInt16)
+    case connectionParameterUpdateResponse(result: UInt16)
+    case leCreditBasedConnectionRequest(spsm: UInt16, scid: UInt16, mtu: UInt16, mps: UInt16, credits: UInt16)
+    case leCreditBasedConnectionResponse(dcid: UInt16, mtu: UInt16, mps: UInt16, credits: UInt16, result: UInt16)
+    case flowControlCredit(cid: UInt16, credits: UInt16)
+    case creditBasedConnectionRequest(spsm: UInt16, mtu: UInt16, mps: UInt16, credits: UInt16, scids: [UInt16])
+    case creditBasedConnectionResponse(mtu: UInt16, mps: UInt16, credits: UInt16, result: UInt16, dcids: [UInt16])
+    case creditBasedReconfigureRequest(mtu: UInt16, mps: UInt16, dcids: [UInt16])
+    case creditBasedReconfigureResponse(result: UInt16)
+    case unknown(code: UInt8, data: ArraySlice<UInt8>)
+
+    /// Parses one C-frame: code, identifier, length, data. On LE-U a C-frame holds one command.
+    public static func parse(_ bytes: ArraySlice<UInt8>) throws -> (code: UInt8, identifier: UInt8, command: LESignalingCommand, surplus: Int) {
+        var c = ByteCursor(bytes)
+        let code = try c.u8(), id = try c.u8(), len = Int(try c.u16le())
+        var d = ByteCursor(try c.bytes(len))
+        let surplus = c.remaining
+        func cids(_ d: inout ByteCursor) throws -> [UInt16] {
+            var out: [UInt16] = []
+            while d.remaining >= 2 { out.append(try d.u16le()) }
+            if !d.isAtEnd { throw d.invalid("odd byte after the CID list") }
+            return out
+        }
+        let cmd: LESignalingCommand
+        switch code {
+        case 0x01: cmd = .commandReject(reason: try d.u16le(), data: d.rest())
+        case 0x06: cmd = .disconnectionRequest(dcid: try d.u16le(), scid: try d.u16le())
+        case 0x07: cmd = .disconnectionResponse(dcid: try d.u16le(), scid: try d.u16le())
+        case 0x12:
+            cmd = .connectionParameterUpdateRequest(minInterval: try d.u16le(), maxInterval: try d.u16le(), latency: try d.u16le(), timeout: try d.u16le())
+        case 0x13: cmd = .connectionParameterUpdateResponse(result: try d.u16le())
+        case 0x14:
+            cmd = .leCreditBasedConnectionRequest(spsm: try d.u16le(), scid: try d.u16le(), mtu: try d.u16le(), mps: try d.u16le(), credits: try d.u16le())
+        case 0x15:
+            cmd = .leCreditBasedConnectionResponse(dcid: try d.u16le(), mtu: try d.u16le(), mps: try d.u16le(), credits: try d.u16le(), result: try d.u16le())
+        case 0x16: cmd = .flowControlCredit(cid: try d.u16le(), credits: try d.u16le())
+        case 0x17:
+            let spsm = try d.u16le(), mtu = try d.u16le(), mps = try d.u16le(), cr = try d.u16le()
+            cmd = .creditBasedConnectionRequest(spsm: spsm, mtu: mtu, mps: mps, credits: cr, scids: try cids(&d))
+        case 0x18:
+            let mtu = try d.u16le(), mps = try d.u16le(), cr = try d.u16le(), res = try d.u16le()
+            cmd = .creditBasedConnectionResponse(mtu: mtu, mps: mps, credits: cr, result: res, dcids: try cids(&d))
+        case 0x19:
+            let mtu = try d.u16le(), mps = try d.u16le()
+            cmd = .creditBasedReconfigureRequest(mtu: mtu, mps: mps, dcids: try cids(&d))
+        case 0x1A: cmd = .creditBasedReconfigureResponse(result: try d.u16le())
+        default: cmd = .unknown(code: code, data: d.rest())
+        }
+        return (code, id, cmd, surplus)
+    }
+}
+
+public enum LESignalingNames {
+    public static func code(_ c: UInt8) -> String {
+        switch c {
+        case 0x01: return "Command Reject"
+        case 0x06: return "Disconnection Request"
+        case 0x07: return "Disconnection Response"
+        case 0x12: return "Connection Parameter Update Request"
+        case 0x13: return "Connection Parameter Update Response"
+        case 0x14: return "LE Credit Based Connection Request"
+        case 0x15: return "LE Credit Based Connection Response"
+        case 0x16: return "Flow Control Credit Indication"
+        case 0x17: return "Credit Based Connection Request"
+        case 0x18: return "Credit Based Connection Response"
+        case 0x19: return "Credit Based Reconfigure Request"
+        case 0x1A: return "Credit Based Reconfigure Response"
+        default: return "Unknown signaling code \(Hex.hex(c, width: 2))"
+        }
+    }
+
+    public static func rejectReason(_ r: UInt16) -> String {
+        switch r {
+        case 0x0000: return "Command not understood"
+        case 0x0001: return "Signaling MTU exceeded"
+        case 0x0002: return "Invalid CID in request"
+        default: return "Reserved reason \(Hex.hex(r, width: 4))"
+        }
+    }
+
+    /// Results of the credit-based connection responses (Core 5.4 Vol 3 Part A 4.23, 4.26).
+    public static func connectionResult(_ r: UInt16) -> String {
+        switch r {
+        case 0x0000: return "Connection successful"
+        case 0x0002: return "SPSM not supported"
+        case 0x0004: return "Insufficient resources"
+        case 0x0005: return "Insufficient authentication"
+        case 0x0006: return "Insufficient authorization"
+        case 0x0007: return "Encryption key size too short"
+        case 0x0008: return "Insufficient encryption"
+        case 0x0009: return "Invalid Source CID"
+        case 0x000A: return "Source CID already allocated"
+        case 0x000B: return "Unacceptable parameters"
+        case 0x000C: return "Invalid parameters"
+        case 0x000D: return "Pending, no further information"
+        case 0x000E: return "Pending, authentication"
+        case 0x000F: return "Pending, authorization"
+        default: return "Reserved result \(Hex.hex(r, width: 4))"
+        }
+    }
+
+    public static func reconfigureResult(_ r: UInt16) -> String {
+        switch r {
+        case 0x0000: return "Reconfiguration successful"
+        case 0x0001: return "MTU reduction not allowed"
+        case 0x0002: return "MPS reduction not allowed for multiple channels"
+        case 0x0003: return "One or more Destination CIDs invalid"
+        case 0x0004: return "Unacceptable parameters"
+        default: return "Reserved result \(Hex.hex(r, width: 4))"
+        }
+    }
+
+    /// LE PSMs the SIG assigned (Assigned Numbers 5.4).
+    public static func psm(_ p: UInt16) -> String? {
+        switch p {
+        case 0x0023: return "IPSP"
+        case 0x0025: return "OTS"
+        case 0x0027: return "EATT"
+        default: return nil
+        }
+    }
+}
+
+/// LE signaling (CID 0x0005) and the dynamic credit-based channels it opens. Frames on a channel with PSM
+/// 0x0027 (EATT) are reassembled into SDUs and handed to the ATT layer as a separate bearer.
+public final class LESignalingLayer: ChannelDecoder, AnalysisLayer {
+    weak var pipeline: Pipeline?
+    let att: ATTLayer?
+
+    /// A channel as seen on the wire: the CID a frame carries is the receiver's, so it is keyed with the
+    /// direction of travel.
+    struct WireKey: Hashable {
+        var connection: Int
+        var direction: Direction
+        var cid: UInt16
+    }
+
+    final class Channel {
+        let psm: UInt16
+        /// Identifies the bearer to the ATT layer: the requester's source CID.
+        let bearer: UInt16
+        let openedRecord: Int
+        var mtu: UInt16
+        /// SDU reassembly per direction: expected length and bytes so far.
+        var sdu: [Direction: (expected: Int, bytes: [UInt8])] = [:]
+        init(psm: UInt16, bearer: UInt16, openedRecord: Int, mtu: UInt16) {
+            self.psm = psm; self.bearer = bearer; self.openedRecord = openedRecord; self.mtu = mtu
+        }
+    }
+
+    struct PendingOpen {
+        var spsm: UInt16
+        var scids: [UInt16]
+        var direction: Direction
+        var mtu: UInt16
+    }
+
+    var channels: [WireKey: Channel] = [:]
+    var pendingOpens: [Int: [UInt8: PendingOpen]] = [:]
+    var commands = 0
+    var opened: [(record: Int, connection: Int, psm: UInt16, cids: String)] = []
+    static let maxChannels = 65_536
+
+    public init(att: ATTLayer?) { self.att = att }
+
+    public func attach(to pipeline: Pipeline) {
+        self.pipeline = pipeline
+        pipeline.channels[0x0005] = self
+        pipeline.dynamicChannels = self
+    }
+
+    static func opposite(_ d: Direction) -> Direction {
+        switch d {
+        case .hostToController: return .controllerToHost
+        case .controllerToHost: return .hostToController
+        case .unknown: return .unknown
+        }
+    }
+
+    public func decode(_ frame: L2CAPFrame, connection: Connection, event e: inout TraceEvent) {
+        if frame.cid == 0x0005 { decodeSignaling(frame, connection: connection, event: &e) } else { decodeDynamic(frame, connection: connection, event: &e) }
+    }
+
+    // MARK: Dynamic channels
+
+    func decodeDynamic(_ frame: L2CAPFrame, connection: Connection, event e: inout TraceEvent) {
+        let key = WireKey(connection: connection.id, direction: e.direction, cid: frame.cid)
+        guard let ch = channels[key] else {
+            e.kind = .l2cap
+            e.summary = "L2CAP \(L2CAPText.channelName(frame.cid)) (no channel opening seen), \(frame.payload.count) bytes: \(Hex.spaced(frame.payload, limit: 16))"
+            e.layers[0].1.add("payload", hex: frame.payload)
+            return
+        }
+        e.layers[0].1.add("psm", Int(ch.psm))
+        if let n = LESignalingNames.psm(ch.psm) { e.layers[0].1.add("psm_name", n) }
+        let psmText = "PSM \(Hex.hex(ch.psm, width: 4))" + (LESignalingNames.psm(ch.psm).map { " (\($0))" } ?? "")
+        // K-frames (Core 5.4 Vol 3 Part A 3.4.3): the first of an SDU starts with the SDU length.
+        var sdu: ArraySlice<UInt8>? = nil
+        var state = ch.sdu[e.direction]
+        var note = ""
+        if state == nil {
+            var c = ByteCursor(frame.payload)
+            guard let len = try? c.u16le() else {
+                e.kind = .l2cap
+                e.malformed = "K-frame shorter than its SDU length field"
+                e.summary = "L2CAP \(psmText) CID \(Hex.hex(frame.cid, width: 4)): malformed K-frame"
+                return
+            }
+            let rest = c.rest()
+            e.layers[0].1.add("sdu_length", Int(len))
+            if rest.count >= Int(len) {
+                sdu = rest.prefix(Int(len))
+                if rest.count > Int(len) { note = " [\(rest.count - Int(len)) bytes beyond the SDU length]" }
+            } else {
+                state = (Int(len), Array(rest))
+                note = "SDU start, \(rest.count) of \(len) bytes"
+            }
+        } else if var s = state {
+            s.bytes.append(contentsOf: frame.payload)
+            if s.bytes.count >= s.expected {
+                if s.bytes.count > s.expected { note = " [\(s.bytes.count - s.expected) bytes beyond the SDU length]" }
+                sdu = s.bytes[0..<s.expected]
+                state = nil
+            } else {
+                state = s
+                note = "SDU continuation, \(s.bytes.count) of \(s.expected) bytes"
+            }
+        }
+        ch.sdu[e.direction] = state
+        if let s = sdu {
+            if ch.psm == 0x0027, let att {
+                att.decodeATT(s, connection: connection, bearer: ch.bearer, event: &e)
+                e.summary = "EATT " + e.summary + note
+                return
+            }
+            e.kind = .l2cap
+            e.layers[0].1.add("sdu", hex: s)
+            e.summary = "L2CAP \(psmText) CID \(Hex.hex(frame.cid, width: 4)): SDU of \(s.count) bytes: \(Hex.spaced(s, limit: 16))" + note
+        } else {
+            e.kind = .l2cap
+            e.summary = "L2CAP \(psmText) CID \(Hex.hex(frame.cid, width: 4)): \(note), \(frame.payload.count) bytes in this frame"
+        }
+    }
+
+    // MARK: Signaling
+
+    func decodeSignaling(_ frame: L2CAPFrame, connection: Connection, event e: inout TraceEvent) {
+        e.kind = .signaling
+        commands += 1
+        var f = Fields()
+        let parsed: (code: UInt8, identifier: UInt8, command: LESignalingCommand, surplus: Int)
+        do {
+            parsed = try LESignalingCommand.parse(frame.payload)
+        } catch {
+            let reason = (error as? ByteError)?.description ?? "\(error)"
+            if let c = frame.payload.first {
+                f.add("code", Int(c))
+                f.add("name", LESignalingNames.code(c))
+            }
+            f.add("data", hex: frame.payload)
+            e.malformed = reason
+            e.summary = "Malformed LE signaling" + (frame.payload.first.map { " " + LESignalingNames.code($0) } ?? "") + ": \(reason)"
+            e.layers.append(("signaling", f))
+            return
+        }
+        let name = LESignalingNames.code(parsed.code)
+        f.add("code", Int(parsed.code))
+        f.add("name", name)
+        f.add("identifier", Int(parsed.identifier))
+        var detail = ""
+        func cidList(_ l: [UInt16]) -> String { l.map { Hex.hex($0, width: 4) }.joined(separator: ", ") }
+        func psmText(_ p: UInt16) -> String { Hex.hex(p, width: 4) + (LESignalingNames.psm(p).map { " (\($0))" } ?? "") }
+        switch parsed.command {
+        case let .commandReject(reason, data):
+            f.add("reason", Int(reason)); f.add("reason_name", LESignalingNames.rejectReason(reason))
+            if !data.isEmpty { f.add("data", hex: data) }
+            detail = LESignalingNames.rejectReason(reason)
+        case let .disconnectionRequest(dcid, scid), let .disconnectionResponse(dcid, scid):
+            f.add("dcid", Int(dcid)); f.add("scid", Int(scid))
+            detail = "destination CID \(Hex.hex(dcid, width: 4)), source CID \(Hex.hex(scid, width: 4))"
+            if parsed.code == 0x07 {
+                // The response's sender owns dcid; the request's sender owns scid.
+                let d = e.direction
+                let a = WireKey(connection: connection.id, direction: LESignalingLayer.opposite(d), cid: dcid)
+                let b = WireKey(connection: connection.id, direction: d, cid: scid)
+                if let ch = channels[a] ?? channels[b] {
+                    f.add("psm", Int(ch.psm))
+                    detail += ", PSM \(psmText(ch.psm))"
+                }
+                channels[a] = nil
+                channels[b] = nil
+            }
+        case let .connectionParameterUpdateRequest(minI, maxI, lat, to):
+            f.add("interval_min", Int(minI)); f.add("interval_max", Int(maxI)); f.add("latency", Int(lat)); f.add("timeout", Int(to))
+            detail = "interval \(Fmt.interval1250(Int(minI)))–\(Fmt.interval1250(Int(maxI))), latency \(lat), timeout \(Fmt.timeout10(Int(to)))"
+        case let .connectionParameterUpdateResponse(result):
+            f.add("result", Int(result))
+            let r = result == 0 ? "accepted" : result == 1 ? "rejected" : "reserved result \(Hex.hex(result, width: 4))"
+            f.add("result_name", r)
+            detail = r
+        case let .leCreditBasedConnectionRequest(spsm, scid, mtu, mps, credits):
+            f.add("spsm", Int(spsm)); f.add("scid", Int(scid)); f.add("mtu", Int(mtu)); f.add("mps", Int(mps)); f.add("credits", Int(credits))
+            if let n = LESignalingNames.psm(spsm) { f.add("spsm_name", n) }
+            detail = "SPSM \(psmText(spsm)), source CID \(Hex.hex(scid, width: 4)), MTU \(mtu), MPS \(mps), \(credits) credits"
+            pendingOpens[connection.id, default: [:]][parsed.identifier] = PendingOpen(spsm: spsm, scids: [scid], direction: e.direction, mtu: mtu)
+        case let .creditBasedConnectionRequest(spsm, mtu, mps, credits, scids):
+            f.add("spsm", Int(spsm)); f.add("mtu", Int(mtu)); f.add("mps", Int(mps)); f.add("credits", Int(credits))
+            f.add("scids", .list(scids.map { .int(Int($0)) }))
+            if let n = LESignalingNames.psm(spsm) { f.add("spsm_name", n) }
+            detail = "SPSM \(psmText(spsm)), source CIDs \(cidList(scids)), MTU \(mtu), MPS \(mps), \(credits) credits"
+            pendingOpens[connection.id, default: [:]][parsed.identifier] = PendingOpen(spsm: spsm, scids: scids, direction: e.direction, mtu: mtu)
+        case let .leCreditBasedConnectionResponse(dcid, mtu, mps, credits, result):
+            f.add("dcid", Int(dcid)); f.add("mtu", Int(mtu)); f.add("mps", Int(mps)); f.add("credits", Int(credits))
+            f.add("result", Int(result)); f.add("result_name", LESignalingNames.connectionResult(result))
+            detail = "\(LESignalingNames.connectionResult(result))"
+            if result == 0 { detail += ", destination CID \(Hex.hex(dcid, width: 4)), MTU \(mtu), MPS \(mps), \(credits) credits" }
+            detail += open(connection, e, identifier: parsed.identifier, dcids: result == 0 ? [dcid] : [], fields: &f)
+        case let .creditBasedConnectionResponse(mtu, mps, credits, result, dcids):
+            f.add("mtu", Int(mtu)); f.add("mps", Int(mps)); f.add("credits", Int(credits))
+            f.add("result", Int(result)); f.add("result_name", LESignalingNames.connectionResult(result))
+            f.add("dcids", .list(dcids.map { .int(Int($0)) }))
+            detail = "\(LESignalingNames.connectionResult(result)), destination CIDs \(cidList(dcids)), MTU \(mtu), MPS \(mps), \(credits) credits"
+            detail += open(connection, e, identifier: parsed.identifier, dcids: dcids, fields: &f)
+        case let .flowControlCredit(cid, credits):
+            f.add("cid", Int(cid)); f.add("credits", Int(credits))
+            detail = "CID \(Hex.hex(cid, width: 4)), \(credits) credits"
+        case let .creditBasedReconfigureRequest(mtu, mps, dcids):
+            f.add("mtu", Int(mtu)); f.add("mps", Int(mps)); f.add("dcids", .list(dcids.map { .int(Int($0)) }))
+            detail = "MTU \(mtu), MPS \(mps), destination CIDs \(cidList(dcids))"
+        case let .creditBasedReconfigureResponse(result):
+            f.add("result", Int(result)); f.add("result_name", LESignalingNames.reconfigureResult(result))
+            detail = LESignalingNames.reconfigureResult(result)
+        case let .unknown(_, data):
+            f.add("data", hex: data)
+            detail = Hex.spaced(data, limit: 16)
+        }
+        if parsed.surplus > 0 {
+            f.add("surplus_bytes", parsed.surplus)
+            detail += " [\(parsed.surplus) bytes after the command]"
+        }
+        e.summary = "LE Signaling \(name) (id \(parsed.identifier))" + (detail.isEmpty ? "" : ": " + detail)
+        e.layers.append(("signaling", f))
+    }
+
+    /// Records the channels a successful response opens; 0x0000 destination CIDs were refused.
+    func open(_ connection: Connection, _ e: TraceEvent, identifier: UInt8, dcids: [UInt16], fields f: inout Fields) -> String {
+        guard let req = pendingOpens[connection.id]?.removeValue(forKey: identifier) else { return "" }
+        f.add("spsm", Int(req.spsm))
+        var n = 0
+        for (i, d) in dcids.enumerated() where d != 0 && i < req.scids.count && channels.count < LESignalingLayer.maxChannels {
+            let s = req.scids[i]
+            let ch = Channel(psm: req.spsm, bearer: s, openedRecord: e.record, mtu: req.mtu)
+            // Frames to the requester carry its source CID; frames to the responder carry the destination CID.
+            channels[WireKey(connection: connection.id, direction: LESignalingLayer.opposite(req.direction), cid: s)] = ch
+            channels[WireKey(connection: connection.id, direction: req.direction, cid: d)] = ch
+            n += 1
+            if opened.count < 1000 {
+                opened.append((e.record, connection.id, req.spsm, "\(Hex.hex(s, width: 4))/\(Hex.hex(d, width: 4))"))
+            }
+        }
+        return n > 0 ? " [\(n) channel\(n == 1 ? "" : "s") open, PSM \(Hex.hex(req.spsm, width: 4))]" : ""
+    }
+
+    public func summary() -> SummarySection? {
+        guard commands > 0 else { return nil }
+        var f = Fields()
+        f.add("commands", commands)
+        f.add("channels", .list(opened.map { .object(["record": .int($0.record), "connection": .int($0.connection), "psm": .int(Int($0.psm)), "cids": .string($0.cids)]) }))
+        var text = ["  LE signaling: \(commands) command\(commands == 1 ? "" : "s"), \(opened.count) credit-based channel\(opened.count == 1 ? "" : "s") opened"]
+        for o in opened.prefix(20) {
+            text.append("    connection #\(o.connection): PSM \(Hex.hex(o.psm, width: 4))" + (LESignalingNames.psm(o.psm).map { " (\($0))" } ?? "") + ", CIDs \(o.cids), opened at record \(o.record)")
+        }
+        return SummarySection(name: "signaling", value: .object(f), text: text)
+    }
+}

@@ -1,0 +1,97 @@
+import ArgumentParser
+import BLETrace
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Reads a whole file into memory (for small inputs such as GATT exports).
+func readWholeFile(_ path: String) -> [UInt8]? {
+    guard let f = fopen(path, "rb") else { return nil }
+    defer { fclose(f) }
+    var out: [UInt8] = []
+    var buf = [UInt8](repeating: 0, count: 65_536)
+    while true {
+        let n = buf.withUnsafeMutableBytes { fread($0.baseAddress, 1, $0.count, f) }
+        if n > 0 { out.append(contentsOf: buf[0..<n]) }
+        if n < buf.count { break }
+        if out.count > 64 << 20 { return nil }
+    }
+    return out
+}
+
+/// Loads a `bletrace gatt --format json` export for `--gatt`.
+func loadGATT(_ path: String) throws -> GATTDatabaseSet {
+    guard let bytes = readWholeFile(path) else {
+        reportError("\(path): cannot read the GATT database file")
+        throw ExitCode(2)
+    }
+    do {
+        return try GATTDatabaseSet.parse(json: bytes, source: path)
+    } catch {
+        reportError("\(path): \((error as? ByteError)?.description ?? "\(error)")")
+        throw ExitCode(2)
+    }
+}
+
+enum GattFormat: String, ExpressibleByArgument, CaseIterable {
+    case text, json
+}
+
+struct Gatt: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Print the GATT database of every device, rebuilt from the discovery in a capture.",
+        discussion: """
+        The JSON form is what `bletrace analyze --gatt FILE` reads, for captures that lack discovery \
+        (phones cache the database).
+
+        Examples:
+          bletrace gatt btsnoop_hci.log
+          bletrace gatt discovery.pcap --format json > device.gatt.json
+          bletrace analyze later.pklg --gatt device.gatt.json
+        """
+    )
+
+    @OptionGroup var input: InputOptions
+
+    @Option(name: .shortAndLong, help: "Output format: text or json.")
+    var format: GattFormat = .text
+
+    @Option(name: .long, help: "A GATT database exported earlier, used for devices this capture does not discover.")
+    var gatt: String?
+
+    func run() throws {
+        let opened = try input.open()
+        let reader = opened.reader
+        let file = input.file
+        var options = DecodeOptions()
+        if let g = gatt { options.gatt = try loadGATT(g) }
+        let analyzer = Analyzer(options: options, sink: nil)
+        let summary = analyzer.run(reader, path: file, containers: opened.containers)
+        let att = analyzer.layers.compactMap { $0 as? ATTLayer }.first
+        var dbs = att?.exportDatabases() ?? []
+        let out = OutputWriter(fd: 1)
+        switch format {
+        case .json:
+            var root = Fields()
+            root.add("schema", "bletrace-gatt/1")
+            root.add("capture", file)
+            var list: [FieldValue] = []
+            for i in dbs.indices { list.append(.object(dbs[i].jsonFields())) }
+            root.add("devices", .list(list))
+            JSONOut.object(root, to: out)
+            out.write("\n")
+        case .text:
+            if dbs.isEmpty { out.write("No GATT discovery in \(file).\n") }
+            for i in dbs.indices {
+                for line in dbs[i].textLines() { out.write(line); out.write("\n") }
+            }
+        }
+        out.flush()
+        if let e = summary.error {
+            reportError("\(file): \(e.description); the database covers the \(summary.stats.records) record\(summary.stats.records == 1 ? "" : "s") before it")
+            throw ExitCode(2)
+        }
+    }
+}

@@ -1,0 +1,194 @@
+import Foundation
+import Testing
+@testable import BLETrace
+
+/// Compares the ATT PDUs bletrace decodes from every HCI capture in ../shared/captures with what tshark
+/// prints for the same records: record number, opcode, handle(s) and value bytes.
+@Suite("ATT against tshark")
+struct TSharkComparisonTests {
+    static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().deletingLastPathComponent()
+    static let capturesDir = packageRoot.deletingLastPathComponent().appendingPathComponent("shared/captures")
+    static let tshark: String? = ["/usr/bin/tshark", "/usr/local/bin/tshark", "/opt/homebrew/bin/tshark"]
+        .first { FileManager.default.isExecutableFile(atPath: $0) }
+    static var available: Bool {
+        tshark != nil && FileManager.default.fileExists(atPath: capturesDir.path)
+    }
+
+    /// One ATT PDU as tshark prints it: handles are its `btatt.handle` occurrences, in order.
+    struct Row: Equatable, CustomStringConvertible {
+        var record: Int
+        var opcode: Int
+        var handles: [Int]
+        var value: [UInt8]?
+        /// bletrace only: the UUID of the descriptor or characteristic value the handle is, where known.
+        var uuid: BLEUUID? = nil
+        /// bletrace only: the handle's role in its own server's database.
+        var role: String? = nil
+        /// bletrace only: the record of the request this response answers.
+        var request: Int? = nil
+        static func == (a: Row, b: Row) -> Bool {
+            a.record == b.record && a.opcode == b.opcode && a.handles == b.handles && a.value == b.value
+        }
+        var description: String {
+            "record \(record) opcode \(Hex.hex(opcode, width: 2)) handles [\(handles.map { Hex.hex($0, width: 4) }.joined(separator: ","))] value \(value.map { Hex.string($0) } ?? "-")"
+        }
+    }
+
+    final class Collector: EventSink {
+        var rows: [Row] = []
+        func begin(_ capture: CaptureInfo) {}
+        func end(_ summary: Summary) {}
+        func event(_ e: TraceEvent) {
+            guard let att = e.layer("att"), let op = att["opcode"]?.intValue else { return }
+            var value: [UInt8]? = nil
+            if case let .hex(v)? = att["value"] { value = v }
+            var row = Row(record: e.record, opcode: op, handles: TSharkComparisonTests.handles(att), value: value)
+            row.request = att["request"]?.intValue
+            if let g = e.layer("gatt") {
+                row.role = g["role"]?.stringValue
+                let place = row.role == "descriptor" ? g["descriptor"] : g["characteristic"]
+                row.uuid = place?.objectValue?["uuid"]?.stringValue.flatMap { BLEUUID(string: $0) }
+            }
+            rows.append(row)
+        }
+    }
+
+    /// The handles tshark lists as `btatt.handle` for a PDU: every handle the PDU carries, including those
+    /// inside characteristic declarations, and for responses the handle of the request.
+    static func handles(_ att: Fields) -> [Int] {
+        func list(_ key: String, _ inner: [String]) -> [Int] {
+            guard case let .list(items)? = att[key] else { return [] }
+            var out: [Int] = []
+            for case let .object(o) in items {
+                for k in inner { if let v = o[k]?.intValue { out.append(v) } }
+            }
+            return out
+        }
+        switch att["opcode"]?.intValue ?? -1 {
+        case 0x05, 0x07, 0x11, 0x23: return list("entries", ["handle"])
+        case 0x09: return list("entries", ["handle", "value_handle"])
+        case 0x0E, 0x0F, 0x20:
+            guard case let .list(items)? = att["handles"] else { return [] }
+            return items.compactMap { $0.intValue }
+        default:
+            return att["handle"]?.intValue.map { [$0] } ?? []
+        }
+    }
+
+    static func tsharkRows(_ path: String) throws -> [Row] {
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: tshark!)
+        p.arguments = ["-r", path, "-T", "fields", "-e", "frame.number", "-e", "btatt.opcode", "-e", "btatt.handle", "-e", "btatt.value"]
+        let out = Pipe()
+        p.standardOutput = out
+        p.standardError = FileHandle.nullDevice
+        try p.run()
+        let data = out.fileHandleForReading.readDataToEndOfFile()
+        p.waitUntilExit()
+        var rows: [Row] = []
+        for line in String(decoding: data, as: UTF8.self).split(separator: "\n") {
+            let cols = line.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
+            guard cols.count >= 2, !cols[1].isEmpty, let rec = Int(cols[0]) else { continue }
+            let op = Int(cols[1].dropFirst(2), radix: 16) ?? -1
+            let hs = cols.count > 2 && !cols[2].isEmpty ? cols[2].split(separator: ",").compactMap { Int($0.dropFirst(2), radix: 16) } : []
+            let v = cols.count > 3 && !cols[3].isEmpty ? Hex.parse(cols[3]) : nil
+            rows.append(Row(record: rec, opcode: op, handles: hs, value: v))
+        }
+        return rows
+    }
+
+    /// Captures read through HCI: btsnoop, PacketLogger, pcap/pcapng with link type 201.
+    static func hciCaptures() -> [String] {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: capturesDir.path)) ?? []
+        return names.sorted().compactMap { name in
+            let path = capturesDir.appendingPathComponent(name).path
+            guard let r = try? CaptureFile.open(path: path) else { return nil }
+            switch r.format {
+            case .btsnoop, .packetLogger: return path
+            case .pcap, .pcapng: return r.linkType == LinkType.bluetoothHCIH4WithPHDR ? path : nil
+            }
+        }
+    }
+
+    /// Explains a difference that is tshark's, not bletrace's; nil when the difference is unexplained.
+    /// `declarations` holds every handle that is a characteristic declaration in some server of the capture;
+    /// `linked` maps a response's record to the handle of the request bletrace linked it to.
+    static func tsharkError(ours o: Row, theirs t: Row, declarations: Set<Int>) -> String? {
+        guard o.record == t.record, o.opcode == t.opcode else { return nil }
+        // 1. tshark prints no btatt.value for attributes whose value it dissects into type-specific fields
+        //    (SIG-defined characteristics and descriptors such as 0x2902, 0x2A05, 0x2A19, 0x2A26), and splits a
+        //    Read Multiple Response into per-handle fields. The PDU carries the value all the same: Write Request,
+        //    Read Response, Handle Value Indication (Core 5.4 Vol 3 Part F 3.4.5.1, 3.4.4.4, 3.4.7.2) and the
+        //    Set Of Values of Read Multiple Response (3.4.4.8). Not an error in tshark's dissection, only in
+        //    what this field shows; bletrace's value is the PDU's bytes.
+        if t.value == nil, o.value != nil, t.handles == o.handles {
+            if o.opcode == 0x0F { return "Read Multiple Response values split per handle" }
+            if let u = o.uuid?.uuid16, (0x2900...0x2BFF).contains(u) { return "value dissected as \(Hex.hex(u, width: 4))" }
+        }
+        // 2. tshark dissects a value with a characteristic declaration it learned from a different GATT server
+        //    (another connection's database): properties, "handle" and UUID taken from the value bytes. Attribute
+        //    handles identify attributes within one server only (Core 5.4 Vol 3 Part F 3.2.2), so a
+        //    declaration on another server says nothing about this handle.
+        if let h = o.handles.first, t.handles.first == h, declarations.contains(h), o.role != "characteristic_declaration",
+           let v = o.value, v.count >= 3, t.handles == [h, Int(v[1]) | Int(v[2]) << 8], t.value ?? [] == Array(v.dropFirst(3)) {
+            return "value dissected with another server's characteristic declaration at \(Hex.hex(h, width: 4))"
+        }
+        // 3. tshark pairs a response with the last request of that opcode on any connection and in either
+        //    direction. ATT is a sequential protocol per bearer and per client (Core 5.4 Vol 3 Part F 3.3.2):
+        //    a response answers the request its sender received on that connection, which is the one bletrace
+        //    links (its JSON names the request's record).
+        if [0x0B, 0x0D, 0x13].contains(o.opcode), o.request != nil, o.handles.count == 1, o.value == t.value,
+           t.handles != o.handles, t.handles.count <= 1 {
+            return "response paired with another connection's or the other role's request"
+        }
+        return nil
+    }
+
+    @Test("ATT PDUs match tshark record by record", .enabled(if: TSharkComparisonTests.available))
+    func compare() throws {
+        let files = Self.hciCaptures()
+        #expect(!files.isEmpty)
+        var matched = 0, explained = 0
+        var report: [String] = []
+        var reasons: [String: Int] = [:]
+        for path in files {
+            let c = Collector()
+            let reader = try CaptureFile.open(path: path)
+            let analyzer = Analyzer(sink: c)
+            analyzer.run(reader, path: path)
+            var declarations = Set<Int>()
+            if let att = analyzer.layers.compactMap({ $0 as? ATTLayer }).first {
+                for var db in att.exportDatabases() {
+                    for ch in db.orderedCharacteristics() { declarations.insert(Int(ch.handle)) }
+                }
+            }
+            let theirs = try Self.tsharkRows(path)
+            let ours = c.rows
+            let name = (path as NSString).lastPathComponent
+            var byRecord: [Int: Row] = [:]
+            for r in ours { byRecord[r.record] = r }
+            let theirRecords = Set(theirs.map(\.record))
+            for t in theirs {
+                guard let o = byRecord[t.record] else {
+                    report.append("\(name): tshark \(t), bletrace has no ATT PDU")
+                    continue
+                }
+                if o == t { matched += 1; continue }
+                if let why = Self.tsharkError(ours: o, theirs: t, declarations: declarations) {
+                    explained += 1
+                    reasons[why.hasPrefix("value dissected as") ? "value dissected by UUID" : why, default: 0] += 1
+                    continue
+                }
+                report.append("\(name): tshark \(t) / bletrace \(o)")
+            }
+            for o in ours where !theirRecords.contains(o.record) {
+                report.append("\(name): bletrace \(o), tshark has no ATT PDU")
+            }
+        }
+        print("tshark comparison: \(files.count) captures, \(matched) ATT PDUs equal, \(explained) explained tshark errors, \(report.count) differences")
+        for (why, n) in reasons.sorted(by: { $0.key < $1.key }) { print("  tshark's: \(why): \(n)") }
+        for line in report.prefix(200) { print("  " + line) }
+        #expect(report.isEmpty, "\(report.count) differences; first: \(report.first ?? "")")
+    }
+}
