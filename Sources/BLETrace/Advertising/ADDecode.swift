@@ -331,7 +331,7 @@ public enum ADDecode {
                 return "manufacturer \(who) \(Hex.string(rest)) (not an AltBeacon: \(why))"
             case .none: break
             }
-            return "manufacturer \(who) \(Hex.string(rest))"
+            return rest.isEmpty ? "manufacturer \(who)" : "manufacturer \(who) \(Hex.string(rest))"
 
         default:
             return "\(ADParser.typeName(type)) \(Hex.string(d))"
