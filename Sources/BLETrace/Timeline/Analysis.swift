@@ -86,6 +86,6 @@ public final class Analyzer {
 /// The layers every analysis gets. Each layer issue adds its layer here.
 public enum StandardLayers {
     public static func make(_ options: DecodeOptions) -> [AnalysisLayer] {
-        []
+        [DeviceInventory()]
     }
 }
