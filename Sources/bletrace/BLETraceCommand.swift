@@ -19,7 +19,7 @@ struct BLETraceCommand: ParsableCommand {
         everything decoded before the damage).
         """,
         version: BLETraceVersion.string,
-        subcommands: [Analyze.self],
+        subcommands: [Analyze.self, Devices.self],
         defaultSubcommand: nil
     )
 }
