@@ -50,14 +50,13 @@ public struct AltBeacon: Sendable, Equatable {
         if let m = minor { f.add("minor", Int(m)) }
         f.add("reference_rssi", referenceRSSI)
         f.add("reserved", Int(reserved))
-        _ = BeaconDistance.add(powerAt1m: referenceRSSI, rssi: rssi, to: &f)
+        BeaconDistance.add(powerAt1m: referenceRSSI, rssi: rssi, to: &f)
         return f
     }
 
     public var text: String {
-        var f = Fields()
         var s = "AltBeacon "
         if let u = uuid, let ma = major, let mi = minor { s += "\(u.canonical) major \(ma) minor \(mi)" } else { s += Hex.string(id) }
-        return s + ", reference RSSI \(referenceRSSI) dBm" + BeaconDistance.add(powerAt1m: referenceRSSI, rssi: rssi, to: &f)
+        return s + ", reference RSSI \(referenceRSSI) dBm" + BeaconDistance.suffix(powerAt1m: referenceRSSI, rssi: rssi)
     }
 }

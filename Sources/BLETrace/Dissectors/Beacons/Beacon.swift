@@ -41,11 +41,15 @@ public enum BeaconDistance {
         Fmt.fixed(Int((d * 100).rounded()), scale: 100)
     }
 
-    /// Adds `distance_estimate_m` and returns the text suffix ", ~1.78 m (estimate)", or "" when there is none.
-    static func add(powerAt1m: Int, rssi: Int?, to f: inout Fields) -> String {
+    /// Adds `distance_estimate_m` (metres, to the centimetre) when there is an estimate.
+    static func add(powerAt1m: Int, rssi: Int?, to f: inout Fields) {
+        guard let d = estimate(powerAt1m: powerAt1m, rssi: rssi) else { return }
+        f.add("distance_estimate_m", .double((d * 100).rounded() / 100))
+    }
+
+    /// ", ~1.78 m (estimate)", or "" when there is no estimate.
+    static func suffix(powerAt1m: Int, rssi: Int?) -> String {
         guard let d = estimate(powerAt1m: powerAt1m, rssi: rssi) else { return "" }
-        let rounded = (d * 100).rounded() / 100
-        f.add("distance_estimate_m", .double(rounded))
         return ", ~\(metres(d)) m (estimate)"
     }
 }

@@ -140,7 +140,7 @@ public struct Eddystone: Sendable, Equatable {
         case let .eid(eid):
             f.add("eid", hex: eid)
         }
-        if let tx = txPower { _ = BeaconDistance.add(powerAt1m: tx - 41, rssi: rssi, to: &f) }
+        if let tx = txPower { BeaconDistance.add(powerAt1m: tx - 41, rssi: rssi, to: &f) }
         return f
     }
 
@@ -157,8 +157,7 @@ public struct Eddystone: Sendable, Equatable {
         case let .eid(eid): s += Hex.string(eid)
         }
         if let tx = txPower {
-            var f = Fields()
-            s += ", tx power \(tx) dBm at 0 m" + BeaconDistance.add(powerAt1m: tx - 41, rssi: rssi, to: &f)
+            s += ", tx power \(tx) dBm at 0 m" + BeaconDistance.suffix(powerAt1m: tx - 41, rssi: rssi)
         }
         return s
     }

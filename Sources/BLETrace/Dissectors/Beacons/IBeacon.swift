@@ -48,14 +48,13 @@ public struct IBeacon: Sendable, Equatable {
         f.add("major", Int(major))
         f.add("minor", Int(minor))
         f.add("measured_power", measuredPower)
-        _ = BeaconDistance.add(powerAt1m: measuredPower, rssi: rssi, to: &f)
+        BeaconDistance.add(powerAt1m: measuredPower, rssi: rssi, to: &f)
         return f
     }
 
     /// "iBeacon E2C56DB5-DFFB-48D2-B060-D0F5A71096E0 major 1 minor 2, measured power -59 dBm, ~1.78 m (estimate)"
     public var text: String {
-        var f = Fields()
         return "iBeacon \(uuid.canonical) major \(major) minor \(minor), measured power \(measuredPower) dBm"
-            + BeaconDistance.add(powerAt1m: measuredPower, rssi: rssi, to: &f)
+            + BeaconDistance.suffix(powerAt1m: measuredPower, rssi: rssi)
     }
 }
