@@ -1,37 +1,59 @@
 /// One AD structure (Core Specification Supplement, Part A) from advertising or scan-response data.
 public struct ADStructure: Sendable, Equatable {
     public var type: UInt8
-    public var data: [UInt8]
-    /// Set when the structure's length ran past the payload; `data` then holds the rest of the payload.
+    /// The structure's data (after the length and type bytes), sharing the payload's storage.
+    public var data: ArraySlice<UInt8>
+    /// Set when the structure's length ran past the payload; `data` then holds the rest of the payload
+    /// (from the length byte on).
     public var malformed: String?
+
+    public init(type: UInt8, data: ArraySlice<UInt8>, malformed: String? = nil) {
+        self.type = type
+        self.data = data
+        self.malformed = malformed
+    }
+}
+
+/// The AD structures of a payload, in order, without copying. Zero-length structures are padding and are
+/// skipped; a structure whose length runs past the payload comes last, flagged malformed, holding the rest
+/// of the payload.
+public struct ADSequence: Sequence, IteratorProtocol {
+    let payload: ArraySlice<UInt8>
+    var index: Int
+
+    public init(_ payload: ArraySlice<UInt8>) {
+        self.payload = payload
+        self.index = payload.startIndex
+    }
+
+    public mutating func next() -> ADStructure? {
+        while index < payload.endIndex {
+            let len = Int(payload[index])
+            if len == 0 { index += 1; continue }
+            let left = payload.endIndex - index - 1
+            if len > left {
+                let rest = payload[index...]
+                let type = left > 0 ? payload[index + 1] : 0
+                index = payload.endIndex
+                return ADStructure(type: type, data: rest,
+                                   malformed: "AD structure length \(len) runs past the payload (\(left) byte\(left == 1 ? "" : "s") left)")
+            }
+            let s = ADStructure(type: payload[index + 1], data: payload[(index + 2)..<(index + 1 + len)])
+            index += 1 + len
+            return s
+        }
+        return nil
+    }
 }
 
 /// Splits advertising data into AD structures and renders them.
 public enum ADParser {
-    /// Parses `length type data…` structures. Zero-length padding ends parsing without complaint; a structure
-    /// running past the end is returned flagged malformed with the remaining bytes as its data.
+    /// Parses `length type data…` structures (see `ADSequence`).
     public static func parse(_ payload: ArraySlice<UInt8>) -> [ADStructure] {
-        var out: [ADStructure] = []
-        var i = payload.startIndex
-        while i < payload.endIndex {
-            let len = Int(payload[i])
-            if len == 0 {
-                // Zero-length structures are padding (some controllers pad to 31 bytes).
-                i += 1
-                continue
-            }
-            let end = i + 1 + len
-            if end > payload.endIndex {
-                let rest = Array(payload[i...])
-                out.append(ADStructure(type: i + 1 < payload.endIndex ? payload[i + 1] : 0, data: rest,
-                                       malformed: "AD structure length \(len) runs past the payload (\(payload.endIndex - i - 1) bytes left)"))
-                break
-            }
-            out.append(ADStructure(type: payload[i + 1], data: Array(payload[(i + 2)..<end]), malformed: nil))
-            i = end
-        }
-        return out
+        Array(ADSequence(payload))
     }
+
+    public static func parse(_ payload: [UInt8]) -> [ADStructure] { parse(payload[...]) }
 
     public static func typeName(_ t: UInt8) -> String {
         switch t {
@@ -89,95 +111,25 @@ public enum ADParser {
         }
     }
 
+    /// The JSON form and the one-line text of a decoded list. `rssi` (of the report carrying the data, if
+    /// any) feeds beacon distance estimates.
+    public static func describe(_ ads: [ADStructure], rssi: Int? = nil) -> (fields: FieldValue, text: String) {
+        if ads.isEmpty { return (.list([]), "no data") }
+        var list: [FieldValue] = []
+        list.reserveCapacity(ads.count)
+        var text = ""
+        for ad in ads {
+            let d = ADDecode.describe(ad, rssi: rssi)
+            list.append(.object(d.fields))
+            if !text.isEmpty { text += ", " }
+            text += d.text
+        }
+        return (.list(list), text)
+    }
+
     /// The JSON form: a list of `{type, name, data, …decoded}`.
-    public static func fields(_ ads: [ADStructure]) -> FieldValue {
-        .list(ads.map { ad in
-            var f = Fields()
-            f.add("type", Int(ad.type))
-            f.add("name", typeName(ad.type))
-            f.add("data", hex: ad.data)
-            if let m = ad.malformed { f.add("malformed", m) }
-            else { for (k, v) in ADDecode.fields(ad).items { f.add(k, v) } }
-            return .object(f)
-        })
-    }
+    public static func fields(_ ads: [ADStructure], rssi: Int? = nil) -> FieldValue { describe(ads, rssi: rssi).fields }
 
-    /// A compact one-line rendering: `name "Foo", flags 0x06, 16-bit UUIDs 180f, …`.
-    public static func summary(_ ads: [ADStructure]) -> String {
-        if ads.isEmpty { return "no data" }
-        return ads.map { ad in
-            if let m = ad.malformed { return "malformed (\(m))" }
-            return ADDecode.text(ad)
-        }.joined(separator: ", ")
-    }
-}
-
-/// Per-type decoding of AD structures into fields and text.
-public enum ADDecode {
-    public static func fields(_ ad: ADStructure) -> Fields {
-        var f = Fields()
-        let d = ad.data
-        switch ad.type {
-        case 0x01:
-            if let b = d.first {
-                var names: [FieldValue] = []
-                if b & 0x01 != 0 { names.append(.string("LE Limited Discoverable")) }
-                if b & 0x02 != 0 { names.append(.string("LE General Discoverable")) }
-                if b & 0x04 != 0 { names.append(.string("BR/EDR Not Supported")) }
-                if b & 0x08 != 0 { names.append(.string("Simultaneous LE and BR/EDR (Controller)")) }
-                if b & 0x10 != 0 { names.append(.string("Simultaneous LE and BR/EDR (Host)")) }
-                f.add("flags", .list(names))
-            }
-        case 0x08, 0x09:
-            f.add("local_name", String(decoding: d, as: UTF8.self))
-        case 0x0A:
-            if let b = d.first { f.add("tx_power", Int(Int8(bitPattern: b))) }
-        case 0x02, 0x03, 0x14:
-            f.add("uuids", .list(uuidList(d, size: 2).map { .string($0.description) }))
-        case 0x04, 0x05, 0x1F:
-            f.add("uuids", .list(uuidList(d, size: 4).map { .string($0.description) }))
-        case 0x06, 0x07, 0x15:
-            f.add("uuids", .list(uuidList(d, size: 16).map { .string($0.description) }))
-        case 0xFF:
-            if d.count >= 2 {
-                let company = UInt16(d[0]) | UInt16(d[1]) << 8
-                f.add("company", Int(company))
-                if let n = AssignedNumbers.companyName(company) { f.add("company_name", n) }
-            }
-        default:
-            break
-        }
-        return f
-    }
-
-    public static func text(_ ad: ADStructure) -> String {
-        let d = ad.data
-        switch ad.type {
-        case 0x01: return "flags \(d.first.map { Hex.hex($0, width: 2) } ?? "?")"
-        case 0x08, 0x09: return "name \"\(String(decoding: d, as: UTF8.self))\""
-        case 0x0A: return "tx power \(d.first.map { String(Int8(bitPattern: $0)) } ?? "?") dBm"
-        case 0x02, 0x03: return "services " + uuidList(d, size: 2).map { $0.shortName }.joined(separator: " ")
-        case 0x06, 0x07: return "services " + uuidList(d, size: 16).map { $0.shortName }.joined(separator: " ")
-        case 0xFF:
-            if d.count >= 2 {
-                let company = UInt16(d[0]) | UInt16(d[1]) << 8
-                return "manufacturer \(AssignedNumbers.companyName(company) ?? Hex.hex(company, width: 4)) \(Hex.string(d.dropFirst(2)))"
-            }
-            return "manufacturer data \(Hex.string(d))"
-        default: return "\(typeName(ad.type)) \(Hex.string(d))"
-        }
-    }
-
-    static func typeName(_ t: UInt8) -> String { ADParser.typeName(t) }
-
-    /// Little-endian UUIDs of `size` bytes each; a trailing partial UUID is dropped.
-    public static func uuidList(_ d: [UInt8], size: Int) -> [BLEUUID] {
-        var out: [BLEUUID] = []
-        var i = 0
-        while i + size <= d.count {
-            if let u = BLEUUID(littleEndian: d[i..<(i + size)]) { out.append(u) }
-            i += size
-        }
-        return out
-    }
+    /// A compact one-line rendering: `name "Foo", flags 0x06, services 180F (Battery), …`.
+    public static func summary(_ ads: [ADStructure], rssi: Int? = nil) -> String { describe(ads, rssi: rssi).text }
 }

@@ -102,6 +102,7 @@ public enum StandardLayers {
     public static func make(_ options: DecodeOptions) -> [AnalysisLayer] {
         var layers: [AnalysisLayer] = []
         layers += ConnectionLayers.make(options) // ATT/GATT, LE signaling, SMP
+        layers.append(DeviceInventory())
         return layers
     }
 }

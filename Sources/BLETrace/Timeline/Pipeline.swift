@@ -38,9 +38,11 @@ public final class Pipeline {
     public let connections = ConnectionTracker()
     public private(set) var stats = CaptureStats()
     var l2cap = L2CAPReassembler()
+    var advertising = AdvertisingDecoder()
     /// Fixed and dynamic channels → decoder. Layers register themselves here.
     public var channels: [UInt16: ChannelDecoder] = [:]
-    /// Observers of advertising reports (device inventory, beacons).
+    /// Observers of advertising reports (device inventory, beacons). They see each report with complete data
+    /// once: split extended advertising data arrives reassembled, on the report that completes it.
     public var advertisingObservers: [(AdvertisingReport, Int, Timestamp) -> Void] = []
     /// Decoder for dynamic L2CAP channels (CIDs the `channels` table does not hold, 0x0040 and above).
     public var dynamicChannels: ChannelDecoder?
@@ -209,8 +211,8 @@ public final class Pipeline {
                     ?? connections.all.last(where: { $0.handle == h })?.id
             }
             if !d.reports.isEmpty || d.subevent == 0x02 || d.subevent == 0x0D || d.subevent == 0x0B {
-                Advertising.describe(d, &e)
-                for report in d.reports {
+                let complete = advertising.describe(d, record: r.number, &e)
+                for report in complete {
                     for o in advertisingObservers { o(report, r.number, r.timestamp) }
                 }
             }
@@ -304,6 +306,7 @@ public final class Pipeline {
         held.removeAll()
         drain()
         return l2cap.unfinished.map { "L2CAP frame on handle \(Hex.hex($0.handle, width: 4)) started at record \($0.firstRecord) never completed (\($0.have) of \($0.expected) bytes)" }
+            + advertising.finish()
     }
 }
 

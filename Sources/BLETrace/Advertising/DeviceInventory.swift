@@ -1,0 +1,318 @@
+/// A beacon a device advertised (without the RSSI of any one report).
+public enum SeenBeacon: Sendable, Equatable {
+    case ibeacon(IBeacon)
+    case eddystone(Eddystone)
+    case altbeacon(AltBeacon)
+
+    public var fields: Fields {
+        var f: Fields
+        let kind: String
+        switch self {
+        case let .ibeacon(b): f = b.fields; kind = "ibeacon"
+        case let .eddystone(b): f = b.fields; kind = "eddystone"
+        case let .altbeacon(b): f = b.fields; kind = "altbeacon"
+        }
+        f.items.insert(("type", .string(kind)), at: 0)
+        return f
+    }
+
+    public var text: String {
+        switch self {
+        case let .ibeacon(b): return b.text
+        case let .eddystone(b): return b.text
+        case let .altbeacon(b): return b.text
+        }
+    }
+}
+
+/// Every advertiser of the capture, per address and address type, with what its reports said; plus the
+/// devices the capturing host connected to. Scan responses count towards the device that sent them, so
+/// what a device puts in its advert and in its scan response ends up merged.
+public final class DeviceInventory: AnalysisLayer {
+    public struct Key: Hashable, Sendable {
+        public var address: BDAddr
+        public var addressType: AddressType
+    }
+
+    public struct Device: Sendable {
+        public var address: BDAddr
+        public var addressType: AddressType
+        public var firstSeen: Timestamp?
+        public var firstRecord: Int?
+        public var lastSeen: Timestamp?
+        public var lastRecord: Int?
+        /// Advertising reports, scan responses included.
+        public var reports = 0
+        public var scanResponses = 0
+        public var rssiMin: Int?
+        public var rssiMax: Int?
+        var rssiSum = 0
+        var rssiCount = 0
+        /// Distinct names (shortened and complete), first seen first; kept as bytes until rendered.
+        var nameBytes: [[UInt8]] = []
+        public var services: [BLEUUID] = []
+        public var solicited: [BLEUUID] = []
+        public var companies: [UInt16] = []
+        public var txPowers: [Int] = []
+        public var appearance: UInt16?
+        public var connectable = false
+        public var wantsANCS = false
+        public var beacons: [SeenBeacon] = []
+        /// The most recent Eddystone telemetry frame (its counters change with every frame).
+        public var telemetry: Eddystone?
+        /// Connections of the capturing host to this device (ids from the connection tracker).
+        public var connections: [Int] = []
+        /// Set when one of the per-device lists hit its cap and later values were not kept.
+        public var capped = false
+
+        init(address: BDAddr, addressType: AddressType) {
+            self.address = address
+            self.addressType = addressType
+        }
+
+        public var names: [String] { nameBytes.map { String(decoding: $0, as: UTF8.self) } }
+        public var rssiMean: Double? { rssiCount == 0 ? nil : Double(rssiSum) / Double(rssiCount) }
+        public var connected: Bool { !connections.isEmpty }
+    }
+
+    public static let maxDevices = 100_000
+    static let maxNames = 8
+    static let maxUUIDs = 64
+    static let maxCompanies = 16
+    static let maxTxPowers = 8
+    static let maxBeacons = 8
+
+    var list: [Device] = []
+    var index: [Key: Int] = [:]
+    /// Reports from devices first seen after `maxDevices` were already listed; not inventoried.
+    public private(set) var overflowReports = 0
+    var tracker: ConnectionTracker?
+    /// How many devices the text summary of `analyze` lists; nil lists all.
+    public var textLimit: Int? = 50
+
+    public init() {}
+
+    public func attach(to pipeline: Pipeline) {
+        tracker = pipeline.connections
+        pipeline.advertisingObservers.append { [self] r, record, time in self.observe(r, record: record, at: time) }
+    }
+
+    public func observe(_ r: AdvertisingReport, record: Int, at time: Timestamp) {
+        let key = Key(address: r.address, addressType: r.addressType)
+        let i: Int
+        if let j = index[key] {
+            i = j
+        } else {
+            guard list.count < DeviceInventory.maxDevices else { overflowReports += 1; return }
+            i = list.count
+            list.append(Device(address: r.address, addressType: r.addressType))
+            index[key] = i
+        }
+        list[i].add(r, record: record, at: time)
+    }
+
+    /// The inventory: advertisers in order of first appearance, then connection peers never seen advertising.
+    public var devices: [Device] {
+        var out = list
+        guard let tracker else { return out }
+        var byAddress: [BDAddr: [Int]] = [:]
+        for (i, d) in out.enumerated() { byAddress[d.address, default: []].append(i) }
+        for c in tracker.all {
+            guard let peer = c.peer, c.le else { continue }
+            if let idx = byAddress[peer] {
+                for i in idx { out[i].connections.append(c.id) }
+            } else if out.count < DeviceInventory.maxDevices {
+                var d = Device(address: peer, addressType: c.peerType ?? .public)
+                d.connections = [c.id]
+                byAddress[peer] = [out.count]
+                out.append(d)
+            }
+        }
+        return out
+    }
+
+    public func summary() -> SummarySection? {
+        let all = devices
+        if all.isEmpty && overflowReports == 0 { return nil }
+        return SummarySection(name: "devices", value: .object(DeviceInventory.fields(all, overflowReports: overflowReports)),
+                              text: DeviceInventory.text(all, overflowReports: overflowReports, limit: textLimit))
+    }
+
+    // MARK: Rendering
+
+    public static func fields(_ all: [Device], overflowReports: Int) -> Fields {
+        var f = Fields()
+        f.add("count", all.count)
+        f.add("connectable", all.filter(\.connectable).count)
+        f.add("connected", all.filter(\.connected).count)
+        f.add("overflow_reports", overflowReports)
+        f.add("devices", .list(all.map { .object(fields($0)) }))
+        return f
+    }
+
+    public static func fields(_ d: Device) -> Fields {
+        var f = Fields()
+        f.add("address", d.address.description)
+        f.add("address_type", d.addressType.name)
+        f.add("first_seen", d.firstSeen.map { .string($0.iso8601) } ?? .null)
+        f.add("first_record", d.firstRecord.map { .int($0) } ?? .null)
+        f.add("last_seen", d.lastSeen.map { .string($0.iso8601) } ?? .null)
+        f.add("last_record", d.lastRecord.map { .int($0) } ?? .null)
+        f.add("reports", d.reports)
+        f.add("scan_responses", d.scanResponses)
+        if let lo = d.rssiMin, let hi = d.rssiMax, let mean = d.rssiMean {
+            f.add("rssi", ["min": .int(lo), "mean": .double((mean * 10).rounded() / 10), "max": .int(hi)])
+        } else {
+            f.add("rssi", .null)
+        }
+        f.add("names", .list(d.names.map { .string($0) }))
+        f.add("services", .list(d.services.map { .string($0.description) }))
+        f.add("solicited_services", .list(d.solicited.map { .string($0.description) }))
+        var names = Fields()
+        for u in d.services + d.solicited { if let n = u.name, names[u.description] == nil { names.add(u.description, n) } }
+        if !names.isEmpty { f.add("uuid_names", names) }
+        f.add("wants_ancs", d.wantsANCS)
+        f.add("manufacturers", .list(d.companies.map { c in
+            var m = Fields()
+            m.add("company", Int(c))
+            if let n = AssignedNumbers.companyName(c) { m.add("name", n) }
+            return .object(m)
+        }))
+        f.add("tx_power", .list(d.txPowers.map { .int($0) }))
+        if let a = d.appearance {
+            f.add("appearance", ["value": .int(Int(a)), "name": .string(ADDecode.appearanceName(a))])
+        }
+        f.add("connectable", d.connectable)
+        f.add("connected", d.connected)
+        f.add("connections", .list(d.connections.map { .int($0) }))
+        f.add("beacons", .list(d.beacons.map { .object($0.fields) }))
+        if let t = d.telemetry { f.add("eddystone_tlm", t.fields) }
+        if d.capped { f.add("capped", true) }
+        return f
+    }
+
+    public static func text(_ all: [Device], overflowReports: Int, limit: Int?) -> [String] {
+        let connectable = all.filter(\.connectable).count, connected = all.filter(\.connected).count
+        var lines = ["  Devices:     \(all.count) (\(connectable) connectable, \(connected) connected)"]
+        let shown = limit.map { all.prefix($0) } ?? all[...]
+        for d in shown { lines.append(contentsOf: text(d)) }
+        if shown.count < all.count {
+            lines.append("    … and \(all.count - shown.count) more (bletrace devices lists them all)")
+        }
+        if overflowReports > 0 {
+            lines.append("    \(overflowReports) reports from devices beyond the first \(maxDevices) were not inventoried")
+        }
+        return lines
+    }
+
+    public static func text(_ d: Device) -> [String] {
+        var head = "    \(d.address) (\(d.addressType.name))"
+        if d.reports > 0 {
+            head += ", \(d.reports) report\(d.reports == 1 ? "" : "s")"
+            if d.scanResponses > 0 { head += " (\(d.scanResponses) scan response\(d.scanResponses == 1 ? "" : "s"))" }
+            if let lo = d.rssiMin, let hi = d.rssiMax, let mean = d.rssiMean {
+                head += ", RSSI \(lo)/\(Fmt.fixed(Int((mean * 10).rounded()), scale: 10))/\(hi) dBm (min/mean/max)"
+            }
+            if let a = d.firstRecord, let b = d.lastRecord { head += ", records \(a)–\(b)" }
+        } else {
+            head += ", never seen advertising"
+        }
+        var parts: [String] = []
+        if !d.names.isEmpty { parts.append("name " + d.names.map { "\"\($0)\"" }.joined(separator: ", ")) }
+        if d.connectable { parts.append("connectable") }
+        if d.connected { parts.append("connected (" + d.connections.map { "#\($0)" }.joined(separator: ", ") + ")") }
+        if !d.services.isEmpty { parts.append("services " + d.services.map(\.shortName).joined(separator: " ")) }
+        if !d.solicited.isEmpty { parts.append("solicits " + d.solicited.map(\.shortName).joined(separator: " ")) }
+        if d.wantsANCS { parts.append("wants ANCS") }
+        if !d.companies.isEmpty {
+            parts.append("manufacturer " + d.companies.map { AssignedNumbers.companyName($0) ?? Hex.hex($0, width: 4) }.joined(separator: ", "))
+        }
+        if !d.txPowers.isEmpty { parts.append("tx power " + d.txPowers.map { "\($0)" }.joined(separator: ", ") + " dBm") }
+        if let a = d.appearance { parts.append("appearance \(ADDecode.appearanceName(a))") }
+        var lines = [head]
+        if !parts.isEmpty { lines.append("      " + parts.joined(separator: "; ")) }
+        for b in d.beacons { lines.append("      " + b.text) }
+        if let t = d.telemetry { lines.append("      " + t.text) }
+        return lines
+    }
+}
+
+extension DeviceInventory.Device {
+    mutating func add(_ r: AdvertisingReport, record: Int, at time: Timestamp) {
+        reports += 1
+        if r.scanResponse { scanResponses += 1 }
+        if firstRecord == nil { firstRecord = record; firstSeen = time }
+        lastRecord = record
+        lastSeen = time
+        if let v = r.rssi {
+            rssiMin = Swift.min(rssiMin ?? v, v)
+            rssiMax = Swift.max(rssiMax ?? v, v)
+            rssiSum += v
+            rssiCount += 1
+        }
+        if r.connectable { connectable = true }
+        if let tx = r.txPower { addTx(tx) }
+        for ad in ADSequence(r.data) where ad.malformed == nil {
+            let d = ad.data
+            switch ad.type {
+            case 0x08, 0x09:
+                var end = d.endIndex
+                while end > d.startIndex && d[end - 1] == 0 { end -= 1 }
+                let name = d[d.startIndex..<end]
+                if name.isEmpty || nameBytes.contains(where: { $0.elementsEqual(name) }) { break }
+                if nameBytes.count < DeviceInventory.maxNames { nameBytes.append(Array(name)) } else { capped = true }
+            case 0x02...0x07:
+                if !Self.addUUIDs(d, size: ad.type <= 0x03 ? 2 : ad.type <= 0x05 ? 4 : 16, to: &services) { capped = true }
+            case 0x14, 0x15, 0x1F:
+                if !Self.addUUIDs(d, size: ad.type == 0x14 ? 2 : ad.type == 0x1F ? 4 : 16, to: &solicited) { capped = true }
+                if ad.type == 0x15 && solicited.contains(ADDecode.ancs) { wantsANCS = true }
+            case 0x0A:
+                if d.count == 1, let p = d.first { addTx(Int(Int8(bitPattern: p))) }
+            case 0x19:
+                var c = ByteCursor(d)
+                if d.count == 2, let v = try? c.u16le() { appearance = v }
+            case 0xFF:
+                var c = ByteCursor(d)
+                guard let company = try? c.u16le() else { break }
+                if !companies.contains(company) {
+                    if companies.count < DeviceInventory.maxCompanies { companies.append(company) } else { capped = true }
+                }
+                let rest = c.rest()
+                if let b = IBeacon.dissect(company: company, data: rest).beacon { addBeacon(.ibeacon(b)) }
+                else if let b = AltBeacon.dissect(company: company, data: rest).beacon { addBeacon(.altbeacon(b)) }
+            case 0x16:
+                var c = ByteCursor(d)
+                guard let u = try? c.u16le(), let b = Eddystone.dissect(serviceUUID: u, data: c.rest()).beacon else { break }
+                switch b.frame {
+                case .tlm, .encryptedTLM: telemetry = b
+                default: addBeacon(.eddystone(b))
+                }
+            default:
+                break
+            }
+        }
+    }
+
+    mutating func addTx(_ v: Int) {
+        if txPowers.contains(v) { return }
+        if txPowers.count < DeviceInventory.maxTxPowers { txPowers.append(v) } else { capped = true }
+    }
+
+    mutating func addBeacon(_ b: SeenBeacon) {
+        if beacons.contains(b) { return }
+        if beacons.count < DeviceInventory.maxBeacons { beacons.append(b) } else { capped = true }
+    }
+
+    /// Adds the distinct UUIDs; false when the list was full and some were left out.
+    static func addUUIDs(_ d: ArraySlice<UInt8>, size: Int, to list: inout [BLEUUID]) -> Bool {
+        var kept = true
+        var i = d.startIndex
+        while i + size <= d.endIndex {
+            if let u = BLEUUID(littleEndian: d[i..<(i + size)]), !list.contains(u) {
+                if list.count < DeviceInventory.maxUUIDs { list.append(u) } else { kept = false }
+            }
+            i += size
+        }
+        return kept
+    }
+}
