@@ -1,0 +1,183 @@
+#!/usr/bin/env python3
+"""bletrace benchmark: bletrace against tshark on the same generated capture, measured in one run.
+
+Generates a large mixed capture with bletrace's own writer (`bletrace make-capture`), runs bletrace's
+outputs and the tshark equivalents on it, and prints wall time, records per second, output bytes and
+peak RSS of each, with the ratios. With --write-doc it also writes docs/performance.md.
+
+Usage: python3 scripts/bench.py [--records N] [--scale-check] [--write-doc] [--no-tshark]
+"""
+import argparse
+import os
+import platform
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+BIN = os.path.join(ROOT, ".build", "release", "bletrace")
+
+
+GNU_TIME = "/usr/bin/time" if os.path.exists("/usr/bin/time") else None
+
+
+def run(cmd, out_path):
+    """Runs cmd with stdout to out_path; returns (wall seconds, peak RSS KiB, output bytes, exit code).
+
+    Peak RSS comes from GNU time when present: a child forked from this Python process would otherwise
+    report Python's own high-water mark (Linux keeps it across exec)."""
+    rss_path = out_path + ".rss"
+    full = [GNU_TIME, "-f", "%M", "-o", rss_path] + cmd if GNU_TIME else cmd
+    with open(out_path, "wb") as out:
+        start = time.perf_counter()
+        proc = subprocess.Popen(full, stdout=out, stderr=subprocess.DEVNULL)
+        _, status, usage = os.wait4(proc.pid, 0)
+        wall = time.perf_counter() - start
+    rss = usage.ru_maxrss
+    if GNU_TIME:
+        with open(rss_path) as f:
+            rss = int(f.read().strip().splitlines()[-1])
+        os.unlink(rss_path)
+    size = os.path.getsize(out_path)
+    os.unlink(out_path)
+    return wall, rss, size, os.waitstatus_to_exitcode(status)
+
+
+def machine():
+    cpu = platform.processor() or platform.machine()
+    try:
+        with open("/proc/cpuinfo") as f:
+            for line in f:
+                if line.startswith("model name"):
+                    cpu = line.split(":", 1)[1].strip()
+                    break
+    except OSError:
+        pass
+    mem = ""
+    try:
+        with open("/proc/meminfo") as f:
+            kib = int(f.readline().split()[1])
+            mem = f"{kib / 1024 / 1024:.0f} GiB"
+    except (OSError, ValueError, IndexError):
+        pass
+    return f"{os.cpu_count()} cores, {cpu}, {mem}, {platform.system()} {platform.release()}"
+
+
+def fmt_bytes(n):
+    for unit in ("B", "KB", "MB", "GB"):
+        if n < 1000 or unit == "GB":
+            return f"{n:.0f} {unit}" if unit == "B" else f"{n:.1f} {unit}"
+        n /= 1000.0
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--records", type=int, default=1_000_000)
+    ap.add_argument("--scale-check", action="store_true", help="also run text/jsonl on a file 5x larger (RSS growth)")
+    ap.add_argument("--write-doc", action="store_true", help="write the table to docs/performance.md")
+    ap.add_argument("--no-tshark", action="store_true")
+    ap.add_argument("--no-build", action="store_true")
+    args = ap.parse_args()
+
+    if not args.no_build:
+        subprocess.run(["swift", "build", "-c", "release", "--product", "bletrace"], cwd=ROOT, check=True,
+                       stdout=subprocess.DEVNULL)
+    tshark = None if args.no_tshark else shutil.which("tshark")
+
+    work = tempfile.mkdtemp(prefix="bletrace-bench-")
+    try:
+        snoop = os.path.join(work, "bench.btsnoop")
+        pcap = os.path.join(work, "bench.pcap")
+        made = subprocess.run([BIN, "make-capture", "--records", str(args.records), snoop], check=True,
+                              capture_output=True, text=True).stdout
+        records = int(made.strip().split(": ")[-1].split()[0])
+        subprocess.run([BIN, "make-capture", "--records", str(args.records), "--format", "pcap", pcap], check=True,
+                       stdout=subprocess.DEVNULL)
+        size = os.path.getsize(snoop)
+        print(f"capture: {records:,} records, {size / 1e6:.1f} MB btsnoop (+ pcap copy), machine: {machine()}")
+
+        out = os.path.join(work, "out")
+        rows = []
+
+        def measure(name, cmd):
+            wall, rss, nbytes, code = run(cmd, out)
+            rows.append((name, wall, rss, nbytes, code))
+            print(f"  {name:<34} {wall:8.2f} s {records / wall / 1e6:7.2f} M rec/s {rss / 1024:8.1f} MB RSS "
+                  f"{fmt_bytes(nbytes):>10} out{'' if code == 0 else f'  (exit {code})'}", flush=True)
+
+        measure("bletrace analyze (text)", [BIN, "analyze", snoop, "--color", "never"])
+        measure("bletrace analyze --format json", [BIN, "analyze", snoop, "--format", "json"])
+        measure("bletrace analyze --format jsonl", [BIN, "analyze", snoop, "--format", "jsonl"])
+        measure("bletrace analyze --summary-only", [BIN, "analyze", snoop, "--summary-only"])
+        measure("bletrace devices", [BIN, "devices", snoop])
+        measure("bletrace analyze pcap (text)", [BIN, "analyze", pcap, "--color", "never"])
+        if tshark:
+            measure("tshark -r", [tshark, "-r", snoop])
+            measure("tshark -r -V", [tshark, "-r", snoop, "-V"])
+            measure("tshark -r -T json", [tshark, "-r", snoop, "-T", "json"])
+
+        scale = []
+        if args.scale_check:
+            big = os.path.join(work, "bench5x.btsnoop")
+            subprocess.run([BIN, "make-capture", "--records", str(args.records * 5), big], check=True, stdout=subprocess.DEVNULL)
+            for name, extra in (("text", []), ("jsonl", ["--format", "jsonl"])):
+                wall, rss, nbytes, code = run([BIN, "analyze", big] + extra, out)
+                scale.append((name, wall, rss))
+                print(f"  5x file, {name:<24} {wall:8.2f} s {rss / 1024:8.1f} MB RSS")
+
+        by = {r[0]: r for r in rows}
+        ratios = []
+        if tshark:
+            pairs = [("json vs tshark -T json", "bletrace analyze --format json", "tshark -r -T json", 50),
+                     ("text vs tshark -V", "bletrace analyze (text)", "tshark -r -V", 20),
+                     ("text vs tshark -r", "bletrace analyze (text)", "tshark -r", None)]
+            for label, ours, theirs, target in pairs:
+                ratio = by[theirs][1] / by[ours][1]
+                ratios.append((label, ratio, target))
+                print(f"  ratio {label:<28} {ratio:6.1f}x" + (f"  (target {target}x: {'met' if ratio >= target else 'NOT met'})" if target else ""))
+        full = by["bletrace analyze --summary-only"]
+        rate = records / full[1]
+        print(f"  full decode (summary only): {rate / 1e6:.2f} M records/s (target 2.00)")
+
+        if args.write_doc:
+            write_doc(records, size, rows, ratios, rate, scale)
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+
+
+def write_doc(records, size, rows, ratios, rate, scale):
+    lines = ["# Performance", "",
+             "Measured by `python3 scripts/bench.py --scale-check --write-doc` (this file is written by that command).", "",
+             f"- Date: {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}",
+             f"- Machine: {machine()}",
+             f"- Capture: {records:,} records, {size / 1e6:.1f} MB btsnoop, generated by `bletrace make-capture` "
+             "(adverts, extended adverts, connections with discovery, long reads, fragmented ACL, notifications, "
+             "ANCS, pairing)", "",
+             "| command | wall s | M records/s | peak RSS MB | output |", "|---|---:|---:|---:|---:|"]
+    for name, wall, rss, nbytes, code in rows:
+        lines.append(f"| `{name}` | {wall:.2f} | {records / wall / 1e6:.2f} | {rss / 1024:.1f} | {fmt_bytes(nbytes)} |")
+    lines += ["", "| ratio (same run) | measured | target |", "|---|---:|---:|"]
+    for label, ratio, target in ratios:
+        lines.append(f"| {label} | {ratio:.1f}x | {f'{target}x' if target else '—'} |")
+    lines.append(f"| full decode rate (`--summary-only`) | {rate / 1e6:.2f} M rec/s | 2.00 M rec/s |")
+    if scale:
+        lines += ["", "Memory with a file 5 times larger:", "", "| output | wall s | peak RSS MB |", "|---|---:|---:|"]
+        for name, wall, rss in scale:
+            lines.append(f"| {name} (5x) | {wall:.2f} | {rss / 1024:.1f} |")
+    path = os.path.join(ROOT, "docs", "performance.md")
+    notes = ""
+    if os.path.exists(path):
+        with open(path) as f:
+            text = f.read()
+        marker = "\n## Notes"
+        if marker in text:
+            notes = text[text.index(marker):]
+    with open(path, "w") as f:
+        f.write("\n".join(lines) + "\n" + notes)
+    print(f"wrote {path}")
+
+
+if __name__ == "__main__":
+    sys.exit(main())
