@@ -40,3 +40,13 @@ let package = Package(
         ),
     ]
 )
+
+// The libFuzzer harness, built only by scripts/fuzz.sh (it sets BLETRACE_FUZZ=1 and -sanitize=fuzzer).
+if Context.environment["BLETRACE_FUZZ"] != nil {
+    package.targets.append(.executableTarget(
+        name: "BLETraceFuzz",
+        dependencies: ["BLETrace"],
+        path: "Fuzz/BLETraceFuzz"
+    ))
+    package.products.append(.executable(name: "bletrace-fuzz", targets: ["BLETraceFuzz"]))
+}

@@ -32,7 +32,7 @@ public enum CaptureFile {
         }
     }
 
-    /// Opens capture bytes held in memory (btsnoop and PacketLogger only; pcap goes through libpcap and a file).
+    /// Opens capture bytes held in memory.
     public static func open(bytes: [UInt8]) throws -> RecordReader {
         let input = InputBuffer(source: MemorySource(bytes))
         let head = try input.peek(4096)
@@ -41,8 +41,7 @@ public enum CaptureFile {
         switch format {
         case .btsnoop: return try BTSnoopReader(input: input)
         case .packetLogger: return try PacketLoggerReader(input: input)
-        case .pcap, .pcapng:
-            throw CaptureError.badHeader("pcap and pcapng are read from files through libpcap")
+        case .pcap, .pcapng: return try PcapReader(bytes: bytes, format: format)
         }
     }
 }

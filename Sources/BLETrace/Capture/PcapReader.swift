@@ -16,15 +16,51 @@ public final class PcapReader: RecordReader {
 
     public static let supportedLinkTypes: Set<Int> = [187, 201, 254, 251, 256, 272]
 
-    public init(path: String, format: CaptureFormat) throws {
+    /// Keeps the bytes alive while libpcap reads them through `fmemopen`.
+    var memory: UnsafeMutableRawBufferPointer?
+
+    /// Reads pcap or pcapng bytes held in memory (tests, fuzzing, small decompressed inputs).
+    public convenience init(bytes: [UInt8], format: CaptureFormat) throws {
+        let copy = UnsafeMutableRawBufferPointer.allocate(byteCount: max(bytes.count, 1), alignment: 8)
+        bytes.withUnsafeBytes { src in if !src.isEmpty { copy.baseAddress!.copyMemory(from: src.baseAddress!, byteCount: src.count) } }
+        guard let file = fmemopen(copy.baseAddress, bytes.count, "rb") else {
+            copy.deallocate()
+            throw CaptureError.badHeader("cannot open pcap bytes in memory")
+        }
+        do {
+            try self.init(file: file, format: format)
+        } catch {
+            copy.deallocate()
+            throw error
+        }
+        memory = copy
+    }
+
+    /// Reads through an open `FILE`; libpcap closes it.
+    convenience init(file: UnsafeMutablePointer<FILE>, format: CaptureFormat) throws {
+        var errbuf = [CChar](repeating: 0, count: Int(PCAP_ERRBUF_SIZE) + 1)
+        guard let h = pcap_fopen_offline(file, &errbuf) else {
+            fclose(file)
+            let reason = PcapReader.text(errbuf)
+            if reason.contains("truncated") { throw CaptureError.truncated(record: 1, offset: 0, reason: reason) }
+            throw CaptureError.badHeader(reason)
+        }
+        try self.init(handle: h, format: format)
+    }
+
+    public convenience init(path: String, format: CaptureFormat) throws {
         var errbuf = [CChar](repeating: 0, count: Int(PCAP_ERRBUF_SIZE) + 1)
         guard let h = pcap_open_offline(path, &errbuf) else {
-            let reason = String(cString: errbuf)
+            let reason = PcapReader.text(errbuf)
             if reason.contains("truncated") {
                 throw CaptureError.truncated(record: 1, offset: 0, reason: reason)
             }
             throw CaptureError.badHeader(reason)
         }
+        try self.init(handle: h, format: format)
+    }
+
+    init(handle h: OpaquePointer, format: CaptureFormat) throws {
         let link = Int(pcap_datalink(h))
         guard PcapReader.supportedLinkTypes.contains(link) else {
             pcap_close(h)
@@ -36,7 +72,14 @@ public final class PcapReader: RecordReader {
         scratch.reserveCapacity(65_536)
     }
 
-    deinit { pcap_close(handle) }
+    static func text(_ buffer: [CChar]) -> String {
+        String(decoding: buffer.prefix(while: { $0 != 0 }).map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+
+    deinit {
+        pcap_close(handle)
+        memory?.deallocate()
+    }
 
     var fileOffset: Int {
         guard let f = pcap_file(handle) else { return -1 }

@@ -15,12 +15,22 @@ public final class OutputWriter {
     /// Writes to a file descriptor (1 = standard output).
     public init(fd: Int32) {
         self.fd = fd
+        self.discard = false
         buffer.reserveCapacity(limit + 4096)
     }
+
+    let discard: Bool
 
     /// Collects output in memory (tests).
     public init() {
         self.fd = nil
+        self.discard = false
+    }
+
+    /// Formats everything and keeps nothing (fuzzing, timing the formatters).
+    public init(discarding: ()) {
+        self.fd = nil
+        self.discard = true
     }
 
     @inline(__always) public func write(_ s: String) {
@@ -40,7 +50,7 @@ public final class OutputWriter {
 
     public func flush() {
         guard let fd = fd else {
-            captured.append(contentsOf: buffer)
+            if !discard { captured.append(contentsOf: buffer) }
             buffer.removeAll(keepingCapacity: true)
             return
         }
