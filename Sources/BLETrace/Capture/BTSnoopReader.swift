@@ -52,8 +52,7 @@ public final class BTSnoopReader: RecordReader {
             throw CaptureError.truncated(record: recordNumber, offset: recordOffset,
                                          reason: "record claims \(includedLength) bytes, file has \(input.available) left" + input.sourceNote)
         }
-        let whole = input.take(includedLength)
-        var data = whole
+        var data = input.take(includedLength)
         number = recordNumber
         let micros = Int64(bitPattern: ts) &- BTSnoopReader.epochOffset
         let received = flags & 1 != 0
@@ -69,16 +68,11 @@ public final class BTSnoopReader: RecordReader {
                 return Record(number: recordNumber, timestamp: Timestamp(micros: micros), direction: direction,
                               kind: .vendor, data: data)
             }
-            data = data.dropFirst()
-            switch first {
-            case 0x01: kind = .command
-            case 0x02: kind = .acl
-            case 0x03: kind = .sco
-            case 0x04: kind = .event
-            case 0x05: kind = .iso
-            default:
-                kind = .vendor
-                data = whole
+            if let k = PacketKind(h4: first) {
+                kind = k
+                data = data.dropFirst()
+            } else {
+                kind = .vendor // an H4 type byte outside 1…5: keep the whole packet as vendor bytes
             }
         default: // 2001, Linux monitor: opcode in the low 16 bits of the flags, controller index in the high 16.
             controller = UInt16(truncatingIfNeeded: flags >> 16)

@@ -146,18 +146,7 @@ public final class PcapReader: RecordReader {
     /// controller, events come from it, and data direction is unknown.
     static func h4Record(number: Int, timestamp: Timestamp, direction: Direction?, packet: ArraySlice<UInt8>,
                          original: Int?) -> Record {
-        guard let type = packet.first else {
-            return Record(number: number, timestamp: timestamp, direction: direction ?? .unknown, kind: .vendor,
-                          data: packet, originalLength: original)
-        }
-        let kind: PacketKind
-        switch type {
-        case 0x01: kind = .command
-        case 0x02: kind = .acl
-        case 0x03: kind = .sco
-        case 0x04: kind = .event
-        case 0x05: kind = .iso
-        default:
+        guard let type = packet.first, let kind = PacketKind(h4: type) else {
             return Record(number: number, timestamp: timestamp, direction: direction ?? .unknown, kind: .vendor,
                           data: packet, originalLength: original)
         }

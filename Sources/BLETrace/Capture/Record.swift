@@ -43,6 +43,20 @@ public enum PacketKind: UInt8, Sendable {
     }
 }
 
+extension PacketKind {
+    /// The kind named by an H4 (UART) packet-type byte; nil for bytes H4 does not define.
+    public init?(h4 type: UInt8) {
+        switch type {
+        case 0x01: self = .command
+        case 0x02: self = .acl
+        case 0x03: self = .sco
+        case 0x04: self = .event
+        case 0x05: self = .iso
+        default: return nil
+        }
+    }
+}
+
 /// A point in time, in microseconds since 1970-01-01 00:00:00 UTC.
 public struct Timestamp: Hashable, Comparable, Sendable {
     public var micros: Int64
