@@ -2,7 +2,7 @@
 public enum JSONOut {
     public static func write(_ v: FieldValue, to w: OutputWriter) {
         switch v {
-        case let .int(i): w.write(String(i))
+        case let .int(i): w.write(int: i)
         case let .double(d): w.write(d.isFinite ? String(d) : "null")
         case let .string(s): string(s, to: w)
         case let .bool(b): w.write(b ? "true" : "false")
@@ -40,6 +40,11 @@ public enum JSONOut {
         w.write(byte: UInt8(ascii: "\""))
         var s = s
         s.withUTF8 { utf8 in
+            // Most strings need no escaping: copy them whole.
+            if !utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) {
+                w.write(utf8: utf8)
+                return
+            }
             for b in utf8 {
                 switch b {
                 case UInt8(ascii: "\""): w.write(byte: UInt8(ascii: "\\")); w.write(byte: b)

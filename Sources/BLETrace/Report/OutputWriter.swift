@@ -39,8 +39,87 @@ public final class OutputWriter {
         if buffer.count >= limit { flush() }
     }
 
+    @inline(__always) public func write(utf8: UnsafeBufferPointer<UInt8>) {
+        buffer.append(contentsOf: utf8)
+        if buffer.count >= limit { flush() }
+    }
+
     @inline(__always) public func write(byte: UInt8) {
         buffer.append(byte)
+    }
+
+    /// A decimal integer, without building a String.
+    public func write(int v: Int) {
+        if v < 0 {
+            buffer.append(UInt8(ascii: "-"))
+            if v == Int.min { write(String(v).dropFirst().description); return }
+            write(int: -v)
+            return
+        }
+        if v < 10 { buffer.append(UInt8(ascii: "0") + UInt8(v)); return }
+        var digits: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8,
+                     UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) =
+            (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+        var n = 0
+        var x = v
+        withUnsafeMutableBytes(of: &digits) { d in
+            while x > 0 { d[n] = UInt8(ascii: "0") + UInt8(x % 10); x /= 10; n += 1 }
+            while n > 0 { n -= 1; buffer.append(d[n]) }
+        }
+    }
+
+    /// A non-negative integer right-aligned in `width` columns (spaces in front), or zero-padded.
+    public func write(int v: Int, width: Int, zeroPad: Bool = false) {
+        var count = 1
+        var probe = v < 0 ? -v : v
+        while probe >= 10 { probe /= 10; count += 1 }
+        if v < 0 { count += 1 }
+        if count < width {
+            for _ in 0..<(width - count) { buffer.append(zeroPad ? UInt8(ascii: "0") : UInt8(ascii: " ")) }
+        }
+        write(int: v)
+    }
+
+    /// Microseconds as seconds with six decimals ("12.000345"), right-aligned in `width` columns.
+    public func write(seconds micros: Int64, width: Int) {
+        let neg = micros < 0
+        let m = neg ? -micros : micros
+        let whole = Int(m / 1_000_000)
+        var wholeDigits = 1
+        var probe = whole
+        while probe >= 10 { probe /= 10; wholeDigits += 1 }
+        let total = wholeDigits + 7 + (neg ? 1 : 0)
+        if total < width { for _ in 0..<(width - total) { buffer.append(UInt8(ascii: " ")) } }
+        if neg { buffer.append(UInt8(ascii: "-")) }
+        write(int: whole)
+        buffer.append(UInt8(ascii: "."))
+        write(int: Int(m % 1_000_000), width: 6, zeroPad: true)
+    }
+
+    /// An ISO-8601 UTC timestamp with microseconds, written in place.
+    public func write(iso8601 t: Timestamp) {
+        var secs = t.micros / 1_000_000
+        var us = t.micros % 1_000_000
+        if us < 0 { us += 1_000_000; secs -= 1 }
+        var days = secs / 86_400
+        var rem = secs % 86_400
+        if rem < 0 { rem += 86_400; days -= 1 }
+        let (y, m, d) = Timestamp.civil(fromDays: days)
+        write(int: Int(y), width: 4, zeroPad: true); buffer.append(UInt8(ascii: "-"))
+        write(int: Int(m), width: 2, zeroPad: true); buffer.append(UInt8(ascii: "-"))
+        write(int: Int(d), width: 2, zeroPad: true); buffer.append(UInt8(ascii: "T"))
+        write(int: Int(rem / 3600), width: 2, zeroPad: true); buffer.append(UInt8(ascii: ":"))
+        write(int: Int(rem / 60 % 60), width: 2, zeroPad: true); buffer.append(UInt8(ascii: ":"))
+        write(int: Int(rem % 60), width: 2, zeroPad: true); buffer.append(UInt8(ascii: "."))
+        write(int: Int(us), width: 6, zeroPad: true); buffer.append(UInt8(ascii: "Z"))
+    }
+
+    /// "0x" and `width` upper-case hex digits.
+    public func write(hex v: UInt64, width: Int) {
+        buffer.append(UInt8(ascii: "0")); buffer.append(UInt8(ascii: "x"))
+        var w = width
+        while w < 16 && (v >> UInt64(4 * w)) != 0 { w += 1 }
+        for i in stride(from: w - 1, through: 0, by: -1) { buffer.append(Hex.upperDigits[Int((v >> UInt64(4 * i)) & 0xF)]) }
     }
 
     public func write(bytes: [UInt8]) {

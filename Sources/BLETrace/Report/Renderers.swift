@@ -21,12 +21,12 @@ public final class TextRenderer: EventSink {
         if origin == nil { origin = e.timestamp }
         let color = style.color
         if color { out.write(ANSI.dim) }
-        out.write(Fmt.pad(String(e.record), 7))
-        out.write(" ")
+        out.write(int: e.record, width: 7)
+        out.write(byte: 0x20)
         switch style.time {
-        case .relative: out.write(Fmt.pad(Fmt.seconds(micros: e.timestamp.micros - (origin?.micros ?? 0)), 13))
-        case .delta: out.write(Fmt.pad(Fmt.seconds(micros: e.timestamp.micros - (previous?.micros ?? e.timestamp.micros)), 13))
-        case .absolute: out.write(e.timestamp.iso8601)
+        case .relative: out.write(seconds: e.timestamp.micros - (origin?.micros ?? 0), width: 13)
+        case .delta: out.write(seconds: e.timestamp.micros - (previous?.micros ?? e.timestamp.micros), width: 13)
+        case .absolute: out.write(iso8601: e.timestamp)
         }
         previous = e.timestamp
         if color { out.write(ANSI.reset) }
@@ -35,7 +35,7 @@ public final class TextRenderer: EventSink {
         out.write(e.direction.marker)
         if color { out.write(ANSI.reset) }
         out.write(" ")
-        if let h = e.handle { out.write(Hex.hex(h, width: 4)) } else { out.write("      ") }
+        if let h = e.handle { out.write(hex: UInt64(h), width: 4) } else { out.write("      ") }
         out.write(" ")
         var text = e.summary
         if e.malformed != nil && !text.hasPrefix("Malformed") { text = "MALFORMED " + text }
@@ -116,6 +116,31 @@ enum EventJSON {
         for (name, layer) in e.layers { f.add(name, layer) }
         return f
     }
+
+    /// Writes the same object as `fields(e)` straight into the output, without building it first.
+    static func write(_ e: TraceEvent, to w: OutputWriter) {
+        w.write("{\"record\":")
+        w.write(int: e.record)
+        w.write(",\"time\":\"")
+        w.write(iso8601: e.timestamp)
+        w.write("\",\"direction\":\"")
+        w.write(e.direction.jsonName)
+        w.write("\",\"kind\":\"")
+        w.write(e.kind.rawValue)
+        w.write("\"")
+        if let h = e.handle { w.write(",\"handle\":"); w.write(int: Int(h)) }
+        if let c = e.connection { w.write(",\"connection\":"); w.write(int: c) }
+        w.write(",\"summary\":")
+        JSONOut.string(e.summary, to: w)
+        if let m = e.malformed { w.write(",\"malformed\":"); JSONOut.string(m, to: w) }
+        for (name, layer) in e.layers {
+            w.write(byte: UInt8(ascii: ","))
+            JSONOut.string(name, to: w)
+            w.write(byte: UInt8(ascii: ":"))
+            JSONOut.object(layer, to: w)
+        }
+        w.write(byte: UInt8(ascii: "}"))
+    }
 }
 
 /// One JSON document: `{"schema": "bletrace/1", "events": [...], "capture": {...}, "summary": {...}}`.
@@ -132,7 +157,7 @@ public final class JSONRenderer: EventSink {
     public func event(_ e: TraceEvent) {
         if count > 0 { out.write(",\n") }
         count += 1
-        JSONOut.object(EventJSON.fields(e), to: out)
+        EventJSON.write(e, to: out)
     }
 
     public func end(_ summary: Summary) {
@@ -153,7 +178,7 @@ public final class JSONLinesRenderer: EventSink {
     public func begin(_ capture: CaptureInfo) {}
 
     public func event(_ e: TraceEvent) {
-        JSONOut.object(EventJSON.fields(e), to: out)
+        EventJSON.write(e, to: out)
         out.write(byte: 0x0A)
     }
 

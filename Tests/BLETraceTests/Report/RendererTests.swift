@@ -47,6 +47,30 @@ import Testing
         #expect(last["kind"] as? String == "summary")
     }
 
+    @Test func streamedEventJSONEqualsTheFieldTree() throws {
+        for sample in Samples.all() {
+            let (events, _) = TestSupport.analyze(try CaptureFile.open(bytes: sample.bytes))
+            for e in events {
+                let direct = OutputWriter(), tree = OutputWriter()
+                EventJSON.write(e, to: direct)
+                JSONOut.object(EventJSON.fields(e), to: tree)
+                #expect(direct.text == tree.text, "\(sample.fileName) record \(e.record)")
+            }
+        }
+    }
+
+    @Test func numberWriters() {
+        let w = OutputWriter()
+        w.write(int: -42); w.write(byte: 0x20)
+        w.write(int: 7, width: 4); w.write(byte: 0x20)
+        w.write(int: 5, width: 3, zeroPad: true); w.write(byte: 0x20)
+        w.write(seconds: 12_000_345, width: 12); w.write(byte: 0x20)
+        w.write(seconds: 5, width: 0); w.write(byte: 0x20)
+        w.write(hex: 0x40, width: 4); w.write(byte: 0x20)
+        w.write(iso8601: Timestamp(micros: 951_782_400_000_001))
+        #expect(w.text == "-42    7 005    12.000345 0.000005 0x0040 2000-02-29T00:00:00.000001Z")
+    }
+
     @Test func jsonStringEscaping() {
         let v: FieldValue = .object(["s": .string("a\"b\\c\n\u{01}é"), "h": .hex([0xAB, 0x01]), "l": .list([.int(-3), .bool(true), .null])])
         #expect(JSONOut.text(v) == #"{"s":"a\"b\\c\n\u0001é","h":"ab01","l":[-3,true,null]}"#)
