@@ -1,8 +1,21 @@
 /// The Bluetooth LE link-layer CRC (Core 5.4 Vol 6 Part B 3.1.1): 24 bits, polynomial
 /// x²⁴ + x¹⁰ + x⁹ + x⁶ + x⁴ + x³ + x + 1, over the PDU header and payload, bits taken least significant
-/// first. The register starts at CRCInit (0x555555 on the advertising channels) and is sent as three
-/// little-endian bytes.
+/// first. The register starts at CRCInit (0x555555 on the advertising channels). Unlike every other field the
+/// CRC goes on air most significant bit first, so the three bytes a capture holds, read little-endian, are the
+/// register bit-reversed (`wire`).
 public enum LLCRC {
+    /// The value the CRC bytes of a packet hold (read little-endian) for a computed register value.
+    public static func wire(_ register: UInt32) -> UInt32 {
+        var v = register, r: UInt32 = 0
+        for _ in 0..<24 { r = r << 1 | (v & 1); v >>= 1 }
+        return r
+    }
+
+    /// True when `value` (the packet's CRC bytes, little-endian) is the CRC of `pdu` for `initial`.
+    public static func check(_ pdu: ArraySlice<UInt8>, initial: UInt32, value: UInt32) -> Bool {
+        wire(compute(pdu, initial: initial)) == value
+    }
+
     /// Byte-at-a-time table for the equivalent most-significant-bit-first CRC over bit-reversed bytes.
     static let table: [UInt32] = (0..<256).map { i -> UInt32 in
         var r = UInt32(i) << 16

@@ -121,7 +121,7 @@ public final class LinkLayerDecoder {
         let link = advertising ? nil : self.link(packet.accessAddress, create: crc != .bad)
         if crc == .unchecked, let value = packet.crc {
             let initial = advertising ? LLCRC.advertisingInit : link?.crcInit
-            if let i = initial { crc = LLCRC.compute(packet.pdu, initial: i) == value ? .good : .bad }
+            if let i = initial { crc = LLCRC.check(packet.pdu, initial: i, value: value) ? .good : .bad }
         }
         ll.add("crc", crc.jsonName)
         if let v = packet.crc { ll.add("crc_value", Int(v)) }
