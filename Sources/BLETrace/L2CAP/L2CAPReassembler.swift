@@ -49,8 +49,16 @@ public struct L2CAPReassembler {
             throw ByteError.truncated(offset: c.offset, needed: length, available: c.remaining)
         }
         let data = try c.bytes(length)
+        // Start of a frame: 0b00 non-flushable start, 0b10 flushable start; 0b11 is treated alike.
+        return feed(handle: handle, start: pb != 0b01, data, record: record)
+    }
+
+    /// Feeds one fragment of `handle`'s L2CAP stream: a start (ACL packet boundary 0b00/0b10, LL data LLID
+    /// 0b10) or a continuation (packet boundary 0b01, LLID 0b01).
+    public mutating func feed(handle: UInt16, start: Bool, _ data: ArraySlice<UInt8>, record: Int) -> (outcome: ACLOutcome, warning: String?) {
+        let length = data.count
         var warning: String? = nil
-        if pb == 0b01 { // continuation
+        if !start { // continuation
             guard var p = pending[handle] else {
                 return (.problem(handle: handle, reason: "continuation fragment (\(length) bytes) with no frame started"), nil)
             }
@@ -74,7 +82,6 @@ public struct L2CAPReassembler {
             pending[handle] = p
             return (.partial(handle: handle, have: p.bytes.count - 4, expected: p.expected - 4, start: false), nil)
         }
-        // Start of a frame (0b00 non-flushable start, 0b10 flushable start; 0b11 is treated alike).
         if let old = pending[handle] {
             warning = "frame started at record \(old.firstRecord) lost its last fragment(s): \(old.bytes.count - 4) of \(old.expected - 4) bytes arrived"
             pending[handle] = nil

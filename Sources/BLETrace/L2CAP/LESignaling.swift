@@ -190,14 +190,16 @@ public final class LESignalingLayer: ChannelDecoder, AnalysisLayer {
 
     func decodeDynamic(_ frame: L2CAPFrame, connection: Connection, event e: inout TraceEvent) {
         let key = WireKey(connection: connection.id, direction: e.direction, cid: frame.cid)
+        // The l2cap layer comes first on HCI captures; sniffer captures put their link-layer layers before it.
+        let li = e.layers.firstIndex(where: { $0.0 == "l2cap" }) ?? 0
         guard let ch = channels[key] else {
             e.kind = .l2cap
             e.summary = "L2CAP \(L2CAPText.channelName(frame.cid)) (no channel opening seen), \(frame.payload.count) bytes: \(Hex.spaced(frame.payload, limit: 16))"
-            e.layers[0].1.add("payload", hex: frame.payload)
+            e.layers[li].1.add("payload", hex: frame.payload)
             return
         }
-        e.layers[0].1.add("psm", Int(ch.psm))
-        if let n = LESignalingNames.psm(ch.psm) { e.layers[0].1.add("psm_name", n) }
+        e.layers[li].1.add("psm", Int(ch.psm))
+        if let n = LESignalingNames.psm(ch.psm) { e.layers[li].1.add("psm_name", n) }
         let psmText = "PSM \(Hex.hex(ch.psm, width: 4))" + (LESignalingNames.psm(ch.psm).map { " (\($0))" } ?? "")
         // K-frames (Core 5.4 Vol 3 Part A 3.4.3): the first of an SDU starts with the SDU length.
         var sdu: ArraySlice<UInt8>? = nil
@@ -212,7 +214,7 @@ public final class LESignalingLayer: ChannelDecoder, AnalysisLayer {
                 return
             }
             let rest = c.rest()
-            e.layers[0].1.add("sdu_length", Int(len))
+            e.layers[li].1.add("sdu_length", Int(len))
             if rest.count >= Int(len) {
                 sdu = rest.prefix(Int(len))
                 if rest.count > Int(len) { note = " [\(rest.count - Int(len)) bytes beyond the SDU length]" }
@@ -239,7 +241,7 @@ public final class LESignalingLayer: ChannelDecoder, AnalysisLayer {
                 return
             }
             e.kind = .l2cap
-            e.layers[0].1.add("sdu", hex: s)
+            e.layers[li].1.add("sdu", hex: s)
             e.summary = "L2CAP \(psmText) CID \(Hex.hex(frame.cid, width: 4)): SDU of \(s.count) bytes: \(Hex.spaced(s, limit: 16))" + note
         } else {
             e.kind = .l2cap

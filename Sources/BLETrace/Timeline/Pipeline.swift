@@ -53,6 +53,15 @@ public final class Pipeline {
     /// Called at the start of `finish()`, before held events are released.
     public var finishers: [() -> Void] = []
     let emit: (TraceEvent) -> Void
+    /// Sniffer captures: link-layer decoding, created with the first link-layer record.
+    var linkLayerDecoder: LinkLayerDecoder?
+    var linkLayer: LinkLayerDecoder {
+        if let d = linkLayerDecoder { return d }
+        let d = LinkLayerDecoder(pipeline: self)
+        linkLayerDecoder = d
+        return d
+    }
+    public var linkLayerIfUsed: LinkLayerDecoder? { linkLayerDecoder }
     /// Events waiting to be emitted behind a held one, in record order (`hold`).
     var queue: [TraceEvent] = []
     var queueHead = 0
@@ -91,9 +100,7 @@ public final class Pipeline {
             Notes.describe(r, &e)
             stats.notes += 1
         case .linkLayer:
-            e.kind = .linkLayer
-            e.summary = "Link-layer packet (\(LinkType.name(Int(r.sourceType)))), \(r.data.count) bytes"
-            e.layers = [("link_layer", ["link_type": .int(Int(r.sourceType)), "data": .hex(Array(r.data))])]
+            linkLayer.decode(r, &e)
         }
         if let o = r.originalLength, e.layer("filtered") == nil {
             e.summary += " [captured \(r.data.count) of \(o) bytes]"
@@ -247,24 +254,7 @@ public final class Pipeline {
             switch outcome {
             case let .frame(frame):
                 let conn = connections.connection(for: frame.handle)
-                e.handle = frame.handle
-                e.connection = conn.id
-                var l2 = Fields()
-                l2.add("cid", Int(frame.cid))
-                l2.add("length", frame.payload.count)
-                if frame.fragments > 1 {
-                    l2.add("fragments", frame.fragments)
-                    l2.add("first_record", frame.firstRecord)
-                }
-                e.layers = [("l2cap", l2)]
-                if let decoder = channels[frame.cid] ?? (frame.cid >= 0x0040 ? dynamicChannels : nil) {
-                    decoder.decode(frame, connection: conn, event: &e)
-                } else {
-                    e.kind = .l2cap
-                    e.summary = "L2CAP \(L2CAPText.channelName(frame.cid)), \(frame.payload.count) bytes: \(Hex.spaced(frame.payload, limit: 16))"
-                    e.layers[0].1.add("payload", hex: frame.payload)
-                }
-                if frame.fragments > 1 { e.summary += " (reassembled from \(frame.fragments) fragments, records \(frame.firstRecord)–\(r.number))" }
+                deliver(frame, conn, record: r.number, &e)
             case let .partial(handle, have, expected, start):
                 e.handle = handle
                 e.connection = connections.connection(for: handle).id
@@ -288,6 +278,29 @@ public final class Pipeline {
         }
     }
 
+    /// Hands a complete L2CAP frame to its channel's decoder (or describes it when no decoder claims the channel).
+    func deliver(_ frame: L2CAPFrame, _ conn: Connection, record: Int, _ e: inout TraceEvent) {
+        e.handle = frame.handle
+        e.connection = conn.id
+        var l2 = Fields()
+        l2.add("cid", Int(frame.cid))
+        l2.add("length", frame.payload.count)
+        if frame.fragments > 1 {
+            l2.add("fragments", frame.fragments)
+            l2.add("first_record", frame.firstRecord)
+        }
+        let at = e.layers.count
+        e.layers.append(("l2cap", l2))
+        if let decoder = channels[frame.cid] ?? (frame.cid >= 0x0040 ? dynamicChannels : nil) {
+            decoder.decode(frame, connection: conn, event: &e)
+        } else {
+            e.kind = .l2cap
+            e.summary = "L2CAP \(L2CAPText.channelName(frame.cid)), \(frame.payload.count) bytes: \(Hex.spaced(frame.payload, limit: 16))"
+            e.layers[at].1.add("payload", hex: frame.payload)
+        }
+        if frame.fragments > 1 { e.summary += " (reassembled from \(frame.fragments) fragments, records \(frame.firstRecord)–\(record))" }
+    }
+
     func decodeISO(_ r: Record, _ e: inout TraceEvent) {
         var c = ByteCursor(r.data)
         if let hf = try? c.u16le(), let len = try? c.u16le() {
@@ -306,7 +319,7 @@ public final class Pipeline {
         held.removeAll()
         drain()
         return l2cap.unfinished.map { "L2CAP frame on handle \(Hex.hex($0.handle, width: 4)) started at record \($0.firstRecord) never completed (\($0.have) of \($0.expected) bytes)" }
-            + advertising.finish()
+            + (linkLayerDecoder?.finish() ?? []) + advertising.finish()
     }
 }
 

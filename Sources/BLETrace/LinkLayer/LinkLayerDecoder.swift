@@ -1,0 +1,538 @@
+/// Decodes sniffer records (pcap link types 251, 256, 272) into timeline events: the pseudo-header, the
+/// advertising or data channel PDU, LL control procedures, and — through L2CAP reassembly per access
+/// address — the same ATT, SMP and signaling decoders HCI captures use.
+///
+/// Connections are known by access address. Each gets a synthetic handle (1, 2, … in order of appearance)
+/// and a `Connection` from the pipeline's tracker; a CONNECT_IND opens it with the peripheral (the
+/// advertiser) as peer and the central as the local side. Data PDUs from the central are shown as
+/// host → controller, those from the peripheral as controller → host, so ATT's client/server logic holds.
+///
+/// Direction of a data PDU: from the pseudo-header where it says (272 flags; 256 PDU type 2/3). Otherwise
+/// inferred from timing: the central opens every connection event, and within an event the two sides take
+/// turns about 150 µs apart. A packet on the same channel as the previous one of its access address, within
+/// both packets' air time plus 650 µs, is the other side's answer; any other packet opens a new event and is
+/// the central's. Such events carry `direction_inferred`.
+public final class LinkLayerDecoder {
+    unowned let pipeline: Pipeline
+    var reassembler = L2CAPReassembler()
+
+    struct SideState {
+        var seen = false
+        var sn: UInt8 = 0
+        var hash: UInt64 = 0
+        var record = 0
+        /// The other side has acknowledged `sn` (its NESN moved past it).
+        var acked = false
+    }
+
+    /// What is known about one access address.
+    final class Link {
+        let accessAddress: UInt32
+        let handle: UInt16?
+        var connection: Connection?
+        var crcInit: UInt32?
+        var central: BDAddr?
+        var centralType: AddressType?
+        var peripheral: BDAddr?
+        var peripheralType: AddressType?
+        var connectRecord: Int?
+        var interval: Int?
+        var latency: Int?
+        var timeout: Int?
+        var encrypted = false
+        /// LL_ENC_RSP seen: encryption starts unless the peripheral rejects it.
+        var encryptionPending = false
+        var encryptionRecord: Int?
+        /// The capture holds these packets already decrypted (a plaintext LL_START_ENC_RSP was seen).
+        var plaintextAfterEncryption = false
+        var terminatedRecord: Int?
+        var terminateReason: UInt8?
+        var sides = [SideState(), SideState()]
+        var lastTime: Int64 = .min
+        var lastChannel: Int?
+        var lastDirection: LLDirection = .peripheralToCentral
+        var lastAirtime = 0
+        var packets = 0
+        var dataPDUs = 0
+        var crcBad = 0
+
+        init(accessAddress: UInt32, handle: UInt16?) {
+            self.accessAddress = accessAddress
+            self.handle = handle
+        }
+    }
+
+    var links: [UInt32: Link] = [:]
+    var linkOrder: [Link] = []
+    var nextHandle: UInt16 = 1
+    /// Extended advertising chains: ADI (DID and SID) → advertiser, for AUX_CHAIN_IND without AdvA.
+    var chains: [Int: (BDAddr, AddressType)] = [:]
+    /// Bounds on hostile input: access addresses with state, open chains.
+    public static let maxLinks = 4096
+    static let maxChains = 1024
+
+    public struct Stats: Sendable {
+        public var packets = 0
+        public var advertising = 0
+        public var data = 0
+        public var control = 0
+        public var empty = 0
+        public var crcBad = 0
+        public var crcBadRecords: [Int] = []
+        public var crcUnchecked = 0
+        public var retransmissions = 0
+        public var encrypted = 0
+        public var directionInferred = 0
+    }
+    public private(set) var stats = Stats()
+
+    init(pipeline: Pipeline) {
+        self.pipeline = pipeline
+    }
+
+    // MARK: Records
+
+    func decode(_ r: Record, _ e: inout TraceEvent) {
+        e.kind = .linkLayer
+        stats.packets += 1
+        let info: SnifferInfo, bytes: ArraySlice<UInt8>
+        do {
+            (info, bytes) = try SnifferHeader.parse(linkType: Int(r.sourceType), r.data)
+        } catch {
+            pipeline.markMalformed(&e, r, layer: "sniffer header", error)
+            return
+        }
+        if info.linkType != LinkType.bluetoothLELL { e.layers.append(("sniffer", info.fields)) }
+        let packet: LLPacket
+        do {
+            packet = try LLPacket.split(bytes)
+        } catch {
+            pipeline.markMalformed(&e, r, layer: "LL packet", error)
+            return
+        }
+        var ll = Fields()
+        ll.add("access_address", Int(packet.accessAddress))
+        // Before version 3 the nRF Sniffer's packet ID does not say; the access address always does.
+        let advertising = packet.isAdvertising
+        ll.add("channel_pdu", advertising ? "advertising" : "data")
+
+        // CRC: the sniffer's verdict, else computed where CRCInit is known.
+        var crc = info.crc
+        let link = advertising ? nil : self.link(packet.accessAddress, create: crc != .bad)
+        if crc == .unchecked, let value = packet.crc {
+            let initial = advertising ? LLCRC.advertisingInit : link?.crcInit
+            if let i = initial { crc = LLCRC.check(packet.pdu, initial: i, value: value) ? .good : .bad }
+        }
+        ll.add("crc", crc.jsonName)
+        if let v = packet.crc { ll.add("crc_value", Int(v)) }
+        if packet.trailing > 0 { ll.add("trailing_bytes", packet.trailing) }
+        if crc == .unchecked { stats.crcUnchecked += 1 }
+        if crc == .bad {
+            stats.crcBad += 1
+            if stats.crcBadRecords.count < 1000 { stats.crcBadRecords.append(r.number) }
+            link?.crcBad += 1
+            ll.add("length", packet.pdu.count)
+            ll.add("data", hex: packet.pdu)
+            e.layers.append(("ll", ll))
+            e.summary = "LL packet with bad CRC, AA \(Hex.hex(packet.accessAddress, width: 8)), \(packet.pdu.count) bytes (not decoded)"
+            if let l = link, let c = l.connection { e.handle = l.handle; e.connection = c.id }
+            return
+        }
+        if advertising {
+            stats.advertising += 1
+            decodeAdvertising(r, packet, info, &ll, &e)
+        } else if let l = link ?? self.link(packet.accessAddress, create: true) {
+            stats.data += 1
+            decodeData(r, packet, info, l, &ll, &e)
+        } else {
+            stats.data += 1
+            ll.add("data", hex: packet.pdu)
+            e.layers.append(("ll", ll))
+            e.summary = "LL data PDU on AA \(Hex.hex(packet.accessAddress, width: 8)) (too many access addresses to follow)"
+        }
+    }
+
+    func link(_ aa: UInt32, create: Bool) -> Link? {
+        if let l = links[aa] { return l }
+        guard create, links.count < LinkLayerDecoder.maxLinks else { return nil }
+        return newLink(aa)
+    }
+
+    func newLink(_ aa: UInt32) -> Link {
+        var handle: UInt16? = nil
+        if nextHandle < 0x0F00 { handle = nextHandle; nextHandle += 1 }
+        let l = Link(accessAddress: aa, handle: handle)
+        links[aa] = l
+        if linkOrder.count < LinkLayerDecoder.maxLinks { linkOrder.append(l) }
+        return l
+    }
+
+    // MARK: Advertising channel
+
+    func decodeAdvertising(_ r: Record, _ packet: LLPacket, _ info: SnifferInfo, _ ll: inout Fields, _ e: inout TraceEvent) {
+        // The secondary advertising channels are 0–36. Legacy-only PDU types there mean the sniffer wrote a
+        // placeholder channel, so only the PDU types shared with AUX_* names read the channel.
+        let type = packet.pdu.first.map { $0 & 0x0F } ?? 0
+        let secondary = (info.channel.map { $0 < 37 } ?? false) && (type == 3 || type == 5 || type == 7 || type == 8)
+            && (info.linkType != LinkType.bluetoothLELLWithPHDR || info.auxType != nil || info.channel != 0)
+        let pdu: LLAdvertisingPDU
+        do {
+            pdu = try LLAdvertisingPDU.parse(packet.pdu, secondary: secondary, auxType: info.auxType)
+        } catch {
+            e.layers.append(("ll", ll))
+            pipeline.markMalformed(&e, r, layer: "LL advertising PDU", error)
+            return
+        }
+        for (k, v) in pdu.fields().items { ll.add(k, v) }
+        e.layers.append(("ll", ll))
+        let txType = pdu.txAdd ? AddressType.randomKind(pdu.advA ?? BDAddr(0)) : AddressType.public
+        func typed(_ a: BDAddr?, random: Bool) -> String {
+            guard let a = a else { return "?" }
+            return "\(a) (\((random ? AddressType.randomKind(a) : AddressType.public).name))"
+        }
+        switch pdu.type {
+        case 3:
+            e.summary = "LL \(pdu.name) \(typed(pdu.scanA, random: pdu.txAdd)) → \(typed(pdu.advA, random: pdu.rxAdd))"
+        case 5:
+            guard let k = pdu.connect, let adv = pdu.advA, let ini = pdu.initA else { return }
+            let peripheralType = pdu.rxAdd ? AddressType.randomKind(adv) : .public
+            let centralType = pdu.txAdd ? AddressType.randomKind(ini) : .public
+            e.summary = "LL \(pdu.name) \(typed(ini, random: pdu.txAdd)) → \(typed(adv, random: pdu.rxAdd)), AA \(Hex.hex(k.accessAddress, width: 8)), interval \(Fmt.interval1250(k.interval)), latency \(k.latency), timeout \(Fmt.timeout10(k.timeout)), \(k.usedChannels) channels, hop \(k.hop), SCA \(LLAdvertisingPDU.sca(k.sca))"
+            connect(k, central: ini, centralType: centralType, peripheral: adv, peripheralType: peripheralType, r, &e)
+        default:
+            var reports: [AdvertisingReport] = []
+            if let report = self.report(pdu, txType: txType, info: info) { reports.append(report) }
+            if reports.isEmpty {
+                var s = "LL \(pdu.name)"
+                if let a = pdu.advA { s += " \(typed(a, random: pdu.txAdd))" }
+                if let x = pdu.extended {
+                    if let sid = x.sid, let did = x.did { s += ", SID \(sid) DID \(did)" }
+                    if let p = x.auxPtr { s += ", AuxPtr channel \(p.channel) +\(p.offsetMicros) µs \(SnifferHeader.phyName(p.phy))" }
+                }
+                if let t = pdu.targetA { s += " → \(typed(t, random: pdu.rxAdd))" }
+                e.summary = s
+                return
+            }
+            let complete = pipeline.advertising.describe(reports, title: "LL", record: r.number, &e)
+            if e.summary.hasPrefix("LL: ") { e.summary = "LL " + e.summary.dropFirst(4) }
+            for report in complete {
+                for o in pipeline.advertisingObservers { o(report, r.number, r.timestamp) }
+            }
+        }
+    }
+
+    /// An advertising report for the AD decoder and device inventory, for PDUs that carry advertising data.
+    func report(_ pdu: LLAdvertisingPDU, txType: AddressType, info: SnifferInfo) -> AdvertisingReport? {
+        var address = pdu.advA
+        var addressType = txType
+        var incomplete = false
+        var sid: Int? = nil
+        var connectable = pdu.type == 0 || pdu.type == 1
+        var scannable = pdu.type == 0 || pdu.type == 6
+        if let x = pdu.extended {
+            // ADV_EXT_IND only points to the auxiliary packet; AUX_CONNECT_RSP carries no advertising data.
+            guard pdu.type == 7, pdu.name != "ADV_EXT_IND" else { return nil }
+            sid = x.sid
+            connectable = x.advMode == 1
+            scannable = x.advMode == 2
+            incomplete = x.auxPtr != nil
+            let key = ((x.did ?? 0) << 4) | (x.sid ?? 0)
+            if address == nil, x.did != nil, let known = chains[key] {
+                address = known.0
+                addressType = known.1
+            }
+            if x.did != nil {
+                if incomplete, let a = address, chains[key] != nil || chains.count < LinkLayerDecoder.maxChains {
+                    chains[key] = (a, addressType)
+                } else if !incomplete {
+                    chains[key] = nil
+                }
+            }
+        } else if ![0, 2, 4, 6].contains(pdu.type) {
+            return nil
+        }
+        guard let a = address else { return nil }
+        return AdvertisingReport(eventType: pdu.name, connectable: connectable, scannable: scannable,
+                                 scanResponse: pdu.type == 4 || pdu.name == "AUX_SCAN_RSP", address: a, addressType: addressType,
+                                 rssi: info.rssi, txPower: pdu.extended?.txPower, data: pdu.advData, incomplete: incomplete,
+                                 truncated: false, sid: sid, directAddress: pdu.targetA)
+    }
+
+    func connect(_ k: LLAdvertisingPDU.ConnectData, central: BDAddr, centralType: AddressType, peripheral: BDAddr,
+                 peripheralType: AddressType, _ r: Record, _ e: inout TraceEvent) {
+        // A CONNECT_IND starts a new connection even when its access address was seen before.
+        guard links[k.accessAddress] != nil || links.count < LinkLayerDecoder.maxLinks else { return }
+        let l = newLink(k.accessAddress)
+        l.crcInit = k.crcInit
+        l.central = central
+        l.centralType = centralType
+        l.peripheral = peripheral
+        l.peripheralType = peripheralType
+        l.connectRecord = r.number
+        l.interval = k.interval
+        l.latency = k.latency
+        l.timeout = k.timeout
+        guard let h = l.handle else { return }
+        apply(.opened(handle: h, peer: peripheral, peerType: peripheralType, role: 0, interval: k.interval,
+                      latency: k.latency, timeout: k.timeout, le: true), r)
+        l.connection = pipeline.connections.existing(h)
+        e.handle = h
+        e.connection = l.connection?.id
+    }
+
+    func apply(_ change: ConnectionChange, _ r: Record) {
+        pipeline.connections.apply(change, record: r.number, at: r.timestamp)
+        for o in pipeline.connectionObservers { o(change, r.number, r.timestamp) }
+    }
+
+    // MARK: Data channel
+
+    /// Air time in µs of a data PDU with `length` payload bytes (preamble, AA, header, payload, CRC).
+    static func airtime(_ length: Int, phy: Int?) -> Int {
+        switch phy {
+        case 1: return (2 + 4 + 2 + length + 3) * 4
+        case 2: return 376 + (2 + length + 3) * 64
+        default: return (1 + 4 + 2 + length + 3) * 8
+        }
+    }
+
+    func decodeData(_ r: Record, _ packet: LLPacket, _ info: SnifferInfo, _ l: Link, _ ll: inout Fields, _ e: inout TraceEvent) {
+        l.packets += 1
+        var c = ByteCursor(packet.pdu)
+        guard let b0 = try? c.u8(), let b1 = try? c.u8() else { return } // `split` guarantees the header
+        let h = LLDataHeader(b0, b1)
+        if h.cp { _ = try? c.u8() }
+        let payload = c.rest()
+
+        // Direction.
+        let air = LinkLayerDecoder.airtime(h.length, phy: info.phy)
+        let dir: LLDirection
+        if let d = info.direction {
+            dir = d
+        } else {
+            // Timestamps are the file's: subtract without trapping on any value.
+            let (delta, overflow) = r.timestamp.micros.subtractingReportingOverflow(l.lastTime)
+            let sameEvent = l.lastTime != .min && !overflow && delta >= 0 && delta <= Int64(l.lastAirtime + air + 650)
+                && (info.channel == nil || info.channel == l.lastChannel)
+            dir = sameEvent ? l.lastDirection.opposite : .centralToPeripheral
+            stats.directionInferred += 1
+        }
+        l.lastTime = r.timestamp.micros
+        l.lastChannel = info.channel
+        l.lastDirection = dir
+        l.lastAirtime = air
+        e.direction = dir.timelineDirection
+
+        ll.add("llid", Int(h.llid))
+        ll.add("nesn", Int(h.nesn))
+        ll.add("sn", Int(h.sn))
+        ll.add("md", h.md)
+        if h.cp { ll.add("cte_info", true) }
+        ll.add("length", h.length)
+        ll.add("direction", dir.jsonName)
+        if info.direction == nil { ll.add("direction_inferred", true) }
+
+        let conn: Connection?
+        if let existing = l.connection {
+            conn = existing
+        } else if let handle = l.handle {
+            let c = pipeline.connections.connection(for: handle)
+            l.connection = c
+            conn = c
+        } else {
+            conn = nil
+        }
+        if let c = conn { e.handle = l.handle; e.connection = c.id }
+
+        // Retransmission: the same SN and the same content from the same side, not yet acknowledged.
+        var hash: UInt64 = 0xCBF2_9CE4_8422_2325
+        hash = (hash ^ UInt64(h.llid)) &* 0x100_0000_01B3
+        hash = (hash ^ UInt64(h.length)) &* 0x100_0000_01B3
+        for byte in payload { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01B3 }
+        let side = dir == .centralToPeripheral ? 0 : 1
+        let s = l.sides[side]
+        let retransmission = s.seen && s.sn == h.sn && s.hash == hash && !s.acked
+        if l.sides[1 - side].seen && h.nesn != l.sides[1 - side].sn { l.sides[1 - side].acked = true }
+        if !retransmission {
+            l.sides[side] = SideState(seen: true, sn: h.sn, hash: hash, record: r.number, acked: false)
+        }
+
+        // Encryption.
+        var encrypted = false
+        if h.length > 0 {
+            if let flag = info.encrypted {
+                encrypted = flag && !info.decrypted
+            } else if info.decrypted {
+                encrypted = false
+            } else if l.encrypted && !l.plaintextAfterEncryption {
+                if h.llid == 3, h.length == 1, payload.first == 0x06 {
+                    // A plaintext LL_START_ENC_RSP: whoever wrote the capture decrypted it.
+                    l.plaintextAfterEncryption = true
+                } else {
+                    encrypted = true
+                }
+            } else if l.encryptionPending {
+                let op = h.llid == 3 ? payload.first : nil
+                encrypted = !(op == 0x05 || op == 0x0D || op == 0x11)
+            }
+        }
+
+        if retransmission {
+            stats.retransmissions += 1
+            ll.add("retransmission", true)
+            ll.add("retransmission_of", s.record)
+            e.layers.append(("ll", ll))
+            e.summary = "LL retransmission of record \(s.record) (SN \(h.sn), \(h.length) bytes)"
+            return
+        }
+        if encrypted {
+            stats.encrypted += 1
+            ll.add("encrypted", true)
+            ll.add("payload", hex: payload)
+            e.layers.append(("ll", ll))
+            e.summary = "LL \(h.llid == 3 ? "control" : "data") (encrypted, \(h.length) bytes)"
+            return
+        }
+        switch h.llid {
+        case 3:
+            stats.control += 1
+            do {
+                let d = try LLControl.decode(payload)
+                ll.add("control", d.fields)
+                e.layers.append(("ll", ll))
+                e.summary = d.detail.isEmpty ? d.name : "\(d.name): \(d.detail)"
+                if let effect = d.effect { control(effect, l, r) }
+            } catch {
+                e.layers.append(("ll", ll))
+                pipeline.markMalformed(&e, r, layer: "LL control PDU", error)
+            }
+        case 1 where h.length == 0:
+            stats.empty += 1
+            e.layers.append(("ll", ll))
+            e.summary = "LL empty PDU (SN \(h.sn), NESN \(h.nesn))"
+        case 1, 2:
+            l.dataPDUs += 1
+            e.layers.append(("ll", ll))
+            let li = e.layers.count - 1
+            guard let handle = l.handle, let connection = conn else {
+                e.summary = "LL data, \(h.length) bytes (connection not followed)"
+                return
+            }
+            let (outcome, warning) = reassembler.feed(handle: handle, start: h.llid == 2, payload, record: r.number)
+            switch outcome {
+            case let .frame(frame):
+                pipeline.deliver(frame, connection, record: r.number, &e)
+            case let .partial(_, have, expected, start):
+                e.summary = "LL data \(start ? "start" : "continuation") fragment: \(have)" + (expected >= 0 ? " of \(expected)" : "") + " bytes of an L2CAP frame"
+                e.layers[li].1.add("fragment", start ? "start" : "continuation")
+                e.layers[li].1.add("have", have)
+                e.layers[li].1.add("expected", expected)
+            case let .problem(_, reason):
+                e.summary = "LL data: \(reason)"
+                e.layers[li].1.add("payload", hex: payload)
+                e.layers.append(("warning", ["reason": .string(reason)]))
+            }
+            if let w = warning {
+                e.layers.append(("warning", ["reason": .string(w)]))
+                e.summary += " [\(w)]"
+            }
+        default:
+            e.layers.append(("ll", ll))
+            e.summary = "LL data PDU with reserved LLID 0, \(h.length) bytes"
+        }
+    }
+
+    func control(_ effect: LLControl.Effect, _ l: Link, _ r: Record) {
+        switch effect {
+        case let .update(interval, latency, timeout, _):
+            l.interval = interval; l.latency = latency; l.timeout = timeout
+            if let h = l.handle, l.connection?.closedRecord == nil {
+                apply(.updated(handle: h, interval: interval, latency: latency, timeout: timeout), r)
+            }
+        case let .terminate(reason):
+            guard l.terminatedRecord == nil else { return }
+            l.terminatedRecord = r.number
+            l.terminateReason = reason
+            if let h = l.handle, let c = l.connection, c.closedRecord == nil {
+                apply(.closed(handle: h, reason: reason), r)
+            }
+        case .encryptionRequest:
+            break
+        case .encryptionResponse:
+            l.encryptionPending = true
+        case .startEncryption:
+            l.encryptionPending = false
+            l.encrypted = true
+            l.encryptionRecord = r.number
+            if let h = l.handle, l.connection?.closedRecord == nil { apply(.encryption(handle: h, enabled: true), r) }
+        case .reject:
+            l.encryptionPending = false
+        }
+    }
+
+    // MARK: End
+
+    func finish() -> [String] {
+        reassembler.unfinished.map { u in
+            let aa = linkOrder.first(where: { $0.handle == u.handle }).map { Hex.hex($0.accessAddress, width: 8) } ?? "?"
+            return "L2CAP frame on access address \(aa) started at record \(u.firstRecord) never completed (\(u.have) of \(u.expected) bytes)"
+        }
+    }
+
+    /// The `link_layer` summary section.
+    func summary() -> SummarySection? {
+        guard stats.packets > 0 else { return nil }
+        var f = Fields()
+        f.add("packets", stats.packets)
+        f.add("advertising", stats.advertising)
+        f.add("data", stats.data)
+        f.add("control", stats.control)
+        f.add("empty", stats.empty)
+        f.add("crc_bad", stats.crcBad)
+        f.add("crc_bad_records", .list(stats.crcBadRecords.map { .int($0) }))
+        f.add("crc_unchecked", stats.crcUnchecked)
+        f.add("retransmissions", stats.retransmissions)
+        f.add("encrypted", stats.encrypted)
+        f.add("direction_inferred", stats.directionInferred)
+        var list: [FieldValue] = []
+        var text = ["  Link layer:  \(stats.packets) packets (\(stats.advertising) advertising, \(stats.data) data), \(stats.crcBad) with bad CRC, \(stats.retransmissions) retransmissions, \(stats.encrypted) encrypted"]
+        for l in linkOrder where l.connectRecord != nil || l.packets > 0 {
+            var c = Fields()
+            c.add("access_address", Int(l.accessAddress))
+            if let h = l.handle { c.add("handle", Int(h)) }
+            if let conn = l.connection { c.add("connection", conn.id) }
+            if let a = l.central { c.add("central", a.description); c.add("central_address_type", l.centralType?.name ?? "") }
+            if let a = l.peripheral { c.add("peripheral", a.description); c.add("peripheral_address_type", l.peripheralType?.name ?? "") }
+            c.add("connect_record", l.connectRecord.map { .int($0) } ?? .null)
+            if let v = l.interval { c.add("interval", v) }
+            if let v = l.latency { c.add("latency", v) }
+            if let v = l.timeout { c.add("timeout", v) }
+            c.add("packets", l.packets)
+            c.add("crc_bad", l.crcBad)
+            c.add("encryption_record", l.encryptionRecord.map { .int($0) } ?? .null)
+            if l.plaintextAfterEncryption { c.add("decrypted_capture", true) }
+            c.add("terminated_record", l.terminatedRecord.map { .int($0) } ?? .null)
+            if let reason = l.terminateReason { c.add("reason", Int(reason)); c.add("reason_name", HCIText.status(reason)) }
+            list.append(.object(c))
+            if list.count <= 50 {
+                var line = "    AA \(Hex.hex(l.accessAddress, width: 8))"
+                if let a = l.central, let p = l.peripheral { line += ": \(a) → \(p)" }
+                line += ", \(l.packets) packets"
+                if let rec = l.connectRecord { line += ", CONNECT_IND at record \(rec)" }
+                if let rec = l.encryptionRecord { line += ", encrypted from record \(rec)" }
+                if let rec = l.terminatedRecord { line += ", terminated at record \(rec)" + (l.terminateReason.map { " (\(HCIText.status($0)))" } ?? "") }
+                text.append(line)
+            }
+        }
+        f.add("connections", .list(list))
+        return SummarySection(name: "link_layer", value: .object(f), text: text)
+    }
+}
+
+/// Adds the `link_layer` section to the summary of sniffer captures.
+public final class LinkLayerSummary: AnalysisLayer {
+    weak var pipeline: Pipeline?
+    public init() {}
+    public func attach(to pipeline: Pipeline) { self.pipeline = pipeline }
+    public func summary() -> SummarySection? { pipeline?.linkLayerIfUsed?.summary() }
+}
