@@ -104,7 +104,7 @@ public final class PacketLoggerReader: RecordReader {
         }
         let data = input.take(4 + length).dropFirst(13)
         number = recordNumber
-        let micros = Int64(secs) * 1_000_000 + Int64(usecs)
+        let micros = Int64(secs) &* 1_000_000 &+ Int64(usecs)
         let kind: PacketKind
         let direction: Direction
         switch type {

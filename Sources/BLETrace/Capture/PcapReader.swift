@@ -108,7 +108,7 @@ public final class PcapReader: RecordReader {
         }
         guard let hdr = header?.pointee, let bytes = data else { return nil }
         number = recordNumber
-        let micros = Int64(hdr.ts.tv_sec) * 1_000_000 + Int64(hdr.ts.tv_usec)
+        let micros = Int64(hdr.ts.tv_sec) &* 1_000_000 &+ Int64(hdr.ts.tv_usec)
         let caplen = Int(hdr.caplen)
         scratch.removeAll(keepingCapacity: true)
         scratch.append(contentsOf: UnsafeBufferPointer(start: bytes, count: caplen))

@@ -60,7 +60,10 @@ extension PacketKind {
 /// A point in time, in microseconds since 1970-01-01 00:00:00 UTC.
 public struct Timestamp: Hashable, Comparable, Sendable {
     public var micros: Int64
-    @inlinable public init(micros: Int64) { self.micros = micros }
+    /// Timestamps from files are clamped to ±2^55 µs (about ±1,100 years around 1970), so that any difference
+    /// or sum of two of them, or a timeout added to one, cannot overflow.
+    public static let limit: Int64 = 1 << 55
+    @inlinable public init(micros: Int64) { self.micros = min(max(micros, -Timestamp.limit), Timestamp.limit) }
     public static func < (a: Timestamp, b: Timestamp) -> Bool { a.micros < b.micros }
 
     /// ISO-8601 UTC with microseconds: "2024-05-01T12:34:56.123456Z".
