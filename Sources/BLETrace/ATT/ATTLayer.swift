@@ -71,6 +71,7 @@ public final class ATTLayer: ChannelDecoder, AnalysisLayer {
     public init(options: DecodeOptions = DecodeOptions()) {
         self.loaded = options.gatt
         var r = DissectorRegistry.standard
+        if let u = options.uuids?.dissector { r.add(u) }
         self.registry = r
     }
 
