@@ -108,7 +108,7 @@ public struct DeviceInformationDissector: ValueDissector {
         inner.add("oui_text", ouiText(o))
         f.add("system_id", inner)
         return Dissection("device_information", fields: f,
-                          text: "System ID: manufacturer identifier \(Hex.hex(m, width: 10)), OUI \(ouiText(o))",
+                          text: "manufacturer identifier \(Hex.hex(m, width: 10)), OUI \(ouiText(o))",
                           payload: IdentityItem.systemID(s))
     }
 
