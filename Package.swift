@@ -11,6 +11,7 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/weichsel/ZIPFoundation", from: "0.9.19"),
+        .package(url: "https://github.com/jpsim/Yams", from: "5.0.1"),
     ],
     targets: [
         .systemLibrary(
@@ -25,7 +26,8 @@ let package = Package(
         ),
         .target(
             name: "BLETrace",
-            dependencies: ["CPcap", "CZlibShim", .product(name: "ZIPFoundation", package: "ZIPFoundation")]
+            dependencies: ["CPcap", "CZlibShim", .product(name: "ZIPFoundation", package: "ZIPFoundation"),
+                           .product(name: "Yams", package: "Yams")]
         ),
         .executableTarget(
             name: "bletrace",

@@ -15,6 +15,7 @@ struct Analyze: ParsableCommand {
           bletrace analyze trace.pklg --format jsonl > events.jsonl
           bletrace analyze bugreport-2026-11-22.zip --list-logs
           bletrace analyze bugreport.zip --log 2 --time absolute
+          bletrace analyze sensor.btsnoop --uuids acme-uuids.yaml
           zcat capture.log.gz | bletrace analyze - --summary-only
         """
     )
@@ -32,9 +33,13 @@ struct Analyze: ParsableCommand {
     @Option(name: .long, help: "A GATT database from `bletrace gatt --format json`, for devices whose discovery the capture lacks.")
     var gatt: String?
 
+    @Option(name: .long, help: "Names and value decoders for vendor UUIDs, from a JSON or YAML file (see docs/json.md).")
+    var uuids: String?
+
     func run() throws {
         var options = DecodeOptions()
         if let g = gatt { options.gatt = try loadGATT(g) }
+        if let u = uuids { options.uuids = try loadUUIDs(u) }
         let opened = try input.open()
         let out = OutputWriter(fd: 1)
         let sink: EventSink

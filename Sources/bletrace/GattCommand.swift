@@ -21,6 +21,20 @@ func readWholeFile(_ path: String) -> [UInt8]? {
     return out
 }
 
+/// Loads a `--uuids` file of names and decoders (JSON or YAML).
+func loadUUIDs(_ path: String) throws -> UserDefinedUUIDs {
+    guard let bytes = readWholeFile(path) else {
+        reportError("\(path): cannot read the UUID file")
+        throw ExitCode(2)
+    }
+    do {
+        return try UserDefinedUUIDs.parse(bytes, source: path)
+    } catch {
+        reportError("\(path): \(error)")
+        throw ExitCode(2)
+    }
+}
+
 /// Loads a `bletrace gatt --format json` export for `--gatt`.
 func loadGATT(_ path: String) throws -> GATTDatabaseSet {
     guard let bytes = readWholeFile(path) else {
@@ -61,11 +75,20 @@ struct Gatt: ParsableCommand {
     @Option(name: .long, help: "A GATT database exported earlier, used for devices this capture does not discover.")
     var gatt: String?
 
+    @Option(name: .long, help: "Names for vendor UUIDs (JSON or YAML; see docs/json.md).")
+    var uuids: String?
+
     func run() throws {
+        var options = DecodeOptions()
+        if let u = uuids { options.uuids = try loadUUIDs(u) }
+        try UserUUIDNames.$current.withValue(options.uuids?.names) { try run(options) }
+    }
+
+    func run(_ given: DecodeOptions) throws {
         let opened = try input.open()
         let reader = opened.reader
         let file = input.file
-        var options = DecodeOptions()
+        var options = given
         if let g = gatt { options.gatt = try loadGATT(g) }
         let analyzer = Analyzer(options: options, sink: nil)
         let summary = analyzer.run(reader, path: file, containers: opened.containers)

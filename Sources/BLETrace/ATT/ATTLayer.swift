@@ -1,17 +1,3 @@
-/// What a value dissector gets for each ATT PDU that carries an attribute value.
-public struct ATTValueContext {
-    public var opcode: UInt8
-    public var handle: UInt16
-    /// The characteristic the value belongs to (nil when discovery never showed it).
-    public var characteristic: BLEUUID?
-    /// Set when the handle is a descriptor rather than a characteristic value.
-    public var descriptor: BLEUUID?
-    public var value: ArraySlice<UInt8>
-    public var connection: Connection
-    /// True when `value` is a long value reassembled from Read Blob or Prepare Write sequences.
-    public var reassembled: Bool
-}
-
 /// ATT and GATT: decodes CID 0x0004 (and EATT bearers handed over by the LE signaling layer), links
 /// responses to requests, tracks the MTU, rebuilds each server's database from discovery, and names the
 /// service, characteristic and descriptor every PDU touches.
@@ -55,6 +41,8 @@ public final class ATTLayer: ChannelDecoder, AnalysisLayer {
         var blob: [Bool: (handle: UInt16, bytes: [UInt8])] = [:]
         /// Queued Prepare Write Requests, per server side.
         var prepared: [Bool: [(handle: UInt16, offset: UInt16, value: [UInt8])]] = [:]
+        /// State of stateful value dissectors (ANCS, cycling speed and cadence).
+        let values = DissectorState()
         var mtu: Int {
             guard let c = clientMTU, let s = serverMTU else { return 23 }
             return Int(min(c, s))
@@ -75,8 +63,16 @@ public final class ATTLayer: ChannelDecoder, AnalysisLayer {
     var unexpected: [(record: Int, opcode: UInt8)] = []
     var unexpectedCount = 0
 
+    /// The value dissectors: the built-in ones, then those of a `--uuids` file.
+    public let registry: DissectorRegistry
+    /// Called with every value a dissector decoded (battery history, identity cards, the ANCS view).
+    public var valueObservers: [(Dissection, ValueContext) -> Void] = []
+
     public init(options: DecodeOptions = DecodeOptions()) {
         self.loaded = options.gatt
+        var r = DissectorRegistry.standard
+        if let u = options.uuids?.dissector { r.add(u) }
+        self.registry = r
     }
 
     public func attach(to pipeline: Pipeline) {
@@ -207,11 +203,12 @@ public final class ATTLayer: ChannelDecoder, AnalysisLayer {
             if errors.count < ATTLayer.maxListed { errors.append((e.record, reqOp, eh, code)) }
         }
         var ctx = DescribeContext(layer: self, serverKey: serverKey)
-        let summaryText = describe(pdu, request: request?.pdu, state: state, peerIsServer: peerIsServer, handle: handle,
-                                   att: &att, ctx: &ctx)
+        let values = ValueSite(connection: connection.id, device: serverKey, record: e.record, time: e.timestamp, opcode: op,
+                               fromClient: client, state: state.values)
+        var summaryText = describe(pdu, request: request?.pdu, state: state, peerIsServer: peerIsServer, handle: handle,
+                                   att: &att, ctx: &ctx, values: values)
 
         // Long values.
-        var assembled: [(handle: UInt16, value: [UInt8])] = []
         switch pdu {
         case let .readResponse(v):
             if let h = handle { state.blob[peerIsServer] = (h, Array(v)) }
@@ -225,7 +222,10 @@ public final class ATTLayer: ChannelDecoder, AnalysisLayer {
                     state.blob[peerIsServer] = c
                     att.add("long_value", hex: c.bytes)
                     att.add("long_value_offset", Int(offset))
-                    if v.count < state.mtu - 1 { assembled.append((h, c.bytes)) }
+                    if v.count < state.mtu - 1, let d = dissectValue(c.bytes[...], location: ctx.locate(h), site: values) {
+                        att.add("decoded", d.jsonFields)
+                        summaryText += " → " + d.summaryText(raw: c.bytes[...])
+                    }
                 } else {
                     state.blob[peerIsServer] = nil
                 }
@@ -239,10 +239,10 @@ public final class ATTLayer: ChannelDecoder, AnalysisLayer {
             state.prepared[peerIsServer] = nil
             if flags == 0x01 {
                 var order: [UInt16] = []
-                var values: [UInt16: [UInt8]] = [:]
+                var written: [UInt16: [UInt8]] = [:]
                 for item in q {
-                    var v = values[item.handle] ?? []
-                    if values[item.handle] == nil { order.append(item.handle) }
+                    var v = written[item.handle] ?? []
+                    if written[item.handle] == nil { order.append(item.handle) }
                     let o = Int(item.offset)
                     if o <= v.count {
                         v.removeSubrange(o...)
@@ -250,17 +250,20 @@ public final class ATTLayer: ChannelDecoder, AnalysisLayer {
                         v.append(contentsOf: [UInt8](repeating: 0, count: min(o - v.count, 65_535)))
                     }
                     if v.count + item.value.count <= 65_535 { v.append(contentsOf: item.value) }
-                    values[item.handle] = v
+                    written[item.handle] = v
                 }
                 var list: [FieldValue] = []
                 for h in order {
-                    let v = values[h] ?? []
-                    assembled.append((h, v))
+                    let v = written[h] ?? []
                     var w = Fields()
                     w.add("handle", Int(h))
                     w.add("value", hex: v)
                     let loc = ctx.locate(h)
                     if !loc.isEmpty { w.add("gatt", ATTLayer.gattFields(loc)) }
+                    if let d = dissectValue(v[...], location: loc, site: values) {
+                        w.add("decoded", d.jsonFields)
+                        summaryText += "; \(ATTLayer.handleText(h, loc)): " + d.summaryText(raw: v[...])
+                    }
                     list.append(.object(w))
                 }
                 att.add("writes", .list(list))
@@ -276,36 +279,57 @@ public final class ATTLayer: ChannelDecoder, AnalysisLayer {
             let loc = ctx.locate(h)
             if !loc.isEmpty { e.layers.append(("gatt", ATTLayer.gattFields(loc))) }
         }
-
-        // Values for dissectors.
-        if let v = pdu.value, let h = handle, op != 0x06 {
-            let loc = ctx.locate(h)
-            dissectValue(ATTValueContext(opcode: op, handle: h, characteristic: loc.characteristic?.uuid,
-                                         descriptor: loc.role == .descriptor ? loc.descriptor?.uuid : nil,
-                                         value: v, connection: connection, reassembled: false), event: &e)
-        }
-        if case let .multipleNotification(entries) = pdu {
-            for en in entries {
-                let loc = ctx.locate(en.handle)
-                dissectValue(ATTValueContext(opcode: op, handle: en.handle, characteristic: loc.characteristic?.uuid,
-                                             descriptor: loc.role == .descriptor ? loc.descriptor?.uuid : nil,
-                                             value: en.value, connection: connection, reassembled: false), event: &e)
-            }
-        }
-        for a in assembled {
-            let loc = ctx.locate(a.handle)
-            dissectValue(ATTValueContext(opcode: op, handle: a.handle, characteristic: loc.characteristic?.uuid,
-                                         descriptor: loc.role == .descriptor ? loc.descriptor?.uuid : nil,
-                                         value: a.value[...], connection: connection, reassembled: true), event: &e)
-        }
     }
 
-    /// The hook for characteristic value dissectors (Battery Level, Device Information strings, ANCS, …):
-    /// called once for every attribute value an ATT PDU carries, and once more for each long value
-    /// reassembled from Read Blob or Prepare/Execute Write sequences. A dissector keyed by
-    /// `value.characteristic` adds its fields to `event.layers` and may extend `event.summary`.
-    /// No dissectors exist yet.
-    func dissectValue(_ value: ATTValueContext, event: inout TraceEvent) {
+    /// Where a value travels: the PDU and connection around it, for the dissectors' context.
+    struct ValueSite {
+        var connection: Int
+        var device: String
+        var record: Int
+        var time: Timestamp
+        var opcode: UInt8
+        var fromClient: Bool
+        let state: DissectorState
+    }
+
+    /// The one place value dissectors are called: once for every attribute value an ATT PDU carries (each entry
+    /// of a multi-value PDU, and long values once reassembled from Read Blob or Prepare/Execute Write
+    /// sequences). The dissector is chosen by the descriptor's UUID for a descriptor, else by the
+    /// characteristic's; `type` (a Read By Type request's attribute type) wins when a dissector knows it.
+    /// Returns nil when no dissector applies.
+    func dissectValue(_ v: ArraySlice<UInt8>, location loc: GATTLocation, type: BLEUUID? = nil, handle: UInt16 = 0,
+                      site: ValueSite) -> Dissection? {
+        let isDescriptor = loc.role == .descriptor
+        let uuid: BLEUUID
+        if let t = type, registry.dissector(for: t) != nil {
+            uuid = t
+        } else if isDescriptor, let d = loc.descriptor?.uuid {
+            uuid = d
+        } else if loc.role == .value, let c = loc.characteristic?.uuid {
+            uuid = c
+        } else {
+            return nil
+        }
+        guard let d = registry.dissector(for: uuid) else { return nil }
+        let context = ValueContext(uuid: uuid, characteristic: loc.characteristic?.uuid ?? (isDescriptor ? nil : uuid),
+                                   isDescriptor: isDescriptor, opcode: site.opcode, fromClient: site.fromClient,
+                                   handle: handle, record: site.record, time: site.time, connection: site.connection,
+                                   device: site.device, state: site.state)
+        let result = d.dissect(v, context)
+        for o in valueObservers { o(result, context) }
+        return result
+    }
+
+    /// An Error Response about a characteristic whose service defines the error code (ANCS 0xA0–0xA3).
+    func dissectError(_ code: UInt8, location loc: GATTLocation, site: ValueSite) -> Dissection? {
+        guard code >= 0x80, loc.role == .value || loc.role == .descriptor,
+              let uuid = loc.role == .descriptor ? loc.descriptor?.uuid : loc.characteristic?.uuid else { return nil }
+        let context = ValueContext(uuid: uuid, characteristic: loc.characteristic?.uuid, isDescriptor: loc.role == .descriptor,
+                                   opcode: site.opcode, fromClient: site.fromClient, record: site.record, time: site.time,
+                                   connection: site.connection, device: site.device, state: site.state)
+        guard let result = registry.dissectError(code, context) else { return nil }
+        for o in valueObservers { o(result, context) }
+        return result
     }
 
     /// True when `response` answers `request` (Core 5.4 Vol 3 Part F 3.4.8: a response's opcode is its
@@ -483,9 +507,17 @@ public final class ATTLayer: ChannelDecoder, AnalysisLayer {
 
     /// Fills `att` with the PDU's parameters and returns the summary text (without the "ATT " prefix).
     func describe(_ pdu: ATTPDU, request: ATTPDU?, state: ConnState, peerIsServer: Bool, handle: UInt16?,
-                  att: inout Fields, ctx: inout DescribeContext) -> String {
+                  att: inout Fields, ctx: inout DescribeContext, values: ValueSite) -> String {
         let name = ATTNames.opcode(pdu.opcode)
         func h(_ x: UInt16) -> String { ATTLayer.handleText(x, ctx.locate(x)) }
+        /// The value's text: decoded when a dissector knows it (its fields go to `decoded` in `fields`).
+        func value(_ x: UInt16, _ v: ArraySlice<UInt8>, into fields: inout Fields, type: BLEUUID? = nil) -> String {
+            guard let d = dissectValue(v, location: ctx.locate(x), type: type, handle: x, site: values) else {
+                return ATTLayer.valueText(v)
+            }
+            fields.add("decoded", d.jsonFields)
+            return d.summaryText(raw: v)
+        }
         func range(_ a: UInt16, _ b: UInt16) -> String { "\(Hex.hex(a, width: 4))–\(Hex.hex(b, width: 4))" }
         if let x = handle { att.add("handle", Int(x)) }
         if let v = pdu.value, pdu.opcode != 0x06 { att.add("value", hex: v) }
@@ -495,6 +527,10 @@ public final class ATTLayer: ChannelDecoder, AnalysisLayer {
             att.add("request_name", ATTNames.opcode(reqOp))
             att.add("error", Int(code))
             att.add("error_name", ATTNames.error(code))
+            if let d = dissectError(code, location: ctx.locate(eh), site: values) {
+                att.add("decoded", d.jsonFields)
+                return "\(name): \(ATTNames.opcode(reqOp)) \(h(eh)): \(d.text)"
+            }
             return "\(name): \(ATTNames.opcode(reqOp)) \(h(eh)): \(ATTNames.error(code))"
         case let .exchangeMTURequest(mtu): return "\(name): client MTU \(mtu)"
         case let .exchangeMTUResponse(mtu):
@@ -558,7 +594,8 @@ public final class ATTLayer: ChannelDecoder, AnalysisLayer {
                 } else {
                     let loc = ctx.locate(en.handle)
                     if !loc.isEmpty { f.add("gatt", ATTLayer.gattFields(loc)) }
-                    if parts.count < 8 { parts.append("\(h(en.handle)): \(ATTLayer.valueText(en.value))") }
+                    let text = value(en.handle, en.value, into: &f, type: type)
+                    if parts.count < 8 { parts.append("\(h(en.handle)): \(text)") }
                 }
                 list.append(.object(f))
             }
@@ -582,7 +619,10 @@ public final class ATTLayer: ChannelDecoder, AnalysisLayer {
         case let .readBlobRequest(x, o):
             att.add("offset", Int(o))
             return "\(name): \(h(x)), offset \(o)"
-        case let .readResponse(v), let .readBlobResponse(v):
+        case let .readResponse(v):
+            guard let x = handle else { return "\(name): " + ATTLayer.valueText(v) }
+            return "\(name): \(h(x)): " + value(x, v, into: &att)
+        case let .readBlobResponse(v):
             return "\(name): " + (handle.map { h($0) + ": " } ?? "") + ATTLayer.valueText(v)
         case let .readMultipleRequest(hs), let .readMultipleVariableRequest(hs):
             ctx.multi = true
@@ -592,29 +632,34 @@ public final class ATTLayer: ChannelDecoder, AnalysisLayer {
             ctx.multi = true
             if case let .readMultipleRequest(hs)? = request { att.add("handles", .list(hs.map { .int(Int($0)) })) }
             return "\(name): \(ATTLayer.valueText(v))"
-        case let .readMultipleVariableResponse(values, truncated):
+        case let .readMultipleVariableResponse(list_, truncated):
             ctx.multi = true
             var hs: [UInt16] = []
             if case let .readMultipleVariableRequest(q)? = request { hs = q }
             var list: [FieldValue] = []
-            for (i, v) in values.enumerated() {
+            var texts: [String] = []
+            for (i, v) in list_.enumerated() {
                 var f = Fields()
+                var text = ATTLayer.valueText(v)
                 if i < hs.count {
                     f.add("handle", Int(hs[i]))
                     let loc = ctx.locate(hs[i])
                     if !loc.isEmpty { f.add("gatt", ATTLayer.gattFields(loc)) }
                 }
                 f.add("value", hex: v)
+                // The last value may be cut short by the MTU; only whole values are decoded.
+                if i < hs.count, !(truncated && i == list_.count - 1) { text = value(hs[i], v, into: &f) }
+                if texts.count < 6 { texts.append((i < hs.count ? h(hs[i]) + ": " : "") + text) }
                 list.append(.object(f))
             }
             att.add("values", .list(list))
             if truncated { att.add("truncated", true) }
-            return "\(name): " + values.prefix(6).enumerated().map { i, v in (i < hs.count ? h(hs[i]) + ": " : "") + ATTLayer.valueText(v) }.joined(separator: "; ")
+            return "\(name): " + texts.joined(separator: "; ")
         case let .writeRequest(x, v), let .writeCommand(x, v):
-            return "\(name): \(h(x)): \(ATTLayer.valueText(v))"
+            return "\(name): \(h(x)): " + value(x, v, into: &att)
         case let .signedWriteCommand(x, v, sig):
             att.add("signature", hex: sig)
-            return "\(name): \(h(x)): \(ATTLayer.valueText(v)), signature \(Hex.string(sig))"
+            return "\(name): \(h(x)): \(value(x, v, into: &att)), signature \(Hex.string(sig))"
         case .writeResponse:
             return name + (handle.map { ": " + h($0) } ?? "")
         case let .prepareWriteRequest(x, o, v), let .prepareWriteResponse(x, o, v):
@@ -625,21 +670,24 @@ public final class ATTLayer: ChannelDecoder, AnalysisLayer {
             return "\(name): " + (flags == 0 ? "cancel all prepared writes" : flags == 1 ? "write all prepared values" : "flags \(Hex.hex(flags, width: 2))")
         case .executeWriteResponse: return name
         case let .notification(x, v), let .indication(x, v):
-            return "\(name): \(h(x)): \(ATTLayer.valueText(v))"
+            return "\(name): \(h(x)): " + value(x, v, into: &att)
         case .confirmation: return name
         case let .multipleNotification(entries):
             ctx.multi = true
             var list: [FieldValue] = []
+            var texts: [String] = []
             for en in entries {
                 var f = Fields()
                 f.add("handle", Int(en.handle))
                 f.add("value", hex: en.value)
                 let loc = ctx.locate(en.handle)
                 if !loc.isEmpty { f.add("gatt", ATTLayer.gattFields(loc)) }
+                let text = value(en.handle, en.value, into: &f)
+                if texts.count < 6 { texts.append("\(h(en.handle)): \(text)") }
                 list.append(.object(f))
             }
             att.add("entries", .list(list))
-            return "\(name): " + entries.prefix(6).map { "\(h($0.handle)): \(ATTLayer.valueText($0.value))" }.joined(separator: "; ")
+            return "\(name): " + texts.joined(separator: "; ")
         case let .unknown(_, params):
             att.add("parameters", hex: params)
             return "\(name): \(Hex.spaced(params, limit: 16))"

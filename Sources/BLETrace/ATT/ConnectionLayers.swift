@@ -1,7 +1,9 @@
-/// The layers that decode what travels over a connection's fixed L2CAP channels.
+/// The layers that decode what travels over a connection's fixed L2CAP channels, and the summaries built
+/// from the attribute values the dissectors decode.
 public enum ConnectionLayers {
     public static func make(_ options: DecodeOptions) -> [AnalysisLayer] {
         let att = ATTLayer(options: options)
-        return [att, LESignalingLayer(att: att), SMPLayer()]
+        return [att, LESignalingLayer(att: att), SMPLayer(), BatteryHistoryLayer(att: att), IdentityLayer(att: att),
+                ANCSViewLayer(att: att)]
     }
 }

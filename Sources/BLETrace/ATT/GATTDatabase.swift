@@ -400,6 +400,7 @@ extension GATTDatabase {
 public enum GATTNaming {
     /// The SIG name for the role (service, characteristic, descriptor), else any known name.
     public static func name(_ u: BLEUUID, kind: (UInt16) -> String?) -> String? {
+        if let n = UserUUIDNames.name(u) { return n }
         if let s = u.uuid16, let n = kind(s) { return n }
         return u.name
     }

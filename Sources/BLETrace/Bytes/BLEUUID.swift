@@ -92,6 +92,7 @@ public struct BLEUUID: Hashable, Sendable, Comparable, CustomStringConvertible {
 
     /// The Bluetooth SIG or vendor name of this UUID, where known.
     public var name: String? {
+        if let n = UserUUIDNames.name(self) { return n }
         if let s = uuid16 { return AssignedNumbers.uuidName(s) }
         return VendorUUIDs.name(self)
     }

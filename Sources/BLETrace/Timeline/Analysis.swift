@@ -68,8 +68,16 @@ public final class Analyzer {
     /// Called every 16,384 records with the reader's byte position (progress bars).
     public var progress: ((Int) -> Void)?
 
+    /// Names from `--uuids` apply to everything the run prints, the summary included.
     @discardableResult
     public func run(_ reader: RecordReader, path: String, containers: [String] = []) -> Summary {
+        if let names = pipeline.options.uuids?.names, !names.isEmpty {
+            return UserUUIDNames.$current.withValue(names) { runAll(reader, path: path, containers: containers) }
+        }
+        return runAll(reader, path: path, containers: containers)
+    }
+
+    func runAll(_ reader: RecordReader, path: String, containers: [String]) -> Summary {
         let info = CaptureInfo(path: path, format: reader.format, linkType: reader.linkType, containers: containers)
         sink?.begin(info)
         var failure: CaptureError? = nil

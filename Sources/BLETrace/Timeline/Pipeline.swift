@@ -9,6 +9,8 @@ public protocol ChannelDecoder: AnyObject {
 public struct DecodeOptions: Sendable {
     /// GATT databases to use for peers whose discovery the capture does not show (`--gatt FILE`).
     public var gatt: GATTDatabaseSet?
+    /// Names and decoders for vendor UUIDs (`--uuids FILE`).
+    public var uuids: UserDefinedUUIDs?
     public init() {}
 }
 

@@ -109,7 +109,7 @@ struct ATTLayerTests {
         let g = h.layer(read + 1, "gatt")
         #expect(g?["service"]?.objectValue?["uuid"] == .string("180F"))
         #expect(g?["characteristic"]?.objectValue?["name"] == .string("Battery Level"))
-        #expect(h.event(read + 1)?.summary.hasPrefix("ATT Read Response: handle 0x0012 Battery Level (Battery): 5a") == true)
+        #expect(h.event(read + 1)?.summary.hasPrefix("ATT Read Response: handle 0x0012 Battery Level (Battery): 90%") == true)
         let c = h.layer(cccd, "gatt")
         #expect(c?["descriptor"]?.objectValue?["name"] == .string("Client Characteristic Configuration"))
         #expect(c?["characteristic"]?.objectValue?["uuid"] == .string("2A19"))

@@ -1,0 +1,159 @@
+/// Battery history per GATT server, from Battery Level (and Battery Level Status) reads and notifications:
+/// summary section `battery`.
+public final class BatteryHistoryLayer: AnalysisLayer {
+    public struct History: Sendable, Equatable {
+        public var device: String
+        public var first: Int
+        public var last: Int
+        public var min: Int
+        public var max: Int
+        public var count: Int
+        public var firstRecord: Int
+        public var lastRecord: Int
+    }
+
+    unowned let att: ATTLayer
+    public private(set) var histories: [String: History] = [:]
+    var order: [String] = []
+    static let maxDevices = 10_000
+
+    public init(att: ATTLayer) { self.att = att }
+
+    public func attach(to pipeline: Pipeline) {
+        att.valueObservers.append { [unowned self] d, ctx in
+            guard !ctx.fromClient, let r = d.payload as? BatteryReading else { return }
+            self.add(r.percent, device: ctx.device, record: ctx.record)
+        }
+    }
+
+    func add(_ p: Int, device: String, record: Int) {
+        if var h = histories[device] {
+            h.last = p
+            h.min = Swift.min(h.min, p)
+            h.max = Swift.max(h.max, p)
+            h.count += 1
+            h.lastRecord = record
+            histories[device] = h
+        } else if histories.count < BatteryHistoryLayer.maxDevices {
+            histories[device] = History(device: device, first: p, last: p, min: p, max: p, count: 1, firstRecord: record, lastRecord: record)
+            order.append(device)
+        }
+    }
+
+    public func summary() -> SummarySection? {
+        guard !order.isEmpty else { return nil }
+        var list: [FieldValue] = []
+        var text: [String] = []
+        for k in order {
+            guard let h = histories[k] else { continue }
+            list.append(.object(["device": .string(h.device), "first": .int(h.first), "last": .int(h.last), "min": .int(h.min),
+                                 "max": .int(h.max), "count": .int(h.count), "first_record": .int(h.firstRecord),
+                                 "last_record": .int(h.lastRecord)]))
+            text.append("    \(h.device): \(h.first)% → \(h.last)% (min \(h.min)%, max \(h.max)%, \(h.count) reading\(h.count == 1 ? "" : "s"))")
+        }
+        return SummarySection(name: "battery", value: .object(["devices": .list(list)]), text: ["  Battery:"] + text)
+    }
+}
+
+/// One identity card per GATT server: device name, appearance, and the Device Information strings, System ID
+/// and PnP ID it served: summary section `identity`.
+public final class IdentityLayer: AnalysisLayer {
+    public struct Card: Sendable, Equatable {
+        public var device: String
+        /// JSON key → string (device_name, manufacturer_name, model_number, …), first value kept per key.
+        public var strings: [(String, String)] = []
+        public var appearance: UInt16?
+        public var pnp: PnPID?
+        public var systemID: SystemID?
+
+        public static func == (a: Card, b: Card) -> Bool {
+            a.device == b.device && a.appearance == b.appearance && a.pnp == b.pnp && a.systemID == b.systemID
+                && a.strings.map { $0.0 + "=" + $0.1 } == b.strings.map { $0.0 + "=" + $0.1 }
+        }
+
+        public func string(_ key: String) -> String? { strings.first(where: { $0.0 == key })?.1 }
+
+        /// The latest value wins: a device may be renamed during the capture.
+        mutating func set(_ key: String, _ value: String) {
+            if let i = strings.firstIndex(where: { $0.0 == key }) { strings[i].1 = value } else { strings.append((key, value)) }
+        }
+    }
+
+    unowned let att: ATTLayer
+    public private(set) var cards: [String: Card] = [:]
+    var order: [String] = []
+    static let maxDevices = 10_000
+    static let keyOrder = ["device_name", "manufacturer_name", "model_number", "serial_number", "hardware_revision",
+                           "firmware_revision", "software_revision"]
+
+    public init(att: ATTLayer) { self.att = att }
+
+    public func attach(to pipeline: Pipeline) {
+        att.valueObservers.append { [unowned self] d, ctx in
+            guard !ctx.fromClient, d.problem == nil, let item = d.payload as? IdentityItem else { return }
+            self.add(item, device: ctx.device)
+        }
+    }
+
+    func add(_ item: IdentityItem, device: String) {
+        if cards[device] == nil {
+            guard cards.count < IdentityLayer.maxDevices else { return }
+            cards[device] = Card(device: device)
+            order.append(device)
+        }
+        switch item {
+        case let .string(key, value): cards[device]?.set(key, value)
+        case let .appearance(a): cards[device]?.appearance = a
+        case let .pnp(p): cards[device]?.pnp = p
+        case let .systemID(s): cards[device]?.systemID = s
+        }
+    }
+
+    public func summary() -> SummarySection? {
+        guard !order.isEmpty else { return nil }
+        var list: [FieldValue] = []
+        var text: [String] = ["  Identity:"]
+        for k in order {
+            guard let c = cards[k] else { continue }
+            var f = Fields()
+            f.add("device", c.device)
+            var parts: [String] = []
+            for key in IdentityLayer.keyOrder {
+                guard let v = c.string(key) else { continue }
+                f.add(key, v)
+                switch key {
+                case "device_name": parts.append("\"\(v)\"")
+                case "manufacturer_name", "model_number": parts.append(v)
+                case "serial_number": parts.append("serial \(v)")
+                case "hardware_revision": parts.append("hardware \(v)")
+                case "firmware_revision": parts.append("firmware \(v)")
+                default: parts.append("software \(v)")
+                }
+            }
+            if let a = c.appearance {
+                var af = Fields()
+                af.add("value", Int(a))
+                if let n = AssignedNumbers.appearance(a) {
+                    af.add("category", n.category)
+                    if let s = n.subcategory { af.add("subcategory", s) }
+                    parts.append("appearance " + n.category + (n.subcategory.map { ": " + $0 } ?? ""))
+                } else {
+                    parts.append("appearance \(Hex.hex(a, width: 4))")
+                }
+                f.add("appearance", af)
+            }
+            if let p = c.pnp {
+                f.add("pnp_id", p.fields)
+                parts.append("PnP " + p.text)
+            }
+            if let s = c.systemID {
+                f.add("system_id", ["manufacturer_identifier": .int(Int(s.manufacturerIdentifier)), "oui": .int(Int(s.oui)),
+                                    "oui_text": .string(DeviceInformationDissector.ouiText(s.oui))])
+                parts.append("System ID OUI \(DeviceInformationDissector.ouiText(s.oui))")
+            }
+            list.append(.object(f))
+            text.append("    \(c.device): " + parts.joined(separator: ", "))
+        }
+        return SummarySection(name: "identity", value: .object(["devices": .list(list)]), text: text)
+    }
+}

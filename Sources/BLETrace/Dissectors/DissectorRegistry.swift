@@ -1,0 +1,224 @@
+/// What a value dissector made of one attribute value.
+public struct Dissection: Sendable {
+    /// The dissector's name: `battery`, `device_information`, `ancs`, … (JSON `decoded.dissector`).
+    public var dissector: String
+    /// Typed fields (JSON `decoded`, after `dissector`).
+    public var fields: Fields
+    /// One line for the timeline: "90%", "Manufacturer Name \"Acme\"".
+    public var text: String
+    /// Why the value does not fit its characteristic (wrong length, out of range, bad UTF-8), when it does not.
+    /// The value is then shown raw next to whatever could be decoded.
+    public var problem: String?
+    /// A typed result for the summary layers (battery history, identity cards, the ANCS view).
+    public var payload: (any Sendable)?
+
+    public init(_ dissector: String, fields: Fields = Fields(), text: String, problem: String? = nil, payload: (any Sendable)? = nil) {
+        self.dissector = dissector
+        self.fields = fields
+        self.text = text
+        self.problem = problem
+        self.payload = payload
+    }
+
+    /// A value that could not be decoded at all: only the reason.
+    public static func invalid(_ dissector: String, _ reason: String, fields: Fields = Fields()) -> Dissection {
+        Dissection(dissector, fields: fields, text: "", problem: reason)
+    }
+
+    /// `decoded` as the JSON shows it: `dissector`, the fields, and `problem` when there is one.
+    public var jsonFields: Fields {
+        var f = Fields()
+        f.items.reserveCapacity(fields.items.count + 2)
+        f.add("dissector", dissector)
+        f.items.append(contentsOf: fields.items)
+        if let p = problem { f.add("problem", p) }
+        return f
+    }
+
+    /// The timeline text: the decoded text, and the problem with the raw bytes when there is one.
+    public func summaryText(raw: ArraySlice<UInt8>) -> String {
+        guard let p = problem else { return text }
+        let rawText = raw.isEmpty ? "(empty)" : Hex.spaced(raw, limit: 20)
+        return (text.isEmpty ? "" : text + " ") + "[invalid: \(p)] " + rawText
+    }
+}
+
+/// What a dissector knows about the value it is given.
+public struct ValueContext {
+    /// The UUID the dissector was chosen by: the characteristic's, or the descriptor's for a descriptor.
+    public var uuid: BLEUUID
+    /// The characteristic the value or descriptor belongs to, where known.
+    public var characteristic: BLEUUID?
+    /// True when the handle is a descriptor.
+    public var isDescriptor: Bool
+    /// The ATT opcode that carried the value.
+    public var opcode: UInt8
+    /// True when the GATT client sent the value (a write); false for reads, notifications and indications.
+    public var fromClient: Bool
+    public var handle: UInt16
+    public var record: Int
+    public var time: Timestamp
+    /// The connection's number in the capture.
+    public var connection: Int
+    /// The GATT server the attribute lives on: the peer's address, or "local".
+    public var device: String
+    /// State kept for this connection on behalf of stateful dissectors (ANCS, cycling speed and cadence).
+    public let state: DissectorState
+
+    public init(uuid: BLEUUID, characteristic: BLEUUID? = nil, isDescriptor: Bool = false, opcode: UInt8, fromClient: Bool,
+                handle: UInt16 = 0, record: Int = 0, time: Timestamp = Timestamp(micros: 0), connection: Int = 0,
+                device: String = "local", state: DissectorState = DissectorState()) {
+        self.uuid = uuid
+        self.characteristic = characteristic
+        self.isDescriptor = isDescriptor
+        self.opcode = opcode
+        self.fromClient = fromClient
+        self.handle = handle
+        self.record = record
+        self.time = time
+        self.connection = connection
+        self.device = device
+        self.state = state
+    }
+
+    /// True for a Read Response, Read Blob Response or Read Multiple (Variable) Response, or a Read By Type entry.
+    public var isRead: Bool { opcode == 0x0B || opcode == 0x0D || opcode == 0x09 || opcode == 0x0F || opcode == 0x21 }
+    /// True for a notification or indication.
+    public var isPush: Bool { opcode == 0x1B || opcode == 0x1D || opcode == 0x23 }
+}
+
+/// Per-connection state for stateful dissectors: one object per type, made on first use.
+public final class DissectorState {
+    var slots: [ObjectIdentifier: AnyObject] = [:]
+    public init() {}
+
+    /// The connection's `T`, made by `make` the first time.
+    public func get<T: AnyObject>(_ type: T.Type, _ make: () -> T) -> T {
+        let key = ObjectIdentifier(type)
+        if let s = slots[key] as? T { return s }
+        let s = make()
+        slots[key] = s
+        return s
+    }
+}
+
+/// A decoder for the values of some characteristics and descriptors.
+public protocol ValueDissector: Sendable {
+    /// JSON `decoded.dissector`.
+    var name: String { get }
+    /// The characteristic and descriptor UUIDs it understands.
+    var uuids: [BLEUUID] { get }
+    /// Decodes one value. Never traps; a value that does not fit returns a `Dissection` with `problem` set.
+    func dissect(_ value: ArraySlice<UInt8>, _ context: ValueContext) -> Dissection
+    /// Decodes an application error code (0x80–0x9F and beyond) this service defines, from an ATT Error
+    /// Response about one of its characteristics; nil when the code is not the service's.
+    func dissectError(_ code: UInt8, _ context: ValueContext) -> Dissection?
+}
+
+extension ValueDissector {
+    public func dissectError(_ code: UInt8, _ context: ValueContext) -> Dissection? { nil }
+}
+
+/// UUID → dissector. Later additions replace earlier ones for the same UUID, so a `--uuids` file can
+/// override a built-in decoder.
+public struct DissectorRegistry: Sendable {
+    var table: [BLEUUID: any ValueDissector] = [:]
+
+    public init(_ dissectors: [any ValueDissector] = []) {
+        for d in dissectors { add(d) }
+    }
+
+    public mutating func add(_ d: any ValueDissector) {
+        for u in d.uuids { table[u] = d }
+    }
+
+    public func dissector(for uuid: BLEUUID) -> (any ValueDissector)? { table[uuid] }
+
+    public var count: Int { table.count }
+
+    /// Decodes an ATT error code with the dissector of the characteristic the failed request was about.
+    public func dissectError(_ code: UInt8, _ context: ValueContext) -> Dissection? {
+        table[context.uuid]?.dissectError(code, context)
+    }
+
+    /// Every dissector bletrace has. A new service is one file with a `ValueDissector` and one line here.
+    public static let builtIn: [any ValueDissector] = [
+        BatteryDissector(), DeviceInformationDissector(), GAPDissector(), GATTServiceDissector(), DescriptorDissector(),
+        ANCSDissector(), AppleMediaDissector(), BeaconConfigDissector(), HeartRateDissector(),
+        CyclingSpeedCadenceDissector(), CyclingPowerDissector(),
+    ]
+
+    public static let standard = DissectorRegistry(builtIn)
+
+    /// Decodes `value` with the dissector for `context.uuid`, or returns nil when there is none.
+    public func dissect(_ value: ArraySlice<UInt8>, _ context: ValueContext) -> Dissection? {
+        guard let d = table[context.uuid] else { return nil }
+        return d.dissect(value, context)
+    }
+}
+
+/// Small helpers shared by the dissectors.
+enum DissectorText {
+    /// Strict UTF-8: the string, or nil when the bytes are not valid UTF-8. Trailing NULs are dropped.
+    static func utf8(_ bytes: ArraySlice<UInt8>) -> String? {
+        var end = bytes.endIndex
+        while end > bytes.startIndex, bytes[end - 1] == 0 { end -= 1 }
+        let body = bytes[bytes.startIndex..<end]
+        guard isValidUTF8(body) else { return nil }
+        return String(decoding: body, as: UTF8.self)
+    }
+
+    static func isValidUTF8(_ bytes: ArraySlice<UInt8>) -> Bool {
+        if bytes.allSatisfy({ $0 < 0x80 }) { return true }
+        var it = bytes.makeIterator()
+        var parser = Unicode.UTF8.ForwardParser()
+        while true {
+            switch parser.parseScalar(from: &it) {
+            case .valid: continue
+            case .emptyInput: return true
+            case .error: return false
+            }
+        }
+    }
+
+    /// A UTF-8 string characteristic: `key` holds the text; bad UTF-8 is a problem, shown with the
+    /// replacement character where the bytes break. The text is the quoted string (the event already names
+    /// the characteristic).
+    static func string(_ dissector: String, key: String, _ v: ArraySlice<UInt8>, identity: Bool = false) -> Dissection {
+        var f = Fields()
+        if let s = utf8(v) {
+            f.add(key, s)
+            return Dissection(dissector, fields: f, text: "\"\(s)\"",
+                              payload: identity ? IdentityItem.string(key: key, value: s) : nil)
+        }
+        let lossy = String(decoding: v, as: UTF8.self)
+        f.add(key, lossy)
+        return Dissection(dissector, fields: f, text: "\"\(lossy)\"", problem: "not valid UTF-8")
+    }
+
+    /// "1 extra byte" style suffix for over-long values, or nil.
+    static func extra(_ c: ByteCursor) -> String? {
+        c.remaining == 0 ? nil : "\(c.remaining) unexpected byte\(c.remaining == 1 ? "" : "s") after the value"
+    }
+
+    /// A fixed-length problem: "2 bytes, expected 1".
+    static func length(_ got: Int, expected: Int) -> String {
+        "\(got) byte\(got == 1 ? "" : "s"), expected \(expected)"
+    }
+
+    /// Names of the set bits of `value` from `names` (bit 0 first); unnamed set bits as "bit N".
+    static func bits(_ value: Int, _ names: [String]) -> [String] {
+        var out: [String] = []
+        var v = value
+        var i = 0
+        while v != 0 && i < 64 {
+            if v & 1 != 0 { out.append(i < names.count ? names[i] : "bit \(i)") }
+            v >>= 1
+            i += 1
+        }
+        return out
+    }
+
+    static func list(_ names: [String]) -> FieldValue { .list(names.map { .string($0) }) }
+}
+

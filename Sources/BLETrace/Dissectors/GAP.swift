@@ -1,0 +1,67 @@
+/// Generic Access 0x1800: Device Name, Appearance, Peripheral Preferred Connection Parameters, Central Address
+/// Resolution, Resolvable Private Address Only.
+public struct GAPDissector: ValueDissector {
+    public let name = "gap"
+    public let uuids: [BLEUUID] = [0x2A00, 0x2A01, 0x2A04, 0x2AA6, 0x2AC9].map { BLEUUID(UInt16($0)) }
+    public init() {}
+
+    public func dissect(_ v: ArraySlice<UInt8>, _ ctx: ValueContext) -> Dissection {
+        switch ctx.uuid.uuid16 {
+        case 0x2A00: return DissectorText.string(name, key: "device_name", v, identity: true)
+        case 0x2A01: return GAPDissector.appearance(v)
+        case 0x2A04: return GAPDissector.preferredParameters(v)
+        case 0x2AA6: return GAPDissector.flag(v, key: "central_address_resolution", label: "address resolution")
+        default: return GAPDissector.flag(v, key: "rpa_only", label: "resolvable private addresses only")
+        }
+    }
+
+    /// Appearance: category (bits 15–6) and sub-category (bits 5–0).
+    public static func appearance(_ v: ArraySlice<UInt8>) -> Dissection {
+        var c = ByteCursor(v)
+        guard v.count == 2, let a = try? c.u16le() else { return .invalid("gap", DissectorText.length(v.count, expected: 2)) }
+        var f = Fields()
+        f.add("appearance", Int(a))
+        f.add("category_value", Int(a >> 6))
+        f.add("subcategory_value", Int(a & 0x3F))
+        let names = AssignedNumbers.appearance(a)
+        if let n = names {
+            f.add("category", n.category)
+            if let s = n.subcategory { f.add("subcategory", s) }
+        }
+        let text = names.map { $0.category + ($0.subcategory.map { ": " + $0 } ?? "") } ?? "unassigned category \(a >> 6)"
+        return Dissection("gap", fields: f, text: "\(Hex.hex(a, width: 4)) \(text)", payload: IdentityItem.appearance(a))
+    }
+
+    /// Peripheral Preferred Connection Parameters: intervals (1.25 ms), latency, timeout (10 ms); 0xFFFF means
+    /// no preference.
+    public static func preferredParameters(_ v: ArraySlice<UInt8>) -> Dissection {
+        var c = ByteCursor(v)
+        guard v.count == 8, let lo = try? c.u16le(), let hi = try? c.u16le(), let lat = try? c.u16le(), let to = try? c.u16le() else {
+            return .invalid("gap", DissectorText.length(v.count, expected: 8))
+        }
+        var f = Fields()
+        f.add("interval_min", Int(lo))
+        f.add("interval_max", Int(hi))
+        f.add("latency", Int(lat))
+        f.add("timeout", Int(to))
+        func iv(_ x: UInt16) -> String { x == 0xFFFF ? "any" : Fmt.interval1250(Int(x)) }
+        let text = "interval \(iv(lo))–\(iv(hi)), latency \(lat), timeout " + (to == 0xFFFF ? "any" : Fmt.timeout10(Int(to)))
+        var problems: [String] = []
+        for (name, x) in [("minimum interval", lo), ("maximum interval", hi)] where x != 0xFFFF && !(6...3200).contains(x) {
+            problems.append("\(name) \(x) outside 6–3200")
+        }
+        if lo != 0xFFFF, hi != 0xFFFF, lo > hi { problems.append("minimum interval above maximum") }
+        if lat > 499 { problems.append("latency \(lat) above 499") }
+        if to != 0xFFFF, !(10...3200).contains(to) { problems.append("timeout \(to) outside 10–3200") }
+        return Dissection("gap", fields: f, text: text, problem: problems.isEmpty ? nil : problems.joined(separator: "; "))
+    }
+
+    /// A one-byte 0/1 characteristic.
+    static func flag(_ v: ArraySlice<UInt8>, key: String, label: String) -> Dissection {
+        guard v.count == 1, let b = v.first else { return .invalid("gap", DissectorText.length(v.count, expected: 1)) }
+        var f = Fields()
+        f.add(key, Int(b))
+        return Dissection("gap", fields: f, text: (b == 0 ? "no " : "") + label + (b == 1 ? " supported" : ""),
+                          problem: b > 1 ? "value \(b) is reserved (0 or 1)" : nil)
+    }
+}

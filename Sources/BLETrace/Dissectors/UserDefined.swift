@@ -1,0 +1,242 @@
+import Yams
+
+/// Names and simple decoders from a `--uuids` file (JSON or YAML):
+///
+/// ```yaml
+/// uuids:
+///   - uuid: 0000FFE0-0000-1000-8000-00805F9B34FB
+///     name: Acme Sensor Service
+///   - uuid: FFE1
+///     name: Temperature
+///     decode: {type: sint16, byte_order: little, scale: 0.01, unit: "°C"}
+/// ```
+///
+/// `type` is `uint8`, `uint16`, `uint24`, `uint32`, `uint64`, `sint8`, `sint16`, `sint24`, `sint32`, `sint64`
+/// (`int…` is accepted for `sint…`), `utf8` or `hex`; `byte_order` is `little` (the default) or `big`.
+public struct UserDefinedUUIDs: Sendable, Equatable {
+    public enum Kind: Sendable, Equatable {
+        case integer(bytes: Int, signed: Bool)
+        case utf8
+        case hex
+    }
+
+    public struct Decoder: Sendable, Equatable {
+        public var kind: Kind
+        public var bigEndian = false
+        public var scale: Double?
+        public var unit: String?
+    }
+
+    public struct Entry: Sendable, Equatable {
+        public var uuid: BLEUUID
+        public var name: String?
+        public var decoder: Decoder?
+    }
+
+    public var entries: [Entry] = []
+    /// Where the definitions came from (the file's path).
+    public var source: String = ""
+
+    public init(entries: [Entry] = [], source: String = "") {
+        self.entries = entries
+        self.source = source
+    }
+
+    /// UUID → name, for naming attributes.
+    public var names: [BLEUUID: String] {
+        var out: [BLEUUID: String] = [:]
+        for e in entries { if let n = e.name { out[e.uuid] = n } }
+        return out
+    }
+
+    /// The dissector for the entries that have a decoder, or nil when none has.
+    public var dissector: UserDefinedDissector? {
+        var table: [BLEUUID: (String?, Decoder)] = [:]
+        for e in entries { if let d = e.decoder { table[e.uuid] = (e.name, d) } }
+        return table.isEmpty ? nil : UserDefinedDissector(table: table)
+    }
+
+    // MARK: Reading the file
+
+    /// Parses JSON (when the text starts with `{`) or YAML.
+    public static func parse(_ bytes: [UInt8], source: String) throws -> UserDefinedUUIDs {
+        let first = bytes.first(where: { $0 != 0x20 && $0 != 0x0A && $0 != 0x0D && $0 != 0x09 })
+        let tree: FieldValue
+        if first == UInt8(ascii: "{") || first == UInt8(ascii: "[") {
+            tree = try JSONParser.parse(bytes)
+        } else {
+            let text = String(decoding: bytes, as: UTF8.self)
+            let loaded: Any?
+            do {
+                loaded = try Yams.load(yaml: text)
+            } catch {
+                throw UUIDFileError(description: "YAML: \(error)")
+            }
+            tree = fieldValue(loaded)
+        }
+        return try UserDefinedUUIDs(tree: tree, source: source)
+    }
+
+    /// A YAML document (as Yams loads it) as a `FieldValue` tree.
+    static func fieldValue(_ v: Any?) -> FieldValue {
+        switch v {
+        case let s as String: return .string(s)
+        case let b as Bool: return .bool(b)
+        case let i as Int: return .int(i)
+        case let d as Double: return .double(d)
+        case let a as [Any]: return .list(a.map { fieldValue($0) })
+        case let m as [String: Any]:
+            var f = Fields()
+            for k in m.keys.sorted() { f.add(k, fieldValue(m[k])) }
+            return .object(f)
+        case let m as [AnyHashable: Any]:
+            var f = Fields()
+            for (k, x) in m.sorted(by: { "\($0.key)" < "\($1.key)" }) { f.add("\(k)", fieldValue(x)) }
+            return .object(f)
+        default: return .null
+        }
+    }
+
+    public init(tree: FieldValue, source: String) throws {
+        self.source = source
+        let list: [FieldValue]
+        switch tree {
+        case let .object(o):
+            guard case let .list(l)? = o["uuids"] else { throw UserDefinedUUIDs.error("expected a \"uuids\" list") }
+            list = l
+        case let .list(l): list = l
+        default: throw UserDefinedUUIDs.error("expected a \"uuids\" list")
+        }
+        for (i, item) in list.enumerated() {
+            guard case let .object(o) = item else { throw UserDefinedUUIDs.error("entry \(i + 1) is not an object") }
+            let text: String
+            switch o["uuid"] {
+            case let .string(s)?: text = s
+            case let .int(n)?: text = String(n)   // YAML reads `uuid: 1800` as a number
+            default: throw UserDefinedUUIDs.error("entry \(i + 1) has no \"uuid\"")
+            }
+            guard let u = BLEUUID(string: text) else { throw UserDefinedUUIDs.error("entry \(i + 1): \"\(text)\" is not a UUID") }
+            var e = Entry(uuid: u, name: o["name"]?.stringValue, decoder: nil)
+            if let d = o["decode"] { e.decoder = try UserDefinedUUIDs.decoder(d, entry: i + 1) }
+            if e.name == nil && e.decoder == nil { throw UserDefinedUUIDs.error("entry \(i + 1) has neither \"name\" nor \"decode\"") }
+            entries.append(e)
+        }
+    }
+
+    static func error(_ reason: String) -> UUIDFileError { UUIDFileError(description: reason) }
+
+    static func decoder(_ v: FieldValue, entry: Int) throws -> Decoder {
+        let o: Fields
+        switch v {
+        case let .string(s): o = ["type": .string(s)]
+        case let .object(x): o = x
+        default: throw error("entry \(entry): \"decode\" must be a type name or an object")
+        }
+        guard let type = o["type"]?.stringValue?.lowercased() else { throw error("entry \(entry): \"decode\" has no \"type\"") }
+        var d: Decoder
+        switch type {
+        case "utf8", "string", "utf8s": d = Decoder(kind: .utf8)
+        case "hex", "bytes": d = Decoder(kind: .hex)
+        default:
+            let signed = type.hasPrefix("sint") || type.hasPrefix("int")
+            let digits = type.drop(while: { !$0.isNumber })
+            guard type.hasPrefix("uint") || signed, let bits = Int(digits), [8, 16, 24, 32, 64].contains(bits) else {
+                throw error("entry \(entry): unknown type \"\(type)\" (uint8…uint64, sint8…sint64, utf8, hex)")
+            }
+            d = Decoder(kind: .integer(bytes: bits / 8, signed: signed))
+        }
+        switch o["byte_order"]?.stringValue?.lowercased() {
+        case nil, "little", "le": break
+        case "big", "be": d.bigEndian = true
+        case let other?: throw error("entry \(entry): byte_order \"\(other)\" is not little or big")
+        }
+        switch o["scale"] {
+        case nil: break
+        case let .int(n)?: d.scale = Double(n)
+        case let .double(x)?: d.scale = x
+        default: throw error("entry \(entry): scale must be a number")
+        }
+        d.unit = o["unit"]?.stringValue
+        return d
+    }
+}
+
+/// Why a `--uuids` file was refused.
+public struct UUIDFileError: Error, CustomStringConvertible, Equatable {
+    public var description: String
+}
+
+/// Names from a `--uuids` file, in force while an analysis runs (see `Analyzer.run`).
+public enum UserUUIDNames {
+    @TaskLocal public static var current: [BLEUUID: String]? = nil
+
+    @inline(__always) static func name(_ u: BLEUUID) -> String? {
+        guard let t = current else { return nil }
+        return t[u]
+    }
+}
+
+/// Decodes the values of characteristics a `--uuids` file describes.
+public struct UserDefinedDissector: ValueDissector {
+    public let name = "user"
+    let table: [BLEUUID: (String?, UserDefinedUUIDs.Decoder)]
+    public var uuids: [BLEUUID] { Array(table.keys) }
+
+    public func dissect(_ v: ArraySlice<UInt8>, _ ctx: ValueContext) -> Dissection {
+        guard let (label, d) = table[ctx.uuid] else { return .invalid(name, "no decoder") }
+        var f = Fields()
+        if let l = label { f.add("name", l) }
+        switch d.kind {
+        case .utf8:
+            if let s = DissectorText.utf8(v) {
+                f.add("value", s)
+                return Dissection(name, fields: f, text: "\"\(s)\"")
+            }
+            return Dissection(name, fields: f, text: "", problem: "not valid UTF-8")
+        case .hex:
+            f.add("value", hex: v)
+            return Dissection(name, fields: f, text: Hex.string(v))
+        case let .integer(n, signed):
+            guard v.count == n else { return Dissection(name, fields: f, text: "", problem: DissectorText.length(v.count, expected: n)) }
+            var raw: UInt64 = 0
+            if d.bigEndian {
+                for b in v { raw = raw << 8 | UInt64(b) }
+            } else {
+                for (i, b) in v.enumerated() { raw |= UInt64(b) << (8 * UInt64(i)) }
+            }
+            let unit = d.unit.map { " " + $0 } ?? ""
+            if signed {
+                let shift = UInt64(64 - 8 * n)
+                let x = Int64(bitPattern: raw << shift) >> Int64(shift)
+                return scaled(Double(x), exact: Int(x), d, f, unit)
+            }
+            if raw > UInt64(Int.max) {
+                f.add("value", .string(String(raw)))
+                return Dissection(name, fields: f, text: String(raw) + unit)
+            }
+            return scaled(Double(raw), exact: Int(raw), d, f, unit)
+        }
+    }
+
+    func scaled(_ x: Double, exact: Int, _ d: UserDefinedUUIDs.Decoder, _ fields: Fields, _ unit: String) -> Dissection {
+        var f = fields
+        guard let s = d.scale else {
+            f.add("value", exact)
+            return Dissection(name, fields: f, text: String(exact) + unit)
+        }
+        f.add("raw", exact)
+        let y = x * s
+        // Decimals the scale implies (0.01 → 2), at most 6.
+        var decimals = 0, p = 1.0
+        while decimals < 6, ((s * p).rounded() - s * p).magnitude > 1e-9 { decimals += 1; p *= 10 }
+        let scaledInt = (y * p).rounded()
+        guard scaledInt.isFinite, scaledInt.magnitude < 9e15 else {
+            f.add("value", .double(y))
+            return Dissection(name, fields: f, text: "\(y)" + unit)
+        }
+        var div = 1
+        for _ in 0..<decimals { div *= 10 }
+        f.add("value", .double(scaledInt / p))
+        return Dissection(name, fields: f, text: Fmt.fixed(Int(scaledInt), scale: div) + unit)
+    }
+}

@@ -1,0 +1,83 @@
+import Testing
+@testable import BLETrace
+
+@Suite("--uuids files: names and simple decoders")
+struct UserDefinedTests {
+    static let yaml = """
+    uuids:
+      - uuid: 0000FFE0-0000-1000-8000-00805F9B34FB
+        name: Acme Sensor Service
+      - uuid: FFE1
+        name: Temperature
+        decode: {type: sint16, byte_order: little, scale: 0.01, unit: "°C"}
+      - uuid: FFE2
+        name: Counter
+        decode: {type: uint24, byte_order: big}
+      - uuid: 1234
+        name: Label
+        decode: utf8
+      - uuid: 6E400003-B5A3-F393-E0A9-E50E24DCCA9E
+        decode: hex
+    """
+
+    @Test("YAML: entries, types, byte order, scale and unit")
+    func yaml() throws {
+        let u = try UserDefinedUUIDs.parse(Array(Self.yaml.utf8), source: "t.yaml")
+        #expect(u.entries.count == 5)
+        #expect(u.names[sig(0xFFE0)] == "Acme Sensor Service" && u.names[sig(0x1234)] == "Label")
+        var r = DissectorRegistry.standard
+        r.add(try #require(u.dissector))
+        let t = try #require(dissect(sig(0xFFE1), le(0xFF38), registry: r))   // -200 × 0.01
+        #expect(t.dissector == "user" && t.fields["raw"] == .int(-200) && t.fields["value"] == .double(-2) && t.text == "-2.00 °C")
+        #expect(dissect(sig(0xFFE2), [0x01, 0x02, 0x03], registry: r)?.fields["value"] == .int(0x010203))
+        #expect(dissect(sig(0xFFE2), [0x01, 0x02], registry: r)?.problem == "2 bytes, expected 3")
+        #expect(dissect(sig(0x1234), Array("hi".utf8), registry: r)?.fields["value"] == .string("hi"))
+        #expect(dissect(sig(0x1234), [0xFF], registry: r)?.problem == "not valid UTF-8")
+        let nus = try #require(BLEUUID(string: "6E400003-B5A3-F393-E0A9-E50E24DCCA9E"))
+        #expect(dissect(nus, [0xAB, 0x01], registry: r)?.fields["value"] == .hex([0xAB, 0x01]))
+    }
+
+    @Test("JSON, and a decoder replaces the built-in one for its UUID")
+    func json() throws {
+        let text = #"{"uuids": [{"uuid": "2A19", "name": "Charge", "decode": {"type": "uint8", "scale": 0.5, "unit": "%"}}, {"uuid": "FFF1", "decode": {"type": "int32", "byte_order": "big"}}]}"#
+        let u = try UserDefinedUUIDs.parse(Array(text.utf8), source: "t.json")
+        var r = DissectorRegistry.standard
+        r.add(try #require(u.dissector))
+        #expect(dissect(sig(0x2A19), [91], registry: r)?.text == "45.5 %")
+        #expect(dissect(sig(0xFFF1), [0xFF, 0xFF, 0xFF, 0xFE], registry: r)?.fields["value"] == .int(-2))
+    }
+
+    @Test("bad files are refused with the reason")
+    func errors() {
+        func reason(_ s: String) -> String? {
+            do { _ = try UserDefinedUUIDs.parse(Array(s.utf8), source: "x"); return nil } catch { return "\(error)" }
+        }
+        #expect(reason("uuids: [{uuid: zz, name: x}]") == "entry 1: \"zz\" is not a UUID")
+        #expect(reason("uuids: [{uuid: FFE1}]") == "entry 1 has neither \"name\" nor \"decode\"")
+        #expect(reason("uuids: [{uuid: FFE1, decode: float7}]")?.contains("unknown type") == true)
+        #expect(reason("uuids: [{uuid: FFE1, decode: {type: uint16, byte_order: middle}}]")?.contains("middle") == true)
+        #expect(reason("names: []") == "expected a \"uuids\" list")
+        #expect(reason("uuids: [") != nil)
+        #expect(reason("{\"uuids\": 3}") != nil)
+    }
+
+    @Test("names apply to the GATT layer's output during a run, and only then")
+    func names() throws {
+        let u = try UserDefinedUUIDs.parse(Array(Self.yaml.utf8), source: "t.yaml")
+        var options = DecodeOptions()
+        options.uuids = u
+        let s = Scenario(format: .btsnoop(datalink: 1002))
+        s.powerOn(local: Samples.local)
+        s.connect(handle: 0x40, peer: Samples.thermo, peerType: 1)
+        s.attOut(0x40, [0x08] + le(1) + le(0xFFFF) + le(0x2803))
+        s.attIn(0x40, [0x09, 7] + le(0x10) + [0x12] + le(0x11) + le(0xFFE1))
+        s.attIn(0x40, [0x1B] + le(0x11) + le(2150))
+        let sink = CollectingSink()
+        Analyzer(options: options, sink: sink).run(try CaptureFile.open(bytes: s.writer.bytes), path: "t")
+        let note = try #require(sink.events.last)
+        #expect(note.summary.contains("handle 0x0011 Temperature: 21.50 °C"))
+        #expect(note.layer("gatt")?["characteristic"]?.objectValue?["name"] == .string("Temperature"))
+        #expect(note.layer("att")?["decoded"]?.objectValue?["value"] == .double(21.5))
+        #expect(sig(0xFFE1).name == nil)
+    }
+}
