@@ -36,6 +36,9 @@ struct DissectorTSharkTests {
         Analyzer(sink: sink).run(try CaptureFile.open(path: path), path: path)
         var table: Table = [:]
         func take(_ decoded: Fields, _ record: Int) {
+            if let problem = decoded["problem"]?.stringValue {
+                table[record, default: [:]]["problem", default: []].append(problem)
+            }
             for (name, p) in fields {
                 var v: FieldValue? = .object(decoded)
                 for k in p { v = v?.objectValue?[k] }
@@ -82,19 +85,30 @@ struct DissectorTSharkTests {
     @Test("every value equals tshark's, record by record", .enabled(if: TSharkComparisonTests.available))
     func compare() throws {
         var equal = 0
+        var explained = 0
         var differences: [String] = []
-        for path in TSharkComparisonTests.hciCaptures() {
+        // HCI captures and, since link-layer data reaches the ATT layer too, the sniffer captures.
+        for path in TSharkComparisonTests.hciCaptures() + SnifferTSharkComparisonTests.snifferCaptures() {
             let o = try Self.ours(path), t = try Self.theirs(path)
             let name = (path as NSString).lastPathComponent
             for rec in Set(o.keys).union(t.keys).sorted() {
                 for (f, _) in Self.fields {
                     let a = o[rec]?[f] ?? [], b = t[rec]?[f] ?? []
                     if a.isEmpty && b.isEmpty { continue }
-                    if a == b { equal += a.count } else { differences.append("\(name) record \(rec) \(f): bletrace \(a), tshark \(b)") }
+                    if a == b {
+                        equal += a.count
+                    } else if a.isEmpty, f.hasPrefix("btatt.system_id"), (o[rec]?["problem"] ?? []).contains(where: { $0.contains("expected 8") }) {
+                        // tshark's error: System ID is exactly 8 octets (GATT Specification Supplement, System ID);
+                        // tshark decodes the first 8 bytes of a longer value (here a 19-byte string), bletrace flags
+                        // the value invalid and shows it raw.
+                        explained += 1
+                    } else {
+                        differences.append("\(name) record \(rec) \(f): bletrace \(a), tshark \(b)")
+                    }
                 }
             }
         }
-        print("Battery/DIS against tshark: \(equal) values equal, \(differences.count) differences")
+        print("Battery/DIS against tshark: \(equal) values equal, \(explained) explained, \(differences.count) differences")
         for d in differences.prefix(50) { print("  " + d) }
         #expect(equal > 0)
         #expect(differences.isEmpty, "first: \(differences.first ?? "")")
