@@ -103,6 +103,7 @@ public enum StandardLayers {
         var layers: [AnalysisLayer] = []
         layers += ConnectionLayers.make(options) // ATT/GATT, LE signaling, SMP
         layers.append(DeviceInventory())
+        layers.append(Findings())
         return layers
     }
 }
