@@ -1,0 +1,309 @@
+/// Replaces what identifies people and devices with stable pseudonyms, so a report can go on a public
+/// ticket: Bluetooth addresses, device names, serial numbers, iBeacon (and AltBeacon) UUIDs, and the text
+/// of ANCS notifications. The same original always gets the same pseudonym, in every format and on both
+/// sides of a diff (share one `Redactor`).
+///
+/// Pseudonyms: addresses become `00:00:00:00:00:01`, `…:02` (still valid addresses); names `name-1`,
+/// serial numbers `serial-1`, beacon UUIDs `00000000-0000-0000-0000-000000000001`, ANCS text `text-1`.
+///
+/// Hex payloads: inside every hex field (advertising data, HCI parameters, ATT values, …) the bytes of a
+/// known original are overwritten in place: an address in either byte order by its pseudonym's bytes, a
+/// beacon UUID likewise, and a name, serial number or text by as many bytes of its pseudonym padded with
+/// `*`. Lengths inside the blobs therefore still add up. The same forms are replaced inside summary
+/// strings (colon, contiguous and spaced hex, either case). Names shorter than three characters are only
+/// replaced where a whole field equals them.
+public final class Redactor {
+    public enum Kind: String, Sendable { case address, name, serial, beacon, text }
+
+    var pseudonyms: [String: String] = [:]
+    var counters: [Kind: Int] = [:]
+    /// Lowercased UTF-8 pattern → replacement, grouped by the first two bytes of the pattern.
+    var textPatterns: [UInt16: [([UInt8], [UInt8])]] = [:]
+    /// Byte pattern → same-length replacement, by first byte.
+    var bytePatterns: [UInt8: [([UInt8], [UInt8])]] = [:]
+    /// Whole-field matches for short names (lowercased).
+    var exact: [String: String] = [:]
+    /// The originals learned (lowercased canonical text), for tests and reports.
+    public private(set) var originals: [(kind: Kind, value: String)] = []
+
+    public init() {}
+
+    static let ancsDataSource = "22EAC6E9-24D6-4BB5-BE44-B36ACE7C7BFB"
+
+    @inline(__always) static func lower(_ b: UInt8) -> UInt8 { b >= 0x41 && b <= 0x5A ? b | 0x20 : b }
+
+    func pseudonym(_ kind: Kind, _ key: String) -> (String, Int, Bool) {
+        let k = kind.rawValue + "|" + key
+        if let p = pseudonyms[k] { return (p, 0, false) }
+        let n = (counters[kind] ?? 0) + 1
+        counters[kind] = n
+        let p: String
+        switch kind {
+        case .address: p = BDAddr(UInt64(n)).description
+        case .beacon: p = "00000000-0000-0000-0000-" + String(Hex.string(Redactor.be(UInt64(n), 6)).uppercased())
+        default: p = "\(kind.rawValue)-\(n)"
+        }
+        pseudonyms[k] = p
+        return (p, n, true)
+    }
+
+    static func be(_ v: UInt64, _ n: Int) -> [UInt8] { (0..<n).map { UInt8(truncatingIfNeeded: v >> (8 * UInt64(n - 1 - $0))) } }
+
+    func addText(_ pattern: [UInt8], _ replacement: [UInt8]) {
+        guard pattern.count >= 2 else { return }
+        let p = pattern.map(Redactor.lower)
+        let key = UInt16(p[0]) << 8 | UInt16(p[1])
+        var list = textPatterns[key] ?? []
+        if list.contains(where: { $0.0 == p }) { return }
+        list.append((p, replacement))
+        list.sort { $0.0.count > $1.0.count }
+        textPatterns[key] = list
+    }
+
+    func addBytes(_ pattern: [UInt8], _ replacement: [UInt8]) {
+        guard let first = pattern.first, pattern.count >= 3 else { return }
+        var list = bytePatterns[first] ?? []
+        if list.contains(where: { $0.0 == pattern }) { return }
+        list.append((pattern, replacement))
+        list.sort { $0.0.count > $1.0.count }
+        bytePatterns[first] = list
+    }
+
+    /// Text, contiguous hex and spaced hex forms of `bytes` → those of `replacement`.
+    func addHexForms(_ bytes: [UInt8], _ replacement: [UInt8]) {
+        addText(Array(Hex.string(bytes).utf8), Array(Hex.string(replacement).utf8))
+        addText(Array(Hex.spaced(bytes, limit: bytes.count).utf8), Array(Hex.spaced(replacement, limit: replacement.count).utf8))
+        addBytes(bytes, replacement)
+    }
+
+    // MARK: Learning
+
+    public func learnAddress(_ a: BDAddr) {
+        guard a.value != 0, a.value != 0xFFFF_FFFF_FFFF else { return }
+        let (p, n, new) = pseudonym(.address, a.description)
+        guard new else { return }
+        originals.append((.address, a.description))
+        addText(Array(a.description.utf8), Array(p.utf8))
+        let be = Redactor.be(a.value, 6), pbe = Redactor.be(UInt64(n), 6)
+        addHexForms(be, pbe)
+        addHexForms(be.reversed(), pbe.reversed())
+    }
+
+    /// Names, serial numbers and ANCS text.
+    public func learnString(_ s: String, kind: Kind) {
+        var trimmed = Substring(s)
+        while let l = trimmed.last, l == " " || l == "\0" { trimmed = trimmed.dropLast() }
+        while let f = trimmed.first, f == " " { trimmed = trimmed.dropFirst() }
+        let v = String(trimmed)
+        guard !v.isEmpty else { return }
+        let (p, _, new) = pseudonym(kind, v.lowercased())
+        guard new else { return }
+        originals.append((kind, v))
+        if v.utf8.count < 3 { exact[v.lowercased()] = p; return }
+        let bytes = Array(v.utf8)
+        addText(bytes, Array(p.utf8))
+        var filler = Array(p.utf8.prefix(bytes.count))
+        while filler.count < bytes.count { filler.append(0x2A) }
+        addHexForms(bytes, filler)
+    }
+
+    public func learnBeacon(_ u: BLEUUID) {
+        let text = u.description
+        guard text.count == 36 else { return }
+        let (p, _, new) = pseudonym(.beacon, text)
+        guard new, let be = Hex.parse(text), let pbe = Hex.parse(p) else { return }
+        originals.append((.beacon, text))
+        addText(Array(text.utf8), Array(p.utf8))
+        addHexForms(be, pbe)
+        addHexForms(be.reversed(), pbe.reversed())
+    }
+
+    /// Learns the identifying values of an event: any address-shaped string, local names, beacon UUIDs,
+    /// Device Name and Serial Number values, and the text of ANCS Data Source notifications.
+    public func learn(_ e: TraceEvent) {
+        for (_, f) in e.layers { learn(fields: f) }
+        guard e.kind == .att, let att = e.layer("att") else { return }
+        let ch = e.layer("gatt")?["characteristic"]?.objectValue?["uuid"]?.stringValue
+        let value: [UInt8]?
+        if case let .hex(v)? = att["long_value"] { value = v } else if case let .hex(v)? = att["value"] { value = v } else { value = nil }
+        let decoded = e.layer("decoded") ?? att["decoded"]?.objectValue
+        switch ch {
+        case "2A00"?, "2A25"?:
+            let kind: Kind = ch == "2A00" ? .name : .serial
+            if let v = value, e.layer("gatt")?["role"]?.stringValue == "value" {
+                learnString(String(decoding: v.prefix(while: { $0 != 0 }), as: UTF8.self), kind: kind)
+            }
+            if let d = decoded { strings(in: .object(d)) { self.learnString($0, kind: kind) } }
+        case Redactor.ancsDataSource?:
+            if let v = value {
+                // Printable runs: attribute values, possibly split over several notifications.
+                var run: [UInt8] = []
+                for b in v + [0] {
+                    if b >= 0x20 && b < 0x7F { run.append(b); continue }
+                    if run.count >= 3 { learnString(String(decoding: run, as: UTF8.self), kind: .text) }
+                    run = []
+                }
+            }
+            if let d = decoded { strings(in: .object(d)) { self.learnString($0, kind: .text) } }
+        default:
+            break
+        }
+    }
+
+    func strings(in v: FieldValue, _ body: (String) -> Void) {
+        switch v {
+        case let .string(s): body(s)
+        case let .list(l): for x in l { strings(in: x, body) }
+        case let .object(o): for (_, x) in o.items { strings(in: x, body) }
+        default: break
+        }
+    }
+
+    public func learn(fields f: Fields) {
+        for (key, v) in f.items {
+            switch v {
+            case let .string(s):
+                if s.utf8.count == 17, let a = BDAddr(string: s) { learnAddress(a) }
+                else if key == "local_name" || key == "broadcast_name" { learnString(s, kind: .name) }
+            case let .object(o):
+                if key == "ibeacon" || key == "altbeacon", let u = o["uuid"]?.stringValue.flatMap({ BLEUUID(string: $0) }) { learnBeacon(u) }
+                learn(fields: o)
+            case let .list(items):
+                for x in items {
+                    if case let .object(o) = x { learn(fields: o) }
+                    else if case let .string(s) = x {
+                        if s.utf8.count == 17, let a = BDAddr(string: s) { learnAddress(a) }
+                        else if key == "names" { learnString(s, kind: .name) }
+                    }
+                }
+            default: break
+            }
+        }
+    }
+
+    public var isEmpty: Bool { textPatterns.isEmpty && exact.isEmpty }
+
+    // MARK: Redacting
+
+    public func redact(_ s: String) -> String {
+        if isEmpty || s.isEmpty { return s }
+        if !exact.isEmpty, let r = exact[s.lowercased()] { return r }
+        var changed = false
+        var out: [UInt8] = []
+        let bytes = Array(s.utf8)
+        var i = 0
+        while i < bytes.count {
+            if i + 1 < bytes.count, let list = textPatterns[UInt16(Redactor.lower(bytes[i])) << 8 | UInt16(Redactor.lower(bytes[i + 1]))] {
+                var hit = false
+                for (p, r) in list where i + p.count <= bytes.count {
+                    var k = 2
+                    while k < p.count && Redactor.lower(bytes[i + k]) == p[k] { k += 1 }
+                    if k == p.count {
+                        if !changed { out.reserveCapacity(bytes.count); out.append(contentsOf: bytes[0..<i]); changed = true }
+                        out.append(contentsOf: r)
+                        i += p.count
+                        hit = true
+                        break
+                    }
+                }
+                if hit { continue }
+            }
+            if changed { out.append(bytes[i]) }
+            i += 1
+        }
+        return changed ? String(decoding: out, as: UTF8.self) : s
+    }
+
+    public func redact(bytes: [UInt8]) -> [UInt8] {
+        guard !bytePatterns.isEmpty else { return bytes }
+        var out = bytes
+        var i = 0
+        while i < out.count {
+            if let list = bytePatterns[out[i]] {
+                var hit = false
+                for (p, r) in list where i + p.count <= out.count && out[i..<(i + p.count)].elementsEqual(p) {
+                    out.replaceSubrange(i..<(i + p.count), with: r)
+                    i += p.count
+                    hit = true
+                    break
+                }
+                if hit { continue }
+            }
+            i += 1
+        }
+        return out
+    }
+
+    public func redact(_ v: FieldValue) -> FieldValue {
+        switch v {
+        case let .string(s): return .string(redact(s))
+        case let .hex(b): return .hex(redact(bytes: b))
+        case let .list(l): return .list(l.map { redact($0) })
+        case let .object(o): return .object(redact(o))
+        default: return v
+        }
+    }
+
+    public func redact(_ f: Fields) -> Fields {
+        var out = Fields()
+        out.items = f.items.map { ($0.0, redact($0.1)) }
+        return out
+    }
+
+    public func redact(_ e: TraceEvent) -> TraceEvent {
+        var r = e
+        r.summary = redact(e.summary)
+        r.layers = e.layers.map { ($0.0, redact($0.1)) }
+        r.malformed = e.malformed.map { redact($0) }
+        return r
+    }
+
+    /// The address a pseudonym stands for is never shown; unknown addresses are learned on the spot.
+    public func redact(address a: BDAddr) -> BDAddr {
+        learnAddress(a)
+        guard let p = pseudonyms["address|" + a.description], let b = BDAddr(string: p) else { return a }
+        return b
+    }
+
+    public func redact(_ s: Summary) -> Summary {
+        var r = s
+        r.connections = s.connections.map { c in
+            let x = Connection(id: c.id, handle: c.handle, implicit: c.implicit)
+            x.peer = c.peer.map { redact(address: $0) }
+            x.peerType = c.peerType; x.role = c.role; x.le = c.le
+            x.interval = c.interval; x.latency = c.latency; x.timeout = c.timeout
+            x.openedRecord = c.openedRecord; x.openedAt = c.openedAt; x.closedRecord = c.closedRecord; x.closedAt = c.closedAt
+            x.disconnectReason = c.disconnectReason; x.encrypted = c.encrypted; x.updates = c.updates
+            return x
+        }
+        r.sections = s.sections.map { SummarySection(name: $0.name, value: redact($0.value), text: $0.text.map { redact($0) }) }
+        r.warnings = s.warnings.map { redact($0) }
+        return r
+    }
+}
+
+/// Redacts every event and the summary, then hands them to `next`: `--redact` for every format.
+/// With `learning` on, each event is learned from before it is redacted (for input that cannot be read
+/// twice); otherwise the redactor should have learned from a first pass.
+public final class RedactingSink: EventSink {
+    public let redactor: Redactor
+    let next: EventSink
+    public var learning = true
+
+    public init(redactor: Redactor, next: EventSink) {
+        self.redactor = redactor
+        self.next = next
+    }
+
+    public func begin(_ capture: CaptureInfo) { next.begin(capture) }
+
+    public func event(_ e: TraceEvent) {
+        if learning { redactor.learn(e) }
+        next.event(redactor.redact(e))
+    }
+
+    public func end(_ summary: Summary) {
+        if learning { for s in summary.sections { if case let .object(o) = s.value { redactor.learn(fields: o) } } }
+        next.end(redactor.redact(summary))
+    }
+}
