@@ -1,8 +1,9 @@
 /// Which events `analyze` shows. Filters only choose what is rendered: every record is still decoded, so
 /// connections, GATT databases and the summary are built from the whole capture.
 public struct EventFilter: Sendable {
-    /// Addresses (`AA:BB:CC:DD:EE:FF`) or advertised names (case-insensitive); an event matches when it
-    /// belongs to a connection with the device, is an advert from it, or names its address.
+    /// Addresses (`AA:BB:CC:DD:EE:FF`) or advertised names (case-insensitive; a shortened name matches the
+    /// names it abbreviates); an event matches when it belongs to a connection with the device, is an
+    /// advert from it, or names its address. A name is known from the first advert that carries it on.
     public var devices: [String] = []
     public var connections: Set<Int> = []
     /// Seconds since the first record.
@@ -90,7 +91,9 @@ public final class FilterSink: EventSink {
                 guard let a = r["address"]?.stringValue.flatMap({ BDAddr(string: $0) }) else { continue }
                 if !names.isEmpty, case let .list(ads)? = r["ad"] {
                     for case let .object(ad) in ads {
-                        if let n = ad["local_name"]?.stringValue, names.contains(n.lowercased()) { addresses.insert(a) }
+                        guard let n = ad["local_name"]?.stringValue?.lowercased(), !n.isEmpty else { continue }
+                        // A shortened name (AD type 0x08) matches the names it abbreviates.
+                        if names.contains(n) || (ad["type"]?.intValue == 0x08 && names.contains { $0.hasPrefix(n) }) { addresses.insert(a) }
                     }
                 }
                 if addresses.contains(a) { hit = true }
