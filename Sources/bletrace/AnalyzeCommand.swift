@@ -83,6 +83,7 @@ struct Analyze: ParsableCommand {
         if let m = markdown {
             analyzer.add(ActivityLog(att: analyzer.layers.compactMap { $0 as? ATTLayer }.first))
             m.layers = analyzer.layers
+            m.pipeline = analyzer.pipeline
         }
         let bar = opened.containers.isEmpty ? ProgressBar(total: input.fileSize, quiet: input.quiet) : nil
         if let bar = bar { analyzer.progress = { bar.update($0) } }

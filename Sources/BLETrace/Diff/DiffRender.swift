@@ -58,7 +58,7 @@ public enum DiffRender {
                 lines.append("- **\(md(item.subject))**")
                 subject = item.subject
             }
-            var s = "  - " + md(item.text)
+            var s = "    - " + md(item.text)
             if item.a != nil || item.b != nil {
                 s += ": " + (item.a.map { "`\(code($0))`" } ?? "*(none)*") + " → " + (item.b.map { "`\(code($0))`" } ?? "*(none)*")
             }

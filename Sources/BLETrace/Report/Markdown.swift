@@ -13,11 +13,17 @@ public final class MarkdownRenderer: EventSink {
     public var head = 30
     public var tail = 5
 
+    /// Lines kept for one excerpt, each with its position among the excerpt's events.
     struct Excerpt {
-        var first: [String] = []
-        var last: [String] = []
+        var kept: [(n: Int, line: String)] = []
+        var last: [(n: Int, line: String)] = []
         var total = 0
+        var marked = 0
     }
+    /// Beyond the first lines, events worth seeing (errors, failures, malformed packets) are kept too.
+    public var maxMarked = 20
+    /// The pipeline, for the connections as decoded (the summary's may be redacted copies).
+    public weak var pipeline: Pipeline?
     var excerpts: [Int: Excerpt] = [:]
     var outside = Excerpt()
     var origin: Timestamp?
@@ -31,10 +37,18 @@ public final class MarkdownRenderer: EventSink {
         eventsSeen += 1
         if origin == nil { origin = e.timestamp }
         let line = MarkdownRenderer.timelineLine(e, origin: origin!)
+        let important = e.malformed != nil || e.summary.contains("Error Response") || e.summary.contains("[unanswered")
+            || e.summary.contains("Pairing Failed") || e.summary.hasPrefix("Disconnection Complete") || e.summary.contains("failed")
         func keep(_ x: inout Excerpt) {
+            let n = x.total
             x.total += 1
-            if x.first.count < head { x.first.append(line); return }
-            x.last.append(line)
+            if x.kept.count < head { x.kept.append((n, line)); return }
+            if important && x.marked < maxMarked {
+                x.marked += 1
+                x.kept.append((n, line))
+                return
+            }
+            x.last.append((n, line))
             if x.last.count > tail { x.last.removeFirst() }
         }
         if let c = e.connection { keep(&excerpts[c, default: Excerpt()]) } else { keep(&outside) }
@@ -90,7 +104,7 @@ public final class MarkdownRenderer: EventSink {
         let file = s.capture.path.split(separator: "/").last.map(String.init) ?? s.capture.path
         put("# bletrace report: \(MarkdownRenderer.md(file))")
         put()
-        put("| | |")
+        put("| Capture | |")
         put("|---|---|")
         put("| File | \(MarkdownRenderer.code(s.capture.path)) |")
         var format = s.capture.format.rawValue
@@ -162,7 +176,7 @@ public final class MarkdownRenderer: EventSink {
         let peer = c.peer.map { "\($0)" + (c.peerType.map { " (\($0.name))" } ?? "") } ?? "peer not seen"
         put("## Connection #\(c.id): \(MarkdownRenderer.md(peer))")
         put()
-        put("| | |")
+        put("| Connection | #\(c.id) |")
         put("|---|---|")
         put("| Handle | \(Hex.hex(c.handle, width: 4)) |")
         if let r = c.role { put("| Local role | \(HCIText.role(r)) |") }
@@ -199,7 +213,9 @@ public final class MarkdownRenderer: EventSink {
             }
         }
         if let att = layers.compactMap({ $0 as? ATTLayer }).first {
-            let peerKey = ATTLayer.deviceKey(c)
+            var original = c
+            if let p = pipeline, c.id >= 1, c.id <= p.connections.all.count { original = p.connections.all[c.id - 1] }
+            let peerKey = ATTLayer.deviceKey(original)
             var servers = [peerKey]
             if log?.steps[c.id]?.contains(where: { $0.fromPeer }) == true { servers.append("local") }
             for key in servers {
@@ -229,7 +245,8 @@ public final class MarkdownRenderer: EventSink {
         let tracks = log?.values[server] ?? [:]
         for e in paths.entries {
             let depth = e.path.split(separator: "/").count - 1
-            let indent = String(repeating: "  ", count: depth)
+            // Four spaces per level: nested lists for every Markdown renderer, not only GitHub's.
+            let indent = String(repeating: "    ", count: depth)
             let name = MarkdownRenderer.md(GATTPaths.leafLabel(e.path))
             let uuid = e.path.split(separator: "/").last.map(String.init) ?? ""
             switch e.kind {
@@ -245,7 +262,7 @@ public final class MarkdownRenderer: EventSink {
                 put(line)
                 if let t = tracks[vh], t.notifications > 1 {
                     let shown = t.history.suffix(8)
-                    put("\(indent)  - \(t.notifications) notifications; " + (t.notifications > shown.count ? "last \(shown.count): " : "")
+                    put("\(indent)    - \(t.notifications) notifications; " + (t.notifications > shown.count ? "last \(shown.count): " : "")
                         + shown.map { MarkdownRenderer.code($0.text) + " (record \($0.record))" }.joined(separator: ", "))
                 }
             case .descriptor:
@@ -264,10 +281,14 @@ public final class MarkdownRenderer: EventSink {
 
     func excerpt(_ x: Excerpt) {
         put("```text")
-        for l in x.first { put(l.replacingAll("`", with: "'")) }
-        let skipped = x.total - x.first.count - x.last.count
-        if skipped > 0 { put("        … \(skipped) more event\(skipped == 1 ? "" : "s") …") }
-        for l in x.last { put(l) }
+        var next = 0
+        for (n, l) in (x.kept + x.last).sorted(by: { $0.n < $1.n }) where n >= next {
+            let skipped = n - next
+            if skipped > 0 { put("        … \(skipped) more event\(skipped == 1 ? "" : "s") …") }
+            put(l)
+            next = n + 1
+        }
+        if x.total > next { put("        … \(x.total - next) more event\(x.total - next == 1 ? "" : "s") …") }
         put("```")
         put()
     }

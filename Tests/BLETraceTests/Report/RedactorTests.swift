@@ -41,6 +41,7 @@ import Testing
         if let m = md {
             analyzer.add(ActivityLog(att: analyzer.layers.compactMap { $0 as? ATTLayer }.first))
             m.layers = analyzer.layers
+            m.pipeline = analyzer.pipeline
         }
         analyzer.run(try CaptureFile.open(bytes: bytes), path: "capture")
         return out.text
