@@ -56,10 +56,12 @@ struct Analyze: ParsableCommand {
         let out = OutputWriter(fd: 1)
         var sink: EventSink
         var markdown: MarkdownRenderer? = nil
+        var textRenderer: TextRenderer? = nil
         switch format {
         case .text:
             let t = TextRenderer(out: out, style: text.style)
             t.showEvents = !summaryOnly
+            textRenderer = t
             sink = t
         case .json: sink = JSONRenderer(out: out)
         case .jsonl: sink = JSONLinesRenderer(out: out)
@@ -75,6 +77,10 @@ struct Analyze: ParsableCommand {
         var filterSink: FilterSink? = nil
         if !filter.isEmpty {
             let f = FilterSink(filter: filter, next: sink)
+            f.onFirst = { t in
+                textRenderer?.origin = t
+                markdown?.origin = t
+            }
             filterSink = f
             sink = f
         }

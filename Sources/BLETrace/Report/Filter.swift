@@ -50,6 +50,8 @@ public final class FilterSink: EventSink {
     var addresses = Set<BDAddr>()
     var names = Set<String>()
     var origin: Timestamp?
+    /// Called with the first record's time, shown or not: renderers measure relative time from it.
+    public var onFirst: ((Timestamp) -> Void)?
 
     public init(filter: EventFilter, next: EventSink) {
         self.filter = filter
@@ -62,7 +64,10 @@ public final class FilterSink: EventSink {
     public func begin(_ capture: CaptureInfo) { next.begin(capture) }
 
     public func event(_ e: TraceEvent) {
-        if origin == nil { origin = e.timestamp }
+        if origin == nil {
+            origin = e.timestamp
+            onFirst?(e.timestamp)
+        }
         if matches(e) { next.event(e) }
     }
 

@@ -101,8 +101,9 @@ public final class Findings: AnalysisLayer {
                 guard status == 0, let r = params["reason"]?.intValue, Findings.failureReasons.contains(UInt8(truncatingIfNeeded: r)) else { return }
                 add(.disconnect, e, "handle \(handle ?? "?") disconnected: \(params["reason_name"]?.stringValue ?? "reason") (\(Hex.hex(r, width: 2)))")
             case (0x3E, 0x01?), (0x3E, 0x0A?), (0x03, _):
-                guard status != 0 else { return }
-                let peer = params["peer_address"]?.stringValue ?? params["address"]?.stringValue
+                // 0x02 (Unknown Connection Identifier) is how a cancelled LE Create Connection ends: the host's choice.
+                guard status != 0, status != 0x02 else { return }
+                let peer = (params["peer_address"]?.stringValue ?? params["address"]?.stringValue).flatMap { $0 == "00:00:00:00:00:00" ? nil : $0 }
                 add(.connectionFailed, e, (peer.map { "to \($0): " } ?? "") + "\(params["status_name"]?.stringValue ?? "failed") (\(Hex.hex(status, width: 2)))")
             case (0x08, _), (0x30, _):
                 guard status != 0 else { return }

@@ -26,7 +26,8 @@ public final class MarkdownRenderer: EventSink {
     public weak var pipeline: Pipeline?
     var excerpts: [Int: Excerpt] = [:]
     var outside = Excerpt()
-    var origin: Timestamp?
+    /// Relative times count from here: the first event's time unless set (filters set the first record's).
+    public var origin: Timestamp?
     var eventsSeen = 0
 
     public init(out: OutputWriter) { self.out = out }

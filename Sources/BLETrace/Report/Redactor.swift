@@ -17,10 +17,22 @@ public final class Redactor {
 
     var pseudonyms: [String: String] = [:]
     var counters: [Kind: Int] = [:]
-    /// Lowercased UTF-8 pattern → replacement, grouped by the first two bytes of the pattern.
-    var textPatterns: [UInt16: [([UInt8], [UInt8])]] = [:]
-    /// Byte pattern → same-length replacement, by first byte.
-    var bytePatterns: [UInt8: [([UInt8], [UInt8])]] = [:]
+    struct Pattern {
+        let bytes: [UInt8]
+        let replacement: [UInt8]
+    }
+    /// Text patterns (lowercased UTF-8, at least 3 bytes), indexed by their first 3 bytes, longest first.
+    var textPatterns: [Pattern] = []
+    var textIndex: [UInt32: [Int]] = [:]
+    /// Byte patterns (at least 3 bytes) with same-length replacements, indexed likewise.
+    var bytePatterns: [Pattern] = []
+    var byteIndex: [UInt32: [Int]] = [:]
+    /// Fast rejection before the index: a bit per hash of a 3-byte prefix.
+    var textBloom = [UInt64](repeating: 0, count: 1024)
+    var byteBloom = [UInt64](repeating: 0, count: 1024)
+
+    @inline(__always) static func key(_ a: UInt8, _ b: UInt8, _ c: UInt8) -> UInt32 { UInt32(a) << 16 | UInt32(b) << 8 | UInt32(c) }
+    @inline(__always) static func bloomBit(_ k: UInt32) -> Int { Int((k &* 2_654_435_761) >> 16) & 0xFFFF }
     /// Whole-field matches for short names (lowercased).
     var exact: [String: String] = [:]
     /// The originals learned (lowercased canonical text), for tests and reports.
@@ -50,23 +62,30 @@ public final class Redactor {
     static func be(_ v: UInt64, _ n: Int) -> [UInt8] { (0..<n).map { UInt8(truncatingIfNeeded: v >> (8 * UInt64(n - 1 - $0))) } }
 
     func addText(_ pattern: [UInt8], _ replacement: [UInt8]) {
-        guard pattern.count >= 2 else { return }
+        guard pattern.count >= 3 else { return }
         let p = pattern.map(Redactor.lower)
-        let key = UInt16(p[0]) << 8 | UInt16(p[1])
-        var list = textPatterns[key] ?? []
-        if list.contains(where: { $0.0 == p }) { return }
-        list.append((p, replacement))
-        list.sort { $0.0.count > $1.0.count }
-        textPatterns[key] = list
+        let k = Redactor.key(p[0], p[1], p[2])
+        var list = textIndex[k] ?? []
+        if list.contains(where: { textPatterns[$0].bytes == p }) { return }
+        textPatterns.append(Pattern(bytes: p, replacement: replacement))
+        list.append(textPatterns.count - 1)
+        list.sort { textPatterns[$0].bytes.count > textPatterns[$1].bytes.count }
+        textIndex[k] = list
+        let bit = Redactor.bloomBit(k)
+        textBloom[bit >> 6] |= 1 << UInt64(bit & 63)
     }
 
     func addBytes(_ pattern: [UInt8], _ replacement: [UInt8]) {
-        guard let first = pattern.first, pattern.count >= 3 else { return }
-        var list = bytePatterns[first] ?? []
-        if list.contains(where: { $0.0 == pattern }) { return }
-        list.append((pattern, replacement))
-        list.sort { $0.0.count > $1.0.count }
-        bytePatterns[first] = list
+        guard pattern.count >= 3 else { return }
+        let k = Redactor.key(pattern[0], pattern[1], pattern[2])
+        var list = byteIndex[k] ?? []
+        if list.contains(where: { bytePatterns[$0].bytes == pattern }) { return }
+        bytePatterns.append(Pattern(bytes: pattern, replacement: replacement))
+        list.append(bytePatterns.count - 1)
+        list.sort { bytePatterns[$0].bytes.count > bytePatterns[$1].bytes.count }
+        byteIndex[k] = list
+        let bit = Redactor.bloomBit(k)
+        byteBloom[bit >> 6] |= 1 << UInt64(bit & 63)
     }
 
     /// Text, contiguous hex and spaced hex forms of `bytes` → those of `replacement`.
@@ -187,47 +206,63 @@ public final class Redactor {
 
     public func redact(_ s: String) -> String {
         if isEmpty || s.isEmpty { return s }
-        if !exact.isEmpty, let r = exact[s.lowercased()] { return r }
-        var changed = false
+        if !exact.isEmpty, s.utf8.count < 3, let r = exact[s.lowercased()] { return r }
+        var copy = s
+        return copy.withUTF8 { redact(utf8: $0) } ?? s
+    }
+
+    /// The redacted text, or nil when nothing matched.
+    func redact(utf8 bytes: UnsafeBufferPointer<UInt8>) -> String? {
         var out: [UInt8] = []
-        let bytes = Array(s.utf8)
+        var changed = false
         var i = 0
-        while i < bytes.count {
-            if i + 1 < bytes.count, let list = textPatterns[UInt16(Redactor.lower(bytes[i])) << 8 | UInt16(Redactor.lower(bytes[i + 1]))] {
-                var hit = false
-                for (p, r) in list where i + p.count <= bytes.count {
-                    var k = 2
-                    while k < p.count && Redactor.lower(bytes[i + k]) == p[k] { k += 1 }
-                    if k == p.count {
-                        if !changed { out.reserveCapacity(bytes.count); out.append(contentsOf: bytes[0..<i]); changed = true }
-                        out.append(contentsOf: r)
-                        i += p.count
-                        hit = true
-                        break
+        let n = bytes.count
+        while i < n {
+            if i + 2 < n {
+                let k = Redactor.key(Redactor.lower(bytes[i]), Redactor.lower(bytes[i + 1]), Redactor.lower(bytes[i + 2]))
+                let bit = Redactor.bloomBit(k)
+                if textBloom[bit >> 6] & (1 << UInt64(bit & 63)) != 0, let list = textIndex[k] {
+                    var matched = -1
+                    for idx in list {
+                        let p = textPatterns[idx].bytes
+                        guard i + p.count <= n else { continue }
+                        var j = 3
+                        while j < p.count && Redactor.lower(bytes[i + j]) == p[j] { j += 1 }
+                        if j == p.count { matched = idx; break }
+                    }
+                    if matched >= 0 {
+                        if !changed { out.reserveCapacity(n); out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[0..<i])); changed = true }
+                        out.append(contentsOf: textPatterns[matched].replacement)
+                        i += textPatterns[matched].bytes.count
+                        continue
                     }
                 }
-                if hit { continue }
             }
             if changed { out.append(bytes[i]) }
             i += 1
         }
-        return changed ? String(decoding: out, as: UTF8.self) : s
+        return changed ? String(decoding: out, as: UTF8.self) : nil
     }
 
     public func redact(bytes: [UInt8]) -> [UInt8] {
-        guard !bytePatterns.isEmpty else { return bytes }
+        guard !bytePatterns.isEmpty, bytes.count >= 3 else { return bytes }
         var out = bytes
         var i = 0
-        while i < out.count {
-            if let list = bytePatterns[out[i]] {
-                var hit = false
-                for (p, r) in list where i + p.count <= out.count && out[i..<(i + p.count)].elementsEqual(p) {
-                    out.replaceSubrange(i..<(i + p.count), with: r)
-                    i += p.count
-                    hit = true
-                    break
+        while i + 2 < out.count {
+            let k = Redactor.key(out[i], out[i + 1], out[i + 2])
+            let bit = Redactor.bloomBit(k)
+            if byteBloom[bit >> 6] & (1 << UInt64(bit & 63)) != 0, let list = byteIndex[k] {
+                var matched = -1
+                for idx in list {
+                    let p = bytePatterns[idx].bytes
+                    if i + p.count <= out.count && out[i..<(i + p.count)].elementsEqual(p) { matched = idx; break }
                 }
-                if hit { continue }
+                if matched >= 0 {
+                    let p = bytePatterns[matched]
+                    out.replaceSubrange(i..<(i + p.bytes.count), with: p.replacement)
+                    i += p.bytes.count
+                    continue
+                }
             }
             i += 1
         }

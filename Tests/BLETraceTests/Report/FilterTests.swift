@@ -46,6 +46,18 @@ import Testing
         #expect(conn.filter { $0.kind == .att }.count == 44)
     }
 
+    @Test func relativeTimesCountFromTheFirstRecordNotTheFirstShown() throws {
+        let out = OutputWriter()
+        let text = TextRenderer(out: out, style: TextStyle(width: 0))
+        text.showSummary = false
+        var f = EventFilter()
+        f.records = 80...80
+        let sink = FilterSink(filter: f, next: text)
+        sink.onFirst = { text.origin = $0 }
+        Analyzer(sink: sink).run(try CaptureFile.open(bytes: Samples.gattSession().writer.bytes), path: "t")
+        #expect(out.text.hasPrefix("     80      3.430300 < 0x0040 ATT Read Request"))
+    }
+
     @Test func connectionAndTimeWindow() throws {
         var f = EventFilter()
         f.connections = [2]

@@ -41,10 +41,12 @@ import Testing
         #expect(f.list[1].text.contains("the connection closed"))
         #expect(f.list[2].text.contains("(0x08)"))
         #expect(f.list[3].text.contains("(0x3E)"))
-        // A normal disconnect is not a finding.
+        // A normal disconnect is not a finding, nor a cancelled LE Create Connection (status 0x02).
         let ok = Scenario(format: .btsnoop(datalink: 1002))
         ok.connect(handle: 0x0040, peer: Samples.thermo, peerType: 1)
         ok.disconnect(handle: 0x0040, reason: 0x13, byHost: false)
+        ok.controller(.event, HCIBuilder.leConnectionComplete(handle: 0x0000, role: 0, peerType: 0, peer: BDAddr(0),
+                                                             interval: 0, timeout: 0, status: 0x02))
         #expect(try FindingsTests.findings(ok).count == 0)
     }
 
