@@ -2,7 +2,7 @@ import ArgumentParser
 import BLETrace
 
 enum OutputFormat: String, ExpressibleByArgument, CaseIterable {
-    case text, json, jsonl
+    case text, json, jsonl, markdown
 }
 
 struct Analyze: ParsableCommand {
@@ -17,12 +17,14 @@ struct Analyze: ParsableCommand {
           bletrace analyze bugreport.zip --log 2 --time absolute
           bletrace analyze sensor.btsnoop --uuids acme-uuids.yaml
           zcat capture.log.gz | bletrace analyze - --summary-only
+          bletrace analyze capture.log --format markdown --redact > report.md
+          bletrace analyze capture.log --device Thermo-42 --layer att,smp --from 10 --to 20
         """
     )
 
     @OptionGroup var input: InputOptions
 
-    @Option(name: .shortAndLong, help: "Output format: text, json or jsonl.")
+    @Option(name: .shortAndLong, help: "Output format: text, json, jsonl or markdown (a report for a bug ticket).")
     var format: OutputFormat = .text
 
     @Flag(name: .long, help: "Print only the summary, not the timeline (text format).")
@@ -36,22 +38,65 @@ struct Analyze: ParsableCommand {
     @Option(name: .long, help: "Names and value decoders for vendor UUIDs, from a JSON or YAML file (see docs/json.md).")
     var uuids: String?
 
+    @Flag(name: .long, help: "Replace addresses, device names, serial numbers, beacon UUIDs and ANCS text with stable pseudonyms.")
+    var redact = false
+
+    @OptionGroup(title: "Filters (what is shown; everything is still decoded)") var filters: FilterOptions
+
     func run() throws {
         var options = DecodeOptions()
         if let g = gatt { options.gatt = try loadGATT(g) }
         if let u = uuids { options.uuids = try loadUUIDs(u) }
+
+        let filter = try filters.make()
+        let redactor = redact ? Redactor() : nil
+        if let r = redactor, input.file != "-" {
+            // A first pass learns every identifying value, so even the first mention is replaced.
+            let first = try input.open()
+            let learner = Analyzer(options: options, sink: nil)
+            learner.pipeline.eventObservers.append { r.learn($0) }
+            let s = learner.run(first.reader, path: input.file, containers: first.containers)
+            for section in s.sections { if case let .object(o) = section.value { r.learn(fields: o) } }
+        }
         let opened = try input.open()
         let out = OutputWriter(fd: 1)
-        let sink: EventSink
+        var sink: EventSink
+        var markdown: MarkdownRenderer? = nil
+        var textRenderer: TextRenderer? = nil
         switch format {
         case .text:
             let t = TextRenderer(out: out, style: text.style)
             t.showEvents = !summaryOnly
+            textRenderer = t
             sink = t
         case .json: sink = JSONRenderer(out: out)
         case .jsonl: sink = JSONLinesRenderer(out: out)
+        case .markdown:
+            let m = MarkdownRenderer(out: out)
+            markdown = m
+            sink = m
+        }
+        if let r = redactor {
+            sink = RedactingSink(redactor: r, next: sink)
+            markdown?.redact = { r.redact($0) }
+        }
+        var filterSink: FilterSink? = nil
+        if !filter.isEmpty {
+            let f = FilterSink(filter: filter, next: sink)
+            f.onFirst = { t in
+                textRenderer?.origin = t
+                markdown?.origin = t
+            }
+            filterSink = f
+            sink = f
         }
         let analyzer = Analyzer(options: options, sink: sink)
+        filterSink?.pipeline = analyzer.pipeline
+        if let m = markdown {
+            analyzer.add(ActivityLog(att: analyzer.layers.compactMap { $0 as? ATTLayer }.first))
+            m.layers = analyzer.layers
+            m.pipeline = analyzer.pipeline
+        }
         let bar = opened.containers.isEmpty ? ProgressBar(total: input.fileSize, quiet: input.quiet) : nil
         if let bar = bar { analyzer.progress = { bar.update($0) } }
         let summary = analyzer.run(opened.reader, path: input.file, containers: opened.containers)
@@ -60,5 +105,68 @@ struct Analyze: ParsableCommand {
             reportError("\(input.file): \(e.description); the output covers the \(summary.stats.records) record\(summary.stats.records == 1 ? "" : "s") before it")
             throw ExitCode(2)
         }
+    }
+}
+
+/// `analyze` filters: which events are shown.
+struct FilterOptions: ParsableArguments {
+    @Option(name: .long, help: "Show only events of this device: an address or an advertised name (repeatable).")
+    var device: [String] = []
+
+    @Option(name: .long, help: "Show only events of these connections (numbers as in the summary: 1,2).")
+    var connection: String?
+
+    @Option(name: .long, help: "Show only events at or after this many seconds since the first record.")
+    var from: Double?
+
+    @Option(name: .long, help: "Show only events at or before this many seconds since the first record.")
+    var to: Double?
+
+    @Option(name: .long, help: "Show only these records: 100-200, 100-, -200 or 150.")
+    var records: String?
+
+    @Option(name: .long, help: "Show only these layers: hci, adv, att, smp, l2cap (comma-separated).")
+    var layer: String?
+
+    func make() throws -> EventFilter {
+        var f = EventFilter()
+        f.devices = device
+        if let c = connection {
+            for part in c.split(separator: ",") {
+                guard let n = Int(part.trimmingSpaces), n >= 1 else {
+                    reportError("--connection: '\(part)' is not a connection number")
+                    throw ExitCode(2)
+                }
+                f.connections.insert(n)
+            }
+        }
+        f.from = from
+        f.to = to
+        if let r = records {
+            guard let range = EventFilter.parseRecords(r) else {
+                reportError("--records: '\(r)' is not a record range such as 100-200")
+                throw ExitCode(2)
+            }
+            f.records = range
+        }
+        if let l = layer {
+            for part in l.split(separator: ",").map({ String($0.trimmingSpaces).lowercased() }) {
+                guard EventFilter.layerNames.contains(part) || EventKind(rawValue: part) != nil else {
+                    reportError("--layer: '\(part)' is not one of \(EventFilter.layerNames.joined(separator: ", "))")
+                    throw ExitCode(2)
+                }
+                f.layers.insert(part)
+            }
+        }
+        return f
+    }
+}
+
+extension Substring {
+    var trimmingSpaces: Substring {
+        var s = self
+        while s.first == " " { s = s.dropFirst() }
+        while s.last == " " { s = s.dropLast() }
+        return s
     }
 }

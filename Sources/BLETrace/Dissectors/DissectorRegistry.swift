@@ -25,12 +25,14 @@ public struct Dissection: Sendable {
         Dissection(dissector, fields: fields, text: "", problem: reason)
     }
 
-    /// `decoded` as the JSON shows it: `dissector`, the fields, and `problem` when there is one.
+    /// `decoded` as the JSON shows it: `dissector`, the fields, `text` (the one-line rendering) and
+    /// `problem` when there is one.
     public var jsonFields: Fields {
         var f = Fields()
-        f.items.reserveCapacity(fields.items.count + 2)
+        f.items.reserveCapacity(fields.items.count + 3)
         f.add("dissector", dissector)
         f.items.append(contentsOf: fields.items)
+        if !text.isEmpty { f.add("text", text) }
         if let p = problem { f.add("problem", p) }
         return f
     }

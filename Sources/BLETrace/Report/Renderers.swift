@@ -1,7 +1,8 @@
 /// The text timeline: one line per event, then the summary.
 public final class TextRenderer: EventSink {
     let out: OutputWriter
-    var origin: Timestamp?
+    /// Relative times count from here: the first event's time unless set (filters set the first record's).
+    public var origin: Timestamp?
     var previous: Timestamp?
     public var showSummary = true
     public var showEvents = true

@@ -72,6 +72,8 @@ public enum SummaryRender {
         } else {
             lines.append("  Records:     \(s.stats.records)")
         }
+        // Findings lead, right after what the file is.
+        for section in s.sections where section.name == "findings" { lines.append(contentsOf: section.text) }
         let kinds = s.stats.kinds.sorted { $0.value > $1.value }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")
         if !kinds.isEmpty { lines.append("  Events:      \(kinds)") }
         if s.stats.malformed > 0 {
@@ -98,7 +100,7 @@ public enum SummaryRender {
             }
             lines.append(line)
         }
-        for section in s.sections { lines.append(contentsOf: section.text) }
+        for section in s.sections where section.name != "findings" { lines.append(contentsOf: section.text) }
         for w in s.warnings { lines.append("  Warning: \(w)") }
         return lines
     }

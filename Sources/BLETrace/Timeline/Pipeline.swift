@@ -54,6 +54,9 @@ public final class Pipeline {
     public var recordObservers: [(Int, Timestamp) -> Void] = []
     /// Called at the start of `finish()`, before held events are released.
     public var finishers: [() -> Void] = []
+    /// Observers of finished events, in record order, just before the sink gets them (findings, activity
+    /// logs). A held event reaches them once, complete with what later records added to it.
+    public var eventObservers: [(TraceEvent) -> Void] = []
     let emit: (TraceEvent) -> Void
     /// Sniffer captures: link-layer decoding, created with the first link-layer record.
     var linkLayerDecoder: LinkLayerDecoder?
@@ -113,7 +116,7 @@ public final class Pipeline {
             if stats.malformedRecords.count < 1000 { stats.malformedRecords.append(r.number) }
         }
         if held.isEmpty && queueHead == queue.count {
-            emit(e)
+            deliver(e)
         } else {
             queue.append(e)
             drain()
@@ -156,7 +159,7 @@ public final class Pipeline {
                 if queue.count - queueHead <= Pipeline.maxQueued { break }
                 held.remove(queue[queueHead].record)
             }
-            emit(queue[queueHead])
+            deliver(queue[queueHead])
             queueHead += 1
         }
         if queueHead == queue.count {
@@ -166,6 +169,11 @@ public final class Pipeline {
             queue.removeFirst(queueHead)
             queueHead = 0
         }
+    }
+
+    @inline(__always) func deliver(_ e: TraceEvent) {
+        for o in eventObservers { o(e) }
+        emit(e)
     }
 
     func markMalformed(_ e: inout TraceEvent, _ r: Record, layer: String, _ error: Error) {

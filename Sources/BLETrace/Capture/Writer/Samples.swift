@@ -22,6 +22,10 @@ public enum Samples {
                    bytes: gattSession().writer.bytes),
             Sample(fileName: "encrypted-link.pcap", description: "pcap (link type 201): LE Secure Connections pairing with Numeric Comparison, key distribution, encryption, ATT read on the encrypted link",
                    bytes: encryptedLink().writer.bytes),
+            Sample(fileName: "diff-good.btsnoop", description: "a sensor session that works: discovery, Device Information reads, battery notifications (the A side of `bletrace diff`)",
+                   bytes: diffSession(bad: false).writer.bytes),
+            Sample(fileName: "diff-bad.btsnoop", description: "the same session after a firmware update: revision changed, a characteristic gone, Insufficient Authentication, one discovery step skipped, a slow response",
+                   bytes: diffSession(bad: true).writer.bytes),
             Sample(fileName: "ancs-iphone.pklg", description: "PacketLogger from an iPhone serving ANCS to a watch: incoming call, missed call, voicemail, removal",
                    bytes: ancsSession().writer.bytes),
         ]
@@ -264,5 +268,78 @@ public enum Samples {
         s.attOut(h, [0x1B] + le16(0x0032) + [0x02, 0x00, 0x02, 0x00, 0x16, 0x00, 0x00, 0x00])
         s.advance(ms: 1000)
         s.disconnect(handle: h, reason: 0x13, byHost: false)
+    }
+
+    // MARK: diff pair
+
+    /// A good session and a bad one that differ in exactly five planted ways (firmware revision "1.4.2" →
+    /// "1.4.3"; the Hardware Revision String characteristic missing; Insufficient Authentication reading PnP
+    /// ID; the last primary-service discovery request skipped; the Manufacturer Name read answered 400 ms
+    /// late). Everything else, adverts and timing included, is the same.
+    public static func diffSession(bad: Bool) -> Scenario {
+        let s = Scenario(format: .btsnoop(datalink: 1002))
+        s.powerOn(local: local)
+        s.startScan()
+        let thermoAdv = ad(0x01, [0x06]) + ad(0x03, le16(0x180F) + le16(0x180A)) + ad(0x08, str("Thermo"))
+        let thermoRsp = ad(0x09, str("Thermo-42")) + ad(0x0A, [0x00]) + ad(0x19, le16(0x0300))
+        for _ in 0..<3 {
+            s.advert(type: 0, addressType: 1, address: thermo, data: thermoAdv, rssi: -52)
+            s.advance(ms: 2)
+            s.advert(type: 4, addressType: 1, address: thermo, data: thermoRsp, rssi: -53)
+            s.advance(ms: 100)
+        }
+        s.stopScan()
+        let h: UInt16 = 0x0040
+        s.connect(handle: h, peer: thermo, peerType: 1)
+        s.attOut(h, [0x02] + le16(247))
+        s.attIn(h, [0x03] + le16(185))
+        // Primary services; the bad client stops after the first response (skipping the last request).
+        let disEnd: UInt16 = bad ? 0x0018 : 0x001A
+        s.attOut(h, [0x10] + le16(0x0001) + le16(0xFFFF) + le16(0x2800))
+        s.attIn(h, [0x11, 6] + le16(0x0001) + le16(0x0007) + le16(0x1800) + le16(0x0008) + le16(0x000B) + le16(0x1801)
+                + le16(0x000C) + le16(0x000F) + le16(0x180F) + le16(0x0010) + le16(disEnd) + le16(0x180A))
+        if !bad {
+            s.attOut(h, [0x10] + le16(disEnd + 1) + le16(0xFFFF) + le16(0x2800))
+            s.attIn(h, [0x01, 0x10] + le16(disEnd + 1) + [0x0A])
+        }
+        // Characteristics: the bad firmware has no Hardware Revision String.
+        var list: [(UInt16, UInt8, UInt16)] = [(0x0002, 0x02, 0x2A00), (0x0004, 0x02, 0x2A01), (0x0006, 0x02, 0x2A04), (0x0009, 0x20, 0x2A05),
+                                               (0x000D, 0x12, 0x2A19), (0x0011, 0x02, 0x2A29), (0x0013, 0x02, 0x2A24), (0x0015, 0x02, 0x2A26),
+                                               (0x0017, 0x02, 0x2A50)]
+        if !bad { list.append((0x0019, 0x02, 0x2A27)) }
+        s.attOut(h, [0x08] + le16(0x0001) + le16(0xFFFF) + le16(0x2803))
+        var chars: [UInt8] = [0x09, 7]
+        for (decl, props, uuid) in list { chars += le16(decl) + [props] + le16(decl + 1) + le16(uuid) }
+        s.attIn(h, chars)
+        s.attOut(h, [0x08] + le16(disEnd + 1) + le16(0xFFFF) + le16(0x2803))
+        s.attIn(h, [0x01, 0x08] + le16(disEnd + 1) + [0x0A])
+        for cccd in [0x000B, 0x000F] as [UInt16] {
+            s.attOut(h, [0x04] + le16(cccd) + le16(cccd))
+            s.attIn(h, [0x05, 0x01] + le16(cccd) + le16(0x2902))
+        }
+        // Reads.
+        let reads: [(UInt16, [UInt8])] = [
+            (0x0003, str("Thermo-42")), (0x0012, str("Acme Sensors")), (0x0014, str("TH-1")),
+            (0x0016, str(bad ? "1.4.3" : "1.4.2")), (0x0018, [0x01] + le16(0x0059) + le16(0x0001) + le16(0x0100)), (0x000E, [90]),
+        ]
+        for (handle, value) in reads {
+            s.attOut(h, [0x0A] + le16(handle))
+            if bad && handle == 0x0012 { s.advance(ms: 400) }          // a slow response
+            if bad && handle == 0x0018 {
+                s.attIn(h, [0x01, 0x0A] + le16(handle) + [0x05])       // Insufficient Authentication
+            } else {
+                s.attIn(h, [0x0B] + value)
+            }
+        }
+        // Battery notifications.
+        s.attOut(h, [0x12] + le16(0x000F) + [0x01, 0x00])
+        s.attIn(h, [0x13])
+        for level in [89, 88] as [UInt8] {
+            s.advance(ms: 1000)
+            s.attIn(h, [0x1B] + le16(0x000E) + [level])
+        }
+        s.advance(ms: 200)
+        s.disconnect(handle: h)
+        return s
     }
 }

@@ -1,0 +1,152 @@
+/// Something in a capture that a bug ticket should lead with: an ATT error, a request never answered, a
+/// failed pairing, a malformed packet, a connection that failed or ended for a reason that means failure.
+public struct Finding: Sendable, Equatable {
+    public enum Kind: String, Sendable, CaseIterable {
+        case connectionFailed = "connection_failed"
+        case disconnect
+        case pairingFailed = "pairing_failed"
+        case encryptionFailed = "encryption_failed"
+        case attError = "att_error"
+        case unanswered = "unanswered_request"
+        case malformed
+        case l2cap
+
+        /// Heading used in text and Markdown.
+        public var title: String {
+            switch self {
+            case .connectionFailed: return "Connection failed"
+            case .disconnect: return "Disconnect"
+            case .pairingFailed: return "Pairing failed"
+            case .encryptionFailed: return "Encryption failed"
+            case .attError: return "ATT error"
+            case .unanswered: return "Unanswered request"
+            case .malformed: return "Malformed packet"
+            case .l2cap: return "L2CAP problem"
+            }
+        }
+    }
+
+    public var kind: Kind
+    public var record: Int
+    public var connection: Int?
+    public var text: String
+
+    public var fields: Fields {
+        var f = Fields()
+        f.add("record", record)
+        f.add("kind", kind.rawValue)
+        if let c = connection { f.add("connection", c) }
+        f.add("text", text)
+        return f
+    }
+
+    /// "record 88, connection #1: ATT error: …"
+    public var line: String {
+        "record \(record)" + (connection.map { ", connection #\($0)" } ?? "") + ": \(kind.title): \(text)"
+    }
+}
+
+/// Collects findings from the finished events as they stream past (so held requests arrive with their
+/// `unanswered` reason), and lists them first in the summary.
+public final class Findings: AnalysisLayer {
+    /// Disconnect reasons that mean something went wrong (Core 5.4 Vol 1 Part F): authentication failure,
+    /// PIN or key missing, connection (supervision) timeout, unspecified error, LL response timeout, instant
+    /// passed, unacceptable connection parameters, MIC failure, connection failed to be established.
+    public static let failureReasons: Set<UInt8> = [0x05, 0x06, 0x08, 0x1F, 0x22, 0x28, 0x3B, 0x3D, 0x3E]
+    /// ATT requests used by discovery: an Attribute Not Found answer is their normal end, not an error.
+    static let discoveryOpcodes: Set<Int> = [0x04, 0x06, 0x08, 0x10]
+    static let maxListed = 1000
+
+    public private(set) var list: [Finding] = []
+    public private(set) var count = 0
+
+    public init() {}
+
+    public func attach(to pipeline: Pipeline) {
+        pipeline.eventObservers.append { [unowned self] e in self.observe(e) }
+    }
+
+    func add(_ kind: Finding.Kind, _ e: TraceEvent, _ text: String) {
+        count += 1
+        if list.count < Findings.maxListed { list.append(Finding(kind: kind, record: e.record, connection: e.connection, text: text)) }
+    }
+
+    public func observe(_ e: TraceEvent) {
+        if let m = e.malformed {
+            add(.malformed, e, "\(e.kind.rawValue): \(m)")
+        }
+        switch e.kind {
+        case .att:
+            guard let att = e.layer("att") else { return }
+            let target = Findings.target(att: att, gatt: e.layer("gatt"))
+            if att["opcode"]?.intValue == 0x01, let code = att["error"]?.intValue {
+                let req = att["request_opcode"]?.intValue ?? 0
+                if code == 0x0A && Findings.discoveryOpcodes.contains(req) { return }
+                let name = att["error_name"]?.stringValue ?? "error"
+                add(.attError, e, "\(att["request_name"]?.stringValue ?? "request") \(target): \(name) (\(Hex.hex(code, width: 2)))")
+            }
+            if let why = att["unanswered"]?.stringValue {
+                add(.unanswered, e, "\(att["name"]?.stringValue ?? "request") \(target): \(why)")
+            }
+        case .smp:
+            guard let smp = e.layer("smp"), smp["code"]?.intValue == 0x05 else { return }
+            let by = e.direction == .hostToController ? "sent by the local host" : e.direction == .controllerToHost ? "sent by the peer" : ""
+            add(.pairingFailed, e, (smp["reason_name"]?.stringValue ?? "Pairing Failed") + (by.isEmpty ? "" : " (\(by))"))
+        case .hciEvent:
+            guard let hci = e.layer("hci"), let params = hci["parameters"]?.objectValue else { return }
+            let status = params["status"]?.intValue ?? 0
+            let handle = params["handle"]?.intValue.map { Hex.hex($0, width: 4) }
+            switch (hci["event"]?.intValue, hci["subevent"]?.intValue) {
+            case (0x05, _):
+                guard status == 0, let r = params["reason"]?.intValue, Findings.failureReasons.contains(UInt8(truncatingIfNeeded: r)) else { return }
+                add(.disconnect, e, "handle \(handle ?? "?") disconnected: \(params["reason_name"]?.stringValue ?? "reason") (\(Hex.hex(r, width: 2)))")
+            case (0x3E, 0x01?), (0x3E, 0x0A?), (0x03, _):
+                // 0x02 (Unknown Connection Identifier) is how a cancelled LE Create Connection ends: the host's choice.
+                guard status != 0, status != 0x02 else { return }
+                let peer = (params["peer_address"]?.stringValue ?? params["address"]?.stringValue).flatMap { $0 == "00:00:00:00:00:00" ? nil : $0 }
+                add(.connectionFailed, e, (peer.map { "to \($0): " } ?? "") + "\(params["status_name"]?.stringValue ?? "failed") (\(Hex.hex(status, width: 2)))")
+            case (0x08, _), (0x30, _):
+                guard status != 0 else { return }
+                add(.encryptionFailed, e, "handle \(handle ?? "?"): \(params["status_name"]?.stringValue ?? "failed") (\(Hex.hex(status, width: 2)))")
+            default: return
+            }
+        default:
+            break
+        }
+        if let w = e.layer("warning")?["reason"]?.stringValue {
+            add(.l2cap, e, w)
+        }
+    }
+
+    /// "of Battery Level (Battery, handle 0x000E)", or "of handle 0x000E".
+    static func target(att: Fields, gatt: Fields?) -> String {
+        let h = att["handle"]?.intValue.map { "handle " + Hex.hex($0, width: 4) }
+        func label(_ f: Fields?) -> String? { f.flatMap { $0["name"]?.stringValue ?? $0["uuid"]?.stringValue } }
+        let ch = label(gatt?["characteristic"]?.objectValue)
+        let desc = label(gatt?["descriptor"]?.objectValue)
+        let svc = label(gatt?["service"]?.objectValue)
+        var what: String
+        if let d = desc { what = d + (ch.map { " of \($0)" } ?? "") }
+        else if let c = ch { what = c }
+        else if let s = svc { what = "service " + s }
+        else { return h.map { "of \($0)" } ?? "" }
+        if let s = svc, desc != nil || ch != nil { what += " (\(s)" + (h.map { ", \($0))" } ?? ")") }
+        else if let h { what += " (\(h))" }
+        return "of " + what
+    }
+
+    public func summary() -> SummarySection? {
+        var f = Fields()
+        f.add("count", count)
+        f.add("list", .list(list.map { .object($0.fields) }))
+        return SummarySection(name: "findings", value: .object(f), text: Findings.text(list, count: count))
+    }
+
+    public static func text(_ list: [Finding], count: Int, limit: Int = 50) -> [String] {
+        guard count > 0 else { return ["  Findings:    none (no ATT errors, unanswered requests, failed pairings, malformed packets or failure disconnects)"] }
+        var lines = ["  Findings:    \(count)"]
+        for f in list.prefix(limit) { lines.append("    " + f.line) }
+        if count > limit { lines.append("    … \(count - limit) more (see the JSON summary)") }
+        return lines
+    }
+}

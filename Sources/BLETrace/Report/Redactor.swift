@@ -1,0 +1,344 @@
+/// Replaces what identifies people and devices with stable pseudonyms, so a report can go on a public
+/// ticket: Bluetooth addresses, device names, serial numbers, iBeacon (and AltBeacon) UUIDs, and the text
+/// of ANCS notifications. The same original always gets the same pseudonym, in every format and on both
+/// sides of a diff (share one `Redactor`).
+///
+/// Pseudonyms: addresses become `00:00:00:00:00:01`, `…:02` (still valid addresses); names `name-1`,
+/// serial numbers `serial-1`, beacon UUIDs `00000000-0000-0000-0000-000000000001`, ANCS text `text-1`.
+///
+/// Hex payloads: inside every hex field (advertising data, HCI parameters, ATT values, …) the bytes of a
+/// known original are overwritten in place: an address in either byte order by its pseudonym's bytes, a
+/// beacon UUID likewise, and a name, serial number or text by as many bytes of its pseudonym padded with
+/// `*`. Lengths inside the blobs therefore still add up. The same forms are replaced inside summary
+/// strings (colon, contiguous and spaced hex, either case). Names shorter than three characters are only
+/// replaced where a whole field equals them.
+public final class Redactor {
+    public enum Kind: String, Sendable { case address, name, serial, beacon, text }
+
+    var pseudonyms: [String: String] = [:]
+    var counters: [Kind: Int] = [:]
+    struct Pattern {
+        let bytes: [UInt8]
+        let replacement: [UInt8]
+    }
+    /// Text patterns (lowercased UTF-8, at least 3 bytes), indexed by their first 3 bytes, longest first.
+    var textPatterns: [Pattern] = []
+    var textIndex: [UInt32: [Int]] = [:]
+    /// Byte patterns (at least 3 bytes) with same-length replacements, indexed likewise.
+    var bytePatterns: [Pattern] = []
+    var byteIndex: [UInt32: [Int]] = [:]
+    /// Fast rejection before the index: a bit per hash of a 3-byte prefix.
+    var textBloom = [UInt64](repeating: 0, count: 1024)
+    var byteBloom = [UInt64](repeating: 0, count: 1024)
+
+    @inline(__always) static func key(_ a: UInt8, _ b: UInt8, _ c: UInt8) -> UInt32 { UInt32(a) << 16 | UInt32(b) << 8 | UInt32(c) }
+    @inline(__always) static func bloomBit(_ k: UInt32) -> Int { Int((k &* 2_654_435_761) >> 16) & 0xFFFF }
+    /// Whole-field matches for short names (lowercased).
+    var exact: [String: String] = [:]
+    /// The originals learned (lowercased canonical text), for tests and reports.
+    public private(set) var originals: [(kind: Kind, value: String)] = []
+
+    public init() {}
+
+    static let ancsDataSource = "22EAC6E9-24D6-4BB5-BE44-B36ACE7C7BFB"
+
+    @inline(__always) static func lower(_ b: UInt8) -> UInt8 { b >= 0x41 && b <= 0x5A ? b | 0x20 : b }
+
+    func pseudonym(_ kind: Kind, _ key: String) -> (String, Int, Bool) {
+        let k = kind.rawValue + "|" + key
+        if let p = pseudonyms[k] { return (p, 0, false) }
+        let n = (counters[kind] ?? 0) + 1
+        counters[kind] = n
+        let p: String
+        switch kind {
+        case .address: p = BDAddr(UInt64(n)).description
+        case .beacon: p = "00000000-0000-0000-0000-" + String(Hex.string(Redactor.be(UInt64(n), 6)).uppercased())
+        default: p = "\(kind.rawValue)-\(n)"
+        }
+        pseudonyms[k] = p
+        return (p, n, true)
+    }
+
+    static func be(_ v: UInt64, _ n: Int) -> [UInt8] { (0..<n).map { UInt8(truncatingIfNeeded: v >> (8 * UInt64(n - 1 - $0))) } }
+
+    func addText(_ pattern: [UInt8], _ replacement: [UInt8]) {
+        guard pattern.count >= 3 else { return }
+        let p = pattern.map(Redactor.lower)
+        let k = Redactor.key(p[0], p[1], p[2])
+        var list = textIndex[k] ?? []
+        if list.contains(where: { textPatterns[$0].bytes == p }) { return }
+        textPatterns.append(Pattern(bytes: p, replacement: replacement))
+        list.append(textPatterns.count - 1)
+        list.sort { textPatterns[$0].bytes.count > textPatterns[$1].bytes.count }
+        textIndex[k] = list
+        let bit = Redactor.bloomBit(k)
+        textBloom[bit >> 6] |= 1 << UInt64(bit & 63)
+    }
+
+    func addBytes(_ pattern: [UInt8], _ replacement: [UInt8]) {
+        guard pattern.count >= 3 else { return }
+        let k = Redactor.key(pattern[0], pattern[1], pattern[2])
+        var list = byteIndex[k] ?? []
+        if list.contains(where: { bytePatterns[$0].bytes == pattern }) { return }
+        bytePatterns.append(Pattern(bytes: pattern, replacement: replacement))
+        list.append(bytePatterns.count - 1)
+        list.sort { bytePatterns[$0].bytes.count > bytePatterns[$1].bytes.count }
+        byteIndex[k] = list
+        let bit = Redactor.bloomBit(k)
+        byteBloom[bit >> 6] |= 1 << UInt64(bit & 63)
+    }
+
+    /// Text, contiguous hex and spaced hex forms of `bytes` → those of `replacement`.
+    func addHexForms(_ bytes: [UInt8], _ replacement: [UInt8]) {
+        addText(Array(Hex.string(bytes).utf8), Array(Hex.string(replacement).utf8))
+        addText(Array(Hex.spaced(bytes, limit: bytes.count).utf8), Array(Hex.spaced(replacement, limit: replacement.count).utf8))
+        addBytes(bytes, replacement)
+    }
+
+    // MARK: Learning
+
+    public func learnAddress(_ a: BDAddr) {
+        guard a.value != 0, a.value != 0xFFFF_FFFF_FFFF else { return }
+        let (p, n, new) = pseudonym(.address, a.description)
+        guard new else { return }
+        originals.append((.address, a.description))
+        addText(Array(a.description.utf8), Array(p.utf8))
+        let be = Redactor.be(a.value, 6), pbe = Redactor.be(UInt64(n), 6)
+        addHexForms(be, pbe)
+        addHexForms(be.reversed(), pbe.reversed())
+    }
+
+    /// Names, serial numbers and ANCS text.
+    public func learnString(_ s: String, kind: Kind) {
+        var trimmed = Substring(s)
+        while let l = trimmed.last, l == " " || l == "\0" { trimmed = trimmed.dropLast() }
+        while let f = trimmed.first, f == " " { trimmed = trimmed.dropFirst() }
+        let v = String(trimmed)
+        guard !v.isEmpty else { return }
+        let (p, _, new) = pseudonym(kind, v.lowercased())
+        guard new else { return }
+        originals.append((kind, v))
+        if v.utf8.count < 3 { exact[v.lowercased()] = p; return }
+        let bytes = Array(v.utf8)
+        addText(bytes, Array(p.utf8))
+        var filler = Array(p.utf8.prefix(bytes.count))
+        while filler.count < bytes.count { filler.append(0x2A) }
+        addHexForms(bytes, filler)
+    }
+
+    public func learnBeacon(_ u: BLEUUID) {
+        let text = u.description
+        guard text.count == 36 else { return }
+        let (p, _, new) = pseudonym(.beacon, text)
+        guard new, let be = Hex.parse(text), let pbe = Hex.parse(p) else { return }
+        originals.append((.beacon, text))
+        addText(Array(text.utf8), Array(p.utf8))
+        addHexForms(be, pbe)
+        addHexForms(be.reversed(), pbe.reversed())
+    }
+
+    /// Learns the identifying values of an event: any address-shaped string, local names, beacon UUIDs,
+    /// Device Name and Serial Number values, and the text of ANCS Data Source notifications.
+    public func learn(_ e: TraceEvent) {
+        for (_, f) in e.layers { learn(fields: f) }
+        guard e.kind == .att, let att = e.layer("att") else { return }
+        let ch = e.layer("gatt")?["characteristic"]?.objectValue?["uuid"]?.stringValue
+        let value: [UInt8]?
+        if case let .hex(v)? = att["long_value"] { value = v } else if case let .hex(v)? = att["value"] { value = v } else { value = nil }
+        let decoded = e.layer("decoded") ?? att["decoded"]?.objectValue
+        switch ch {
+        case "2A00"?, "2A25"?:
+            let kind: Kind = ch == "2A00" ? .name : .serial
+            if let v = value, e.layer("gatt")?["role"]?.stringValue == "value" {
+                learnString(String(decoding: v.prefix(while: { $0 != 0 }), as: UTF8.self), kind: kind)
+            }
+            if let d = decoded { strings(in: .object(d)) { self.learnString($0, kind: kind) } }
+        case Redactor.ancsDataSource?:
+            if let v = value {
+                // Printable runs: attribute values, possibly split over several notifications.
+                var run: [UInt8] = []
+                for b in v + [0] {
+                    if b >= 0x20 && b < 0x7F { run.append(b); continue }
+                    if run.count >= 3 { learnString(String(decoding: run, as: UTF8.self), kind: .text) }
+                    run = []
+                }
+            }
+            if let d = decoded { strings(in: .object(d)) { self.learnString($0, kind: .text) } }
+        default:
+            break
+        }
+    }
+
+    func strings(in v: FieldValue, _ body: (String) -> Void) {
+        switch v {
+        case let .string(s): body(s)
+        case let .list(l): for x in l { strings(in: x, body) }
+        case let .object(o): for (_, x) in o.items { strings(in: x, body) }
+        default: break
+        }
+    }
+
+    public func learn(fields f: Fields) {
+        for (key, v) in f.items {
+            switch v {
+            case let .string(s):
+                if s.utf8.count == 17, let a = BDAddr(string: s) { learnAddress(a) }
+                else if key == "local_name" || key == "broadcast_name" { learnString(s, kind: .name) }
+            case let .object(o):
+                if key == "ibeacon" || key == "altbeacon", let u = o["uuid"]?.stringValue.flatMap({ BLEUUID(string: $0) }) { learnBeacon(u) }
+                learn(fields: o)
+            case let .list(items):
+                for x in items {
+                    if case let .object(o) = x { learn(fields: o) }
+                    else if case let .string(s) = x {
+                        if s.utf8.count == 17, let a = BDAddr(string: s) { learnAddress(a) }
+                        else if key == "names" { learnString(s, kind: .name) }
+                    }
+                }
+            default: break
+            }
+        }
+    }
+
+    public var isEmpty: Bool { textPatterns.isEmpty && exact.isEmpty }
+
+    // MARK: Redacting
+
+    public func redact(_ s: String) -> String {
+        if isEmpty || s.isEmpty { return s }
+        if !exact.isEmpty, s.utf8.count < 3, let r = exact[s.lowercased()] { return r }
+        var copy = s
+        return copy.withUTF8 { redact(utf8: $0) } ?? s
+    }
+
+    /// The redacted text, or nil when nothing matched.
+    func redact(utf8 bytes: UnsafeBufferPointer<UInt8>) -> String? {
+        var out: [UInt8] = []
+        var changed = false
+        var i = 0
+        let n = bytes.count
+        while i < n {
+            if i + 2 < n {
+                let k = Redactor.key(Redactor.lower(bytes[i]), Redactor.lower(bytes[i + 1]), Redactor.lower(bytes[i + 2]))
+                let bit = Redactor.bloomBit(k)
+                if textBloom[bit >> 6] & (1 << UInt64(bit & 63)) != 0, let list = textIndex[k] {
+                    var matched = -1
+                    for idx in list {
+                        let p = textPatterns[idx].bytes
+                        guard i + p.count <= n else { continue }
+                        var j = 3
+                        while j < p.count && Redactor.lower(bytes[i + j]) == p[j] { j += 1 }
+                        if j == p.count { matched = idx; break }
+                    }
+                    if matched >= 0 {
+                        if !changed { out.reserveCapacity(n); out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[0..<i])); changed = true }
+                        out.append(contentsOf: textPatterns[matched].replacement)
+                        i += textPatterns[matched].bytes.count
+                        continue
+                    }
+                }
+            }
+            if changed { out.append(bytes[i]) }
+            i += 1
+        }
+        return changed ? String(decoding: out, as: UTF8.self) : nil
+    }
+
+    public func redact(bytes: [UInt8]) -> [UInt8] {
+        guard !bytePatterns.isEmpty, bytes.count >= 3 else { return bytes }
+        var out = bytes
+        var i = 0
+        while i + 2 < out.count {
+            let k = Redactor.key(out[i], out[i + 1], out[i + 2])
+            let bit = Redactor.bloomBit(k)
+            if byteBloom[bit >> 6] & (1 << UInt64(bit & 63)) != 0, let list = byteIndex[k] {
+                var matched = -1
+                for idx in list {
+                    let p = bytePatterns[idx].bytes
+                    if i + p.count <= out.count && out[i..<(i + p.count)].elementsEqual(p) { matched = idx; break }
+                }
+                if matched >= 0 {
+                    let p = bytePatterns[matched]
+                    out.replaceSubrange(i..<(i + p.bytes.count), with: p.replacement)
+                    i += p.bytes.count
+                    continue
+                }
+            }
+            i += 1
+        }
+        return out
+    }
+
+    public func redact(_ v: FieldValue) -> FieldValue {
+        switch v {
+        case let .string(s): return .string(redact(s))
+        case let .hex(b): return .hex(redact(bytes: b))
+        case let .list(l): return .list(l.map { redact($0) })
+        case let .object(o): return .object(redact(o))
+        default: return v
+        }
+    }
+
+    public func redact(_ f: Fields) -> Fields {
+        var out = Fields()
+        out.items = f.items.map { ($0.0, redact($0.1)) }
+        return out
+    }
+
+    public func redact(_ e: TraceEvent) -> TraceEvent {
+        var r = e
+        r.summary = redact(e.summary)
+        r.layers = e.layers.map { ($0.0, redact($0.1)) }
+        r.malformed = e.malformed.map { redact($0) }
+        return r
+    }
+
+    /// The address a pseudonym stands for is never shown; unknown addresses are learned on the spot.
+    public func redact(address a: BDAddr) -> BDAddr {
+        learnAddress(a)
+        guard let p = pseudonyms["address|" + a.description], let b = BDAddr(string: p) else { return a }
+        return b
+    }
+
+    public func redact(_ s: Summary) -> Summary {
+        var r = s
+        r.connections = s.connections.map { c in
+            let x = Connection(id: c.id, handle: c.handle, implicit: c.implicit)
+            x.peer = c.peer.map { redact(address: $0) }
+            x.peerType = c.peerType; x.role = c.role; x.le = c.le
+            x.interval = c.interval; x.latency = c.latency; x.timeout = c.timeout
+            x.openedRecord = c.openedRecord; x.openedAt = c.openedAt; x.closedRecord = c.closedRecord; x.closedAt = c.closedAt
+            x.disconnectReason = c.disconnectReason; x.encrypted = c.encrypted; x.updates = c.updates
+            return x
+        }
+        r.sections = s.sections.map { SummarySection(name: $0.name, value: redact($0.value), text: $0.text.map { redact($0) }) }
+        r.warnings = s.warnings.map { redact($0) }
+        return r
+    }
+}
+
+/// Redacts every event and the summary, then hands them to `next`: `--redact` for every format.
+/// With `learning` on, each event is learned from before it is redacted (for input that cannot be read
+/// twice); otherwise the redactor should have learned from a first pass.
+public final class RedactingSink: EventSink {
+    public let redactor: Redactor
+    let next: EventSink
+    public var learning = true
+
+    public init(redactor: Redactor, next: EventSink) {
+        self.redactor = redactor
+        self.next = next
+    }
+
+    public func begin(_ capture: CaptureInfo) { next.begin(capture) }
+
+    public func event(_ e: TraceEvent) {
+        if learning { redactor.learn(e) }
+        next.event(redactor.redact(e))
+    }
+
+    public func end(_ summary: Summary) {
+        if learning { for s in summary.sections { if case let .object(o) = s.value { redactor.learn(fields: o) } } }
+        next.end(redactor.redact(summary))
+    }
+}

@@ -1,0 +1,99 @@
+import ArgumentParser
+import BLETrace
+
+enum DiffFormat: String, ExpressibleByArgument, CaseIterable {
+    case text, markdown, json
+}
+
+struct DiffCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "diff",
+        abstract: "Compare two captures semantically: devices, adverts, connections, pairing, GATT, values, errors, procedures, timing.",
+        discussion: """
+        Differences are listed most important first. Devices are matched by address (a device whose \
+        private address changed, by name and services), attributes by UUID path, procedure steps by what \
+        they do, never by handle numbers or record positions.
+
+        Exit status like diff(1): 0 no differences, 1 differences, 2 trouble.
+
+        Examples:
+          bletrace diff good.btsnoop bad.btsnoop
+          bletrace diff good.log bad.log --format markdown --redact > diff.md
+          bletrace diff a.pklg b.pklg --ignore rssi,timing --format json
+        """
+    )
+
+    @Argument(help: "The first capture (A).")
+    var a: String
+
+    @Argument(help: "The second capture (B).")
+    var b: String
+
+    @Option(name: .shortAndLong, help: "Output format: text, markdown or json.")
+    var format: DiffFormat = .text
+
+    @Option(name: .long, help: "What to leave out, comma-separated: \(DiffOptions.ignorable.joined(separator: ", ")).")
+    var ignore: String?
+
+    @Option(name: .long, help: "A timing change counts from this many milliseconds (and when the slower is at least twice the faster).")
+    var timingThreshold: Double = 50
+
+    @Flag(name: .long, help: "Replace addresses, device names, serial numbers, beacon UUIDs and ANCS text with pseudonyms, the same on both sides.")
+    var redact = false
+
+    @Flag(name: .shortAndLong, help: "Print no notes on standard error (errors still go there).")
+    var quiet = false
+
+    /// The digest, and whether the capture was damaged part-way (the diff is still printed; exit status 2).
+    func digest(_ path: String, _ redactor: Redactor?) throws -> (CaptureDigest, Bool) {
+        let opened: OpenedCapture
+        do {
+            opened = try InputOpener.open(path: path)
+        } catch let e as CaptureError {
+            reportError("\(path): \(e.description)")
+            throw ExitCode(2)
+        }
+        let observer: ((TraceEvent) -> Void)? = redactor.map { r in { r.learn($0) } }
+        let (d, summary) = CaptureDigest.make(opened.reader, path: path, containers: opened.containers, observer: observer)
+        if let r = redactor {
+            for s in summary.sections { if case let .object(o) = s.value { r.learn(fields: o) } }
+        }
+        if let e = summary.error {
+            reportError("\(path): \(e.description); compared the \(summary.stats.records) record\(summary.stats.records == 1 ? "" : "s") before it")
+        }
+        return (d, summary.error != nil)
+    }
+
+    func run() throws {
+        var options = DiffOptions()
+        options.timingThresholdMicros = Int64(timingThreshold * 1000)
+        if let i = ignore {
+            for part in i.split(separator: ",").map({ String($0.trimmingSpaces).lowercased() }) where !part.isEmpty {
+                guard DiffOptions.ignorable.contains(part) else {
+                    reportError("--ignore: '\(part)' is not one of \(DiffOptions.ignorable.joined(separator: ", "))")
+                    throw ExitCode(2)
+                }
+                options.ignore.insert(part)
+            }
+        }
+        let redactor = redact ? Redactor() : nil
+        let (da, damagedA) = try digest(a, redactor)
+        let (db, damagedB) = try digest(b, redactor)
+        let diff = Diff(da, db, options: options)
+        let out = OutputWriter(fd: 1)
+        let r: (String) -> String = redactor.map { x in { x.redact($0) } } ?? { $0 }
+        switch format {
+        case .text:
+            for l in DiffRender.text(diff, redact: r) { out.write(l); out.write(byte: 0x0A) }
+        case .markdown:
+            for l in DiffRender.markdown(diff, redact: r) { out.write(l); out.write(byte: 0x0A) }
+        case .json:
+            let f = DiffRender.json(diff, redact: { v in redactor?.redact(v) ?? v })
+            JSONOut.object(f, to: out)
+            out.write(byte: 0x0A)
+        }
+        out.flush()
+        if damagedA || damagedB { throw ExitCode(2) }
+        if !diff.isEmpty { throw ExitCode(1) }
+    }
+}

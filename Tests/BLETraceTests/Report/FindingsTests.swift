@@ -1,0 +1,61 @@
+import Testing
+@testable import BLETrace
+
+@Suite struct FindingsTests {
+    static func findings(_ s: Scenario) throws -> Findings {
+        let analyzer = Analyzer(sink: nil)
+        analyzer.run(try CaptureFile.open(bytes: s.writer.bytes), path: "t")
+        return try #require(analyzer.layers.compactMap { $0 as? Findings }.first)
+    }
+
+    @Test func attErrorsButNotTheEndOfDiscovery() throws {
+        let f = try FindingsTests.findings(Samples.gattSession())
+        // Two Attribute Not Found answers end discovery; only the Read Not Permitted is a finding.
+        #expect(f.count == 1)
+        #expect(f.list.first?.kind == .attError)
+        #expect(f.list.first?.record == 82)
+        #expect(f.list.first?.connection == 1)
+        #expect(f.list.first?.text.contains("Nordic UART TX") == true)
+        #expect(f.list.first?.text.contains("Read Not Permitted (0x02)") == true)
+    }
+
+    @Test func malformedAdvert() throws {
+        let f = try FindingsTests.findings(Samples.scan())
+        #expect(f.list.map(\.kind) == [.malformed])
+        #expect(f.list.first?.record == 38)
+    }
+
+    @Test func failedPairingSupervisionTimeoutUnansweredAndFailedConnection() throws {
+        let s = Scenario(format: .btsnoop(datalink: 1002))
+        s.connect(handle: 0x0040, peer: Samples.thermo, peerType: 1)
+        s.smpOut(0x0040, [0x01, 0x03, 0x00, 0x01, 16, 0x00, 0x00])
+        s.smpIn(0x0040, [0x05, 0x03])                        // Pairing Failed: Authentication Requirements
+        s.attOut(0x0040, [0x0A] + HCIBuilder.le16(0x0003))   // never answered
+        s.advance(ms: 5000)
+        s.disconnect(handle: 0x0040, reason: 0x08, byHost: false)
+        s.controller(.event, HCIBuilder.leConnectionComplete(handle: 0x0041, role: 0, peerType: 1, peer: Samples.watch,
+                                                            interval: 24, timeout: 400, status: 0x3E))
+        let f = try FindingsTests.findings(s)
+        #expect(f.list.map(\.kind) == [.pairingFailed, .unanswered, .disconnect, .connectionFailed], "\(f.list.map(\.line))")
+        #expect(f.list[0].text.contains("Authentication Requirements"))
+        #expect(f.list[1].text.contains("the connection closed"))
+        #expect(f.list[2].text.contains("(0x08)"))
+        #expect(f.list[3].text.contains("(0x3E)"))
+        // A normal disconnect is not a finding, nor a cancelled LE Create Connection (status 0x02).
+        let ok = Scenario(format: .btsnoop(datalink: 1002))
+        ok.connect(handle: 0x0040, peer: Samples.thermo, peerType: 1)
+        ok.disconnect(handle: 0x0040, reason: 0x13, byHost: false)
+        ok.controller(.event, HCIBuilder.leConnectionComplete(handle: 0x0000, role: 0, peerType: 0, peer: BDAddr(0),
+                                                             interval: 0, timeout: 0, status: 0x02))
+        #expect(try FindingsTests.findings(ok).count == 0)
+    }
+
+    @Test func textSummaryListsFindingsFirst() throws {
+        let (_, summary) = try TestSupport.analyze(Samples.gattSession())
+        let lines = SummaryRender.text(summary)
+        let at = try #require(lines.firstIndex { $0.hasPrefix("  Findings:") })
+        #expect(at == 3) // after "Summary", File and Records
+        #expect(lines[at + 1].contains("record 82"))
+        #expect(lines.filter { $0.hasPrefix("  Findings:") }.count == 1)
+    }
+}
