@@ -24,13 +24,17 @@ for t in "${targets[@]}"; do
   mkdir -p ".build-fuzz/corpus/$t"
   log=".build-fuzz/$t.log"
   set +e
-  BLETRACE_FUZZ_TARGET=$t "$bin" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -max_len=16384 \
+  start=$(date +%s)
+  # SWIFT_BACKTRACE off: a Swift runtime trap then reaches libFuzzer as a plain deadly signal.
+  SWIFT_BACKTRACE=enable=no BLETRACE_FUZZ_TARGET=$t "$bin" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -max_len=16384 \
     -print_final_stats=1 -artifact_prefix=".build-fuzz/artifacts/$t-" \
     ".build-fuzz/corpus/$t" ".build-fuzz/seeds/$t" > "$log" 2>&1
   rc=$?
   set -e
+  elapsed=$(( $(date +%s) - start ))
   runs=$(grep -E "^stat::number_of_executed_units" "$log" | awk '{print $2}')
-  echo "fuzz: $t: ${runs:-?} executions in ${seconds}s, exit $rc"
+  [ -n "$runs" ] || runs=$(grep -oE "^#[0-9]+" "$log" | tail -1 | tr -d '#')
+  echo "fuzz: $t: ${runs:-?} executions in ${elapsed}s, exit $rc"
   if [ $rc -ne 0 ]; then
     status=1
     grep -E "ERROR|SUMMARY|Test unit written" "$log" | head -5
