@@ -57,6 +57,16 @@ public final class ATTLayer: ChannelDecoder, AnalysisLayer {
     var latencyTotal: Int64 = 0
     var latencyMax: Int64 = 0
     var errors: [(record: Int, request: UInt8, handle: UInt16, code: UInt8)] = []
+    /// Names of error codes a service defines (ANCS 0xA0–0xA3), learned from its dissector.
+    var serviceErrorNames: [UInt8: String] = [:]
+
+    /// The error name a service dissector gives (`{"<service>": {"error_name": …}}`), prefixed with the service.
+    static func serviceErrorName(_ d: Dissection) -> String? {
+        for (key, value) in d.fields.items {
+            if let name = value.objectValue?["error_name"]?.stringValue { return key.uppercased() + " " + name }
+        }
+        return nil
+    }
     var errorCount = 0
     var unanswered: [(record: Int, opcode: UInt8, reason: String)] = []
     var unansweredCount = 0
@@ -207,6 +217,9 @@ public final class ATTLayer: ChannelDecoder, AnalysisLayer {
                                fromClient: client, state: state.values)
         var summaryText = describe(pdu, request: request?.pdu, state: state, peerIsServer: peerIsServer, handle: handle,
                                    att: &att, ctx: &ctx, values: values)
+        if case let .errorResponse(_, _, code) = pdu, let name = att["error_name"]?.stringValue, name != ATTNames.error(code) {
+            serviceErrorNames[code] = name
+        }
 
         // Long values.
         switch pdu {
@@ -526,8 +539,10 @@ public final class ATTLayer: ChannelDecoder, AnalysisLayer {
             att.add("request_opcode", Int(reqOp))
             att.add("request_name", ATTNames.opcode(reqOp))
             att.add("error", Int(code))
-            att.add("error_name", ATTNames.error(code))
-            if let d = dissectError(code, location: ctx.locate(eh), site: values) {
+            let dissected = dissectError(code, location: ctx.locate(eh), site: values)
+            // A service's own error codes (ANCS 0xA0–0xA3) are named by the service's dissector.
+            att.add("error_name", dissected.flatMap(ATTLayer.serviceErrorName) ?? ATTNames.error(code))
+            if let d = dissected {
                 att.add("decoded", d.jsonFields)
                 return "\(name): \(ATTNames.opcode(reqOp)) \(h(eh)): \(d.text)"
             }
@@ -720,11 +735,11 @@ public final class ATTLayer: ChannelDecoder, AnalysisLayer {
             }
         }
         f.add("errors", errorCount)
-        f.add("error_list", .list(errors.map { .object(["record": .int($0.record), "request_opcode": .int(Int($0.request)), "handle": .int(Int($0.handle)), "error": .int(Int($0.code)), "error_name": .string(ATTNames.error($0.code))]) }))
+        f.add("error_list", .list(errors.map { .object(["record": .int($0.record), "request_opcode": .int(Int($0.request)), "handle": .int(Int($0.handle)), "error": .int(Int($0.code)), "error_name": .string(self.serviceErrorNames[$0.code] ?? ATTNames.error($0.code))]) }))
         if errorCount > 0 {
             var byCode: [UInt8: Int] = [:]
             for e in errors { byCode[e.code, default: 0] += 1 }
-            text.append("    errors: \(errorCount): " + byCode.sorted { $0.key < $1.key }.map { "\(ATTNames.error($0.key)) ×\($0.value)" }.joined(separator: ", "))
+            text.append("    errors: \(errorCount): " + byCode.sorted { $0.key < $1.key }.map { "\(serviceErrorNames[$0.key] ?? ATTNames.error($0.key)) ×\($0.value)" }.joined(separator: ", "))
         }
         f.add("unanswered", unansweredCount)
         f.add("unanswered_list", .list(unanswered.map { .object(["record": .int($0.record), "opcode": .int(Int($0.opcode)), "name": .string(ATTNames.opcode($0.opcode)), "reason": .string($0.reason)]) }))

@@ -172,3 +172,15 @@ struct ANCSTests {
         #expect(section.text.contains { $0.contains("UID 21 Incoming Call [important] com.apple.mobilephone: \"John Smith\" / \"Incoming Call\"") })
     }
 }
+
+@Suite struct ANCSErrorNameTests {
+    /// ANCS errors 0xA0–0xA3 sit in the Core's reserved range; the ATT layer names them by the service.
+    @Test func errorResponseAndSummaryUseTheANCSName() throws {
+        let (events, summary) = try TestSupport.analyze(Samples.ancsSession())
+        let err = try #require(events.first { $0.layer("att")?["error"] == .int(0xA2) })
+        #expect(err.layer("att")?["error_name"] == .string("ANCS Invalid parameter"))
+        let text = SummaryRender.text(summary).joined(separator: "\n")
+        #expect(text.contains("errors: 1: ANCS Invalid parameter ×1"))
+        #expect(!text.contains("Reserved error"))
+    }
+}

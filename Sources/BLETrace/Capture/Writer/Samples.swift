@@ -22,6 +22,8 @@ public enum Samples {
                    bytes: gattSession().writer.bytes),
             Sample(fileName: "encrypted-link.pcap", description: "pcap (link type 201): LE Secure Connections pairing with Numeric Comparison, key distribution, encryption, ATT read on the encrypted link",
                    bytes: encryptedLink().writer.bytes),
+            Sample(fileName: "pairing-failed.pcap", description: "the encrypted-link session, but the user rejects the Numeric Comparison: Pairing Failed, then an Authentication Failure disconnect (diff it against encrypted-link.pcap)",
+                   bytes: pairingFailed().writer.bytes),
             Sample(fileName: "diff-good.btsnoop", description: "a sensor session that works: discovery, Device Information reads, battery notifications (the A side of `bletrace diff`)",
                    bytes: diffSession(bad: false).writer.bytes),
             Sample(fileName: "diff-bad.btsnoop", description: "the same session after a firmware update: revision changed, a characteristic gone, Insufficient Authentication, one discovery step skipped, a slow response",
@@ -156,6 +158,31 @@ public enum Samples {
         s.powerOn(local: local)
         encryptedLink(s, handle: 0x0041)
         return s
+    }
+
+    public static func pairingFailed() -> Scenario {
+        let s = Scenario(format: .pcap(linkType: 201))
+        s.powerOn(local: local)
+        pairingFailed(s, handle: 0x0041)
+        return s
+    }
+
+    /// The same pairing as `encryptedLink`, but the numbers do not match on the phone: the initiator sends
+    /// Pairing Failed (Numeric Comparison Failed) and drops the link with Authentication Failure.
+    public static func pairingFailed(_ s: Scenario, handle h: UInt16) {
+        s.connect(handle: h, peer: watch, peerType: 1, interval: 36, timeout: 500)
+        func fill(_ seed: UInt8, _ n: Int) -> [UInt8] { (0..<n).map { UInt8(truncatingIfNeeded: Int(seed) &* 31 &+ $0 &* 7) } }
+        s.smpOut(h, [0x01, 0x01, 0x00, 0x0D, 16, 0x0D, 0x0F])
+        s.smpIn(h, [0x02, 0x01, 0x00, 0x0D, 16, 0x0D, 0x0F])
+        s.smpOut(h, [0x0C] + fill(1, 64))
+        s.smpIn(h, [0x0C] + fill(2, 64))
+        s.smpIn(h, [0x03] + fill(3, 16))
+        s.smpOut(h, [0x04] + fill(4, 16))
+        s.smpIn(h, [0x04] + fill(5, 16))
+        s.advance(ms: 8000)                 // the user rejects the comparison
+        s.smpOut(h, [0x05, 0x0C])           // Pairing Failed: Numeric Comparison Failed
+        s.advance(ms: 100)
+        s.disconnect(handle: h, reason: 0x05, byHost: true)
     }
 
     /// Secure Connections pairing with Numeric Comparison, encryption, key distribution, a read, disconnect.
