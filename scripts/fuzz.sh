@@ -12,10 +12,15 @@ shift || true
 targets=("$@")
 [ ${#targets[@]} -gt 0 ] || targets=(capture packets ad containers)
 
+set +e
 BLETRACE_FUZZ=1 swift build -c release --scratch-path .build-fuzz --product bletrace-fuzz \
-  -Xswiftc -sanitize=fuzzer,address -Xswiftc -use-ld=lld 2>&1 | grep -E "error|Compiling|Build" | grep -v "Cannot export" >&2 || true
+  -Xswiftc -sanitize=fuzzer,address -Xswiftc -use-ld=lld > .build-fuzz-build.log 2>&1
+built=$?
+set -e
+grep -E "error|Build" .build-fuzz-build.log | grep -v "Cannot export" >&2 || true
+rm -f .build-fuzz-build.log
 bin=.build-fuzz/release/bletrace-fuzz
-[ -x "$bin" ] || { echo "fuzz: build failed" >&2; exit 2; }
+[ $built -eq 0 ] && [ -x "$bin" ] || { echo "fuzz: build failed" >&2; exit 2; }
 
 python3 scripts/fuzz-seeds.py .build-fuzz/seeds >&2
 mkdir -p .build-fuzz/artifacts .build-fuzz/corpus
