@@ -86,7 +86,8 @@ public final class Findings: AnalysisLayer {
                 add(.attError, e, "\(att["request_name"]?.stringValue ?? "request") \(target): \(name) (\(Hex.hex(code, width: 2)))")
             }
             if let why = att["unanswered"]?.stringValue {
-                add(.unanswered, e, "\(att["name"]?.stringValue ?? "request") \(target): \(why)")
+                let name = att["name"]?.stringValue ?? "request"
+                add(.unanswered, e, (target.isEmpty ? name : "\(name) \(target)") + ": \(why)")
             }
         case .smp:
             guard let smp = e.layer("smp"), smp["code"]?.intValue == 0x05 else { return }
