@@ -24,8 +24,8 @@ import Testing
         return out
     }
 
-    @Test func sourcesListIsParsed() throws {
-        try #require(TestSupport.sharedCaptures != nil, "shared captures absent")
+    @Test(.enabled(if: TestSupport.sharedCaptures != nil))
+    func sourcesListIsParsed() throws {
         #expect(Self.entries().count >= 20)
     }
 
