@@ -13,6 +13,24 @@ enum TestSupport {
         return FileManager.default.fileExists(atPath: u.path) ? u : nil
     }
 
+    /// The tshark binary, when installed (comparison tests run only then).
+    static let tshark: String? = ["/usr/bin/tshark", "/usr/local/bin/tshark", "/opt/homebrew/bin/tshark"]
+        .first { FileManager.default.isExecutableFile(atPath: $0) }
+
+    /// Runs tshark with `args` and returns its standard output.
+    static func runTShark(_ args: [String]) throws -> String {
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: tshark ?? "/usr/bin/tshark")
+        p.arguments = args
+        let out = Pipe()
+        p.standardOutput = out
+        p.standardError = FileHandle.nullDevice
+        try p.run()
+        let data = out.fileHandleForReading.readDataToEndOfFile()
+        p.waitUntilExit()
+        return String(decoding: data, as: UTF8.self)
+    }
+
     /// Writes bytes to a fresh temporary file and returns its path.
     static func temporaryFile(_ bytes: [UInt8], suffix: String = ".bin") -> String {
         let path = NSTemporaryDirectory() + "bletrace-test-" + UUID().uuidString + suffix

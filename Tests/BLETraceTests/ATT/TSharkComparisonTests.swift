@@ -9,8 +9,7 @@ struct TSharkComparisonTests {
     static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent().deletingLastPathComponent()
     static let capturesDir = packageRoot.deletingLastPathComponent().appendingPathComponent("shared/captures")
-    static let tshark: String? = ["/usr/bin/tshark", "/usr/local/bin/tshark", "/opt/homebrew/bin/tshark"]
-        .first { FileManager.default.isExecutableFile(atPath: $0) }
+    static let tshark: String? = TestSupport.tshark
     static var available: Bool {
         tshark != nil && FileManager.default.fileExists(atPath: capturesDir.path)
     }
@@ -80,17 +79,9 @@ struct TSharkComparisonTests {
     }
 
     static func tsharkRows(_ path: String) throws -> [Row] {
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: tshark!)
-        p.arguments = ["-r", path, "-T", "fields", "-e", "frame.number", "-e", "btatt.opcode", "-e", "btatt.handle", "-e", "btatt.value"]
-        let out = Pipe()
-        p.standardOutput = out
-        p.standardError = FileHandle.nullDevice
-        try p.run()
-        let data = out.fileHandleForReading.readDataToEndOfFile()
-        p.waitUntilExit()
+        let text = try TestSupport.runTShark(["-r", path, "-T", "fields", "-e", "frame.number", "-e", "btatt.opcode", "-e", "btatt.handle", "-e", "btatt.value"])
         var rows: [Row] = []
-        for line in String(decoding: data, as: UTF8.self).split(separator: "\n") {
+        for line in text.split(separator: "\n") {
             let cols = line.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
             guard cols.count >= 2, !cols[1].isEmpty, let rec = Int(cols[0]) else { continue }
             let op = Int(cols[1].dropFirst(2), radix: 16) ?? -1
@@ -218,17 +209,9 @@ struct SnifferTSharkComparisonTests {
 
     /// Records tshark flags as retransmissions (its expert info), for the report.
     static func tsharkRetransmissions(_ path: String) throws -> Set<Int> {
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: T.tshark!)
-        p.arguments = ["-r", path, "-Y", "btatt", "-T", "fields", "-e", "frame.number", "-e", "_ws.expert.message"]
-        let out = Pipe()
-        p.standardOutput = out
-        p.standardError = FileHandle.nullDevice
-        try p.run()
-        let data = out.fileHandleForReading.readDataToEndOfFile()
-        p.waitUntilExit()
+        let text = try TestSupport.runTShark(["-r", path, "-Y", "btatt", "-T", "fields", "-e", "frame.number", "-e", "_ws.expert.message"])
         var set = Set<Int>()
-        for line in String(decoding: data, as: UTF8.self).split(separator: "\n") where line.contains("Retransmission") {
+        for line in text.split(separator: "\n") where line.contains("Retransmission") {
             if let n = Int(line.split(separator: "\t").first ?? "") { set.insert(n) }
         }
         return set

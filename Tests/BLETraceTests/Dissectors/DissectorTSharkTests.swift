@@ -61,18 +61,10 @@ struct DissectorTSharkTests {
     }
 
     static func theirs(_ path: String) throws -> Table {
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: TSharkComparisonTests.tshark!)
         let sep = "\u{1F}"
-        p.arguments = ["-r", path, "-T", "fields", "-E", "aggregator=" + sep, "-e", "frame.number"] + fields.flatMap { ["-e", $0.tshark] }
-        let out = Pipe()
-        p.standardOutput = out
-        p.standardError = FileHandle.nullDevice
-        try p.run()
-        let data = out.fileHandleForReading.readDataToEndOfFile()
-        p.waitUntilExit()
+        let text = try TestSupport.runTShark(["-r", path, "-T", "fields", "-E", "aggregator=" + sep, "-e", "frame.number"] + fields.flatMap { ["-e", $0.tshark] })
         var table: Table = [:]
-        for line in String(decoding: data, as: UTF8.self).split(separator: "\n") {
+        for line in text.split(separator: "\n") {
             let cols = line.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
             guard cols.count == fields.count + 1, let rec = Int(cols[0]) else { continue }
             for (i, f) in fields.enumerated() where !cols[i + 1].isEmpty {

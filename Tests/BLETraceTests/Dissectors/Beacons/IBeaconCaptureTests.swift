@@ -15,8 +15,7 @@ enum SharedCaptures {
 
     static let directory = packageRoot.deletingLastPathComponent().appendingPathComponent("shared/captures")
 
-    static let tshark: String? = ["/usr/bin/tshark", "/usr/local/bin/tshark", "/opt/homebrew/bin/tshark"]
-        .first { FileManager.default.isExecutableFile(atPath: $0) }
+    static let tshark: String? = TestSupport.tshark
 
     static let files: [String] = {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
@@ -26,18 +25,7 @@ enum SharedCaptures {
     static var available: Bool { tshark != nil && !files.isEmpty }
 
     /// Runs tshark and returns its standard output.
-    static func run(_ args: [String]) throws -> String {
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: tshark ?? "/usr/bin/tshark")
-        p.arguments = args
-        let out = Pipe()
-        p.standardOutput = out
-        p.standardError = FileHandle.nullDevice
-        try p.run()
-        let data = out.fileHandleForReading.readDataToEndOfFile()
-        p.waitUntilExit()
-        return String(decoding: data, as: UTF8.self)
-    }
+    static func run(_ args: [String]) throws -> String { try TestSupport.runTShark(args) }
 }
 
 /// One iBeacon sighting, as text for easy comparison: "record UUID major minor power".
