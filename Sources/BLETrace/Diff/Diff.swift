@@ -6,8 +6,9 @@ public struct DiffItem: Sendable, Equatable {
         case advertising
         case connections
         case pairing
-        case gatt
+        // Values before the database: a changed identity string (a firmware revision) explains what follows it.
         case values
+        case gatt
         case errors
         case procedures
         case timing

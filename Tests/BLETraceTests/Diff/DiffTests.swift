@@ -7,24 +7,26 @@ import Testing
         CaptureDigest.make(try CaptureFile.open(bytes: s.writer.bytes), path: path).0
     }
 
-    /// The planted differences of the sample pair, exactly, most important first.
+    /// The planted differences of the sample pair, exactly, in the issue's order of importance: the firmware
+    /// revision changed, a characteristic missing, an Insufficient Authentication error, a discovery step skipped,
+    /// a slower response.
     @Test func goodBadPairShowsExactlyThePlantedDifferences() throws {
         let good = try DiffTests.digest(Samples.diffSession(bad: false), path: "good")
         let bad = try DiffTests.digest(Samples.diffSession(bad: true), path: "bad")
         let diff = Diff(good, bad)
-        #expect(diff.items.map(\.category) == [.gatt, .values, .errors, .procedures, .timing], "\(diff.items.map(\.line))")
+        #expect(diff.items.map(\.category) == [.values, .gatt, .errors, .procedures, .timing], "\(diff.items.map(\.line))")
         guard diff.items.count == 5 else { return }
-        #expect(diff.items[0].text.contains("180A/2A27") && diff.items[0].text.contains("only in A"))
-        #expect(diff.items[1].text.contains("180A/2A26"))
-        #expect(diff.items[1].a?.contains("\"1.4.2\"") == true && diff.items[1].b?.contains("\"1.4.3\"") == true)
+        #expect(diff.items[0].text.contains("180A/2A26"))
+        #expect(diff.items[0].a?.contains("\"1.4.2\"") == true && diff.items[0].b?.contains("\"1.4.3\"") == true)
+        #expect(diff.items[1].text.contains("180A/2A27") && diff.items[1].text.contains("only in A"))
         #expect(diff.items[2].text == "only in B: Read Request of Device Information › PnP ID: Insufficient Authentication (0x05)")
         #expect(diff.items[3].text == "only in A: Discover primary services (continued)")
         #expect(diff.items[4].text.contains("Manufacturer Name String"))
         #expect(diff.items[4].a == "15.30 ms" && diff.items[4].b == "415.30 ms")
         // Swapped sides: the same five, mirrored.
         let back = Diff(bad, good)
-        #expect(back.items.map(\.category) == [.gatt, .values, .errors, .procedures, .timing])
-        #expect(back.items.first?.text.contains("only in B") == true)
+        #expect(back.items.map(\.category) == [.values, .gatt, .errors, .procedures, .timing])
+        #expect(back.items[1].text.contains("only in B"))
     }
 
     @Test func ignoreDropsCategoriesAndFinerNames() throws {
@@ -32,7 +34,7 @@ import Testing
         let bad = try DiffTests.digest(Samples.diffSession(bad: true))
         var o = DiffOptions()
         o.ignore = ["timing", "procedures"]
-        #expect(Diff(good, bad, options: o).items.map(\.category) == [.gatt, .values, .errors])
+        #expect(Diff(good, bad, options: o).items.map(\.category) == [.values, .gatt, .errors])
         o.ignore = ["latency"]
         #expect(!Diff(good, bad, options: o).items.contains { $0.category == .timing })
         o = DiffOptions()
@@ -133,14 +135,14 @@ import Testing
         #expect(text[0].hasPrefix("A: good.btsnoop"))
         #expect(text.contains("5 differences, most important first"))
         let titles = text.filter { DiffItem.Category.allCases.map(\.title).contains($0) }
-        #expect(titles == ["GATT database", "Characteristic values", "ATT errors", "GATT procedures", "Timing"])
+        #expect(titles == ["Characteristic values", "GATT database", "ATT errors", "GATT procedures", "Timing"])
         let md = DiffRender.markdown(diff)
         #expect(md.filter { $0.hasPrefix("## ") } == titles.map { "## " + $0 })
         let json = JSONOut.text(.object(DiffRender.json(diff)))
         let parsed = try JSONParser.parse(Array(json.utf8))
         guard case let .object(root) = parsed, case let .list(items)? = root["differences"] else { Issue.record("no differences list"); return }
         #expect(root["count"] == .int(5))
-        #expect(items.compactMap { $0.objectValue?["category"]?.stringValue } == ["gatt", "values", "errors", "procedures", "timing"])
+        #expect(items.compactMap { $0.objectValue?["category"]?.stringValue } == ["values", "gatt", "errors", "procedures", "timing"])
         let same = Diff(try DiffTests.digest(Samples.diffSession(bad: false)), try DiffTests.digest(Samples.diffSession(bad: false)))
         #expect(DiffRender.text(same).last == "No differences.")
     }
