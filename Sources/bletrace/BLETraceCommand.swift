@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 import BLETrace
 #if canImport(Glibc)
 import Glibc
@@ -32,6 +33,13 @@ struct BLETraceCommand: ParsableCommand {
             var command = try parseAsRoot()
             try command.run()
         } catch {
+            // Usage errors exit with 2 like every other trouble (diff(1)'s convention), not EX_USAGE (64).
+            let code = exitCode(for: error)
+            if code == .validationFailure {
+                var message = fullMessage(for: error) + "\n"
+                message.withUTF8 { buf in _ = write(2, buf.baseAddress, buf.count) }
+                Foundation.exit(2)
+            }
             exit(withError: error)
         }
     }
