@@ -84,7 +84,9 @@ public enum SummaryRender {
             lines.append("  Filtered:    \(s.stats.filtered) records cut short by the capture (payloads not logged)")
         }
         lines.append("  Connections: \(s.connections.count)")
-        for c in s.connections {
+        // The text lists the first connections; JSON has them all.
+        let listed = 50
+        for c in s.connections.prefix(listed) {
             var line = "    #\(c.id) handle \(Hex.hex(c.handle, width: 4))"
             if let p = c.peer { line += " \(p)" + (c.peerType.map { " (\($0.name))" } ?? "") }
             if let r = c.role { line += ", local \(HCIText.role(r))" }
@@ -99,6 +101,9 @@ public enum SummaryRender {
                 if let reason = c.disconnectReason { line += ": \(HCIText.status(reason))" }
             }
             lines.append(line)
+        }
+        if s.connections.count > listed {
+            lines.append("    … and \(s.connections.count - listed) more (all of them are in the JSON summary)")
         }
         for section in s.sections where section.name != "findings" { lines.append(contentsOf: section.text) }
         for w in s.warnings { lines.append("  Warning: \(w)") }
