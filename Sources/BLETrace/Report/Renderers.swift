@@ -50,7 +50,13 @@ public final class TextRenderer: EventSink {
     /// Writes `text`, breaking at spaces so that no line passes `style.width` columns.
     func writeWrapped(_ text: String, indentWithTint tint: String?) {
         let room = style.width - indent
-        if style.width == 0 || room < 20 || text.count <= room {
+        if style.width == 0 || room < 20 || text.utf8.count <= room {
+            // At most one column per UTF-8 byte: short enough without counting characters.
+            out.write(text)
+            return
+        }
+        if writeWrappedASCII(text, room: room, tint: tint) { return }
+        if text.count <= room {
             out.write(text)
             return
         }
@@ -74,6 +80,44 @@ public final class TextRenderer: EventSink {
             out.write(String(line[line.startIndex..<cut]))
             line = line[cut...].drop(while: { $0 == " " })
             first = false
+        }
+    }
+
+    /// `writeWrapped` for printable ASCII text (one character per byte, the usual case), on bytes.
+    /// Returns false, having written nothing, when the text holds anything else.
+    func writeWrappedASCII(_ text: String, room: Int, tint: String?) -> Bool {
+        var text = text
+        return text.withUTF8 { u in
+            guard !u.contains(where: { $0 < 0x20 || $0 >= 0x7F }) else { return false }
+            var start = 0
+            var first = true
+            let space = UInt8(ascii: " ")
+            while start < u.count {
+                if !first {
+                    if tint != nil { out.write(ANSI.reset) }
+                    out.write(byte: 0x0A)
+                    for _ in 0..<(indent + 2) { out.write(byte: space) }
+                    if let t = tint { out.write(t) }
+                }
+                let limit = first ? room : room - 2
+                if u.count - start <= limit {
+                    out.write(utf8: UnsafeBufferPointer(rebasing: u[start...]))
+                    break
+                }
+                // The last space within the first `limit` bytes, else a hard cut at `limit`.
+                var cut = start + limit
+                var i = start + limit - 1
+                while i >= start {
+                    if u[i] == space { cut = i; break }
+                    i -= 1
+                }
+                if cut == start { cut = start + limit }
+                out.write(utf8: UnsafeBufferPointer(rebasing: u[start..<cut]))
+                start = cut
+                while start < u.count && u[start] == space { start += 1 }
+                first = false
+            }
+            return true
         }
     }
 
@@ -120,27 +164,29 @@ enum EventJSON {
 
     /// Writes the same object as `fields(e)` straight into the output, without building it first.
     static func write(_ e: TraceEvent, to w: OutputWriter) {
-        w.write("{\"record\":")
-        w.write(int: e.record)
-        w.write(",\"time\":\"")
-        w.write(iso8601: e.timestamp)
-        w.write("\",\"direction\":\"")
-        w.write(e.direction.jsonName)
-        w.write("\",\"kind\":\"")
-        w.write(e.kind.rawValue)
-        w.write("\"")
-        if let h = e.handle { w.write(",\"handle\":"); w.write(int: Int(h)) }
-        if let c = e.connection { w.write(",\"connection\":"); w.write(int: c) }
-        w.write(",\"summary\":")
-        JSONOut.string(e.summary, to: w)
-        if let m = e.malformed { w.write(",\"malformed\":"); JSONOut.string(m, to: w) }
-        for (name, layer) in e.layers {
-            w.write(byte: UInt8(ascii: ","))
-            JSONOut.string(name, to: w)
-            w.write(byte: UInt8(ascii: ":"))
-            JSONOut.object(layer, to: w)
+        w.append { b in
+            b.append(string: "{\"record\":")
+            b.append(decimal: e.record)
+            b.append(string: ",\"time\":\"")
+            b.append(iso8601: e.timestamp)
+            b.append(string: "\",\"direction\":\"")
+            b.append(string: e.direction.jsonName)
+            b.append(string: "\",\"kind\":\"")
+            b.append(string: e.kind.rawValue)
+            b.append(UInt8(ascii: "\""))
+            if let h = e.handle { b.append(string: ",\"handle\":"); b.append(decimal: Int(h)) }
+            if let c = e.connection { b.append(string: ",\"connection\":"); b.append(decimal: c) }
+            b.append(string: ",\"summary\":")
+            JSONOut.string(e.summary, into: &b)
+            if let m = e.malformed { b.append(string: ",\"malformed\":"); JSONOut.string(m, into: &b) }
+            for (name, layer) in e.layers {
+                b.append(UInt8(ascii: ","))
+                JSONOut.string(name, into: &b)
+                b.append(UInt8(ascii: ":"))
+                JSONOut.object(layer, into: &b)
+            }
+            b.append(UInt8(ascii: "}"))
         }
-        w.write(byte: UInt8(ascii: "}"))
     }
 }
 
