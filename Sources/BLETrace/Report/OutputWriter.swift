@@ -121,7 +121,8 @@ extension Array where Element == UInt8 {
         let start = count
         var x = v
         while x > 0 { append(UInt8(ascii: "0") + UInt8(x % 10)); x /= 10 }
-        self[start...].reverse()
+        var i = start, j = count - 1
+        while i < j { swapAt(i, j); i += 1; j -= 1 }
     }
 
     /// A non-negative integer right-aligned in `width` columns (spaces in front), or zero-padded.
