@@ -68,7 +68,28 @@ public struct ExtendedAdvertisingReassembler {
 public struct AdvertisingDecoder {
     public var reassembler = ExtendedAdvertisingReassembler()
 
+    /// Advertisers repeat the same data over and over: `ADParser.describe` results by data (and RSSI, for
+    /// the data whose decoders read it), up to `maxMemo` of them.
+    struct MemoKey: Hashable {
+        var data: [UInt8]
+        var rssi: Int?
+    }
+    var memo: [MemoKey: (fields: FieldValue, text: String)] = [:]
+    static let maxMemo = 4096
+
     public init() {}
+
+    /// `ADParser.describe(ads, rssi:)`, remembered. Only service data (beacon distance) and manufacturer
+    /// data decoders read the RSSI, so other data is looked up without it.
+    mutating func describe(_ ads: [ADStructure], data: ArraySlice<UInt8>, rssi: Int?) -> (fields: FieldValue, text: String) {
+        let readsRSSI = ads.contains { $0.type == 0x16 || $0.type == 0x20 || $0.type == 0x21 || $0.type == 0xFF }
+        let key = MemoKey(data: Array(data), rssi: readsRSSI ? rssi : nil)
+        if let d = memo[key] { return d }
+        let d = ADParser.describe(ads, rssi: rssi)
+        if memo.count >= AdvertisingDecoder.maxMemo { memo.removeAll(keepingCapacity: true) }
+        memo[key] = d
+        return d
+    }
 
     /// Fills `e` from the reports of one record and returns the reports to hand to advertising observers:
     /// every report that carries complete data (a reassembled one with all of its data); fragments still
@@ -115,7 +136,7 @@ public struct AdvertisingDecoder {
                 break
             }
             let ads = ADParser.parse(r.data)
-            let described = ADParser.describe(ads, rssi: r.rssi)
+            let described = describe(ads, data: r.data, rssi: r.rssi)
             f.add("ad", described.fields)
             if !r.truncated, e.malformed == nil, let bad = ads.first(where: { $0.malformed != nil })?.malformed {
                 e.malformed = "advertising data from \(r.address): \(bad)"
