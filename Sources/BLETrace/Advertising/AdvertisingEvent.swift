@@ -104,8 +104,10 @@ public struct AdvertisingDecoder {
         var lines: [String] = []
         for var r in reports {
             var f = Fields()
+            f.items.reserveCapacity(16)
+            let address = r.address.description
             f.add("event_type", r.eventType)
-            f.add("address", r.address.description)
+            f.add("address", address)
             f.add("address_type", r.addressType.name)
             f.add("connectable", r.connectable)
             f.add("scannable", r.scannable)
@@ -117,7 +119,7 @@ public struct AdvertisingDecoder {
             if r.incomplete { f.add("data_status", "incomplete, more data to come") }
             if r.truncated { f.add("data_status", "incomplete, truncated") }
             f.add("data", hex: r.data)
-            var line = "\(r.eventType) \(r.address) (\(r.addressType.name))"
+            var line = r.eventType + " " + address + " (" + r.addressType.name + ")"
             if let rssi = r.rssi { line += " RSSI \(rssi) dBm" }
 
             switch reassembler.feed(r, record: record) {
