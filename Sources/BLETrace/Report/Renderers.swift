@@ -55,7 +55,7 @@ public final class TextRenderer: EventSink {
             out.write(text)
             return
         }
-        if writeWrappedASCII(text, room: room, tint: tint) { return }
+        if writeWrappedSimple(text, room: room, tint: tint) { return }
         if text.count <= room {
             out.write(text)
             return
@@ -83,12 +83,14 @@ public final class TextRenderer: EventSink {
         }
     }
 
-    /// `writeWrapped` for printable ASCII text (one character per byte, the usual case), on bytes.
-    /// Returns false, having written nothing, when the text holds anything else.
-    func writeWrappedASCII(_ text: String, room: Int, tint: String?) -> Bool {
+    /// `writeWrapped` on bytes, for text in which every Unicode scalar is a character of its own (see
+    /// `isSimple`): printable ASCII and common punctuation, arrows, symbols and Latin letters. A character's
+    /// first byte is the one that is not a UTF-8 continuation byte. Returns false, having written nothing,
+    /// for any other text.
+    func writeWrappedSimple(_ text: String, room: Int, tint: String?) -> Bool {
+        guard text.unicodeScalars.allSatisfy(TextRenderer.isSimple) else { return false }
         var text = text
         return text.withUTF8 { u in
-            guard !u.contains(where: { $0 < 0x20 || $0 >= 0x7F }) else { return false }
             var start = 0
             var first = true
             let space = UInt8(ascii: " ")
@@ -100,24 +102,43 @@ public final class TextRenderer: EventSink {
                     if let t = tint { out.write(t) }
                 }
                 let limit = first ? room : room - 2
-                if u.count - start <= limit {
+                // The end of the first `limit` characters.
+                var end = start
+                var chars = 0
+                while end < u.count && chars < limit {
+                    end += 1
+                    while end < u.count && u[end] & 0xC0 == 0x80 { end += 1 }
+                    chars += 1
+                }
+                if end == u.count {
                     out.write(utf8: UnsafeBufferPointer(rebasing: u[start...]))
                     break
                 }
-                // The last space within the first `limit` bytes, else a hard cut at `limit`.
-                var cut = start + limit
-                var i = start + limit - 1
+                // The last space among them, else a hard cut after them.
+                var cut = end
+                var i = end - 1
                 while i >= start {
                     if u[i] == space { cut = i; break }
                     i -= 1
                 }
-                if cut == start { cut = start + limit }
+                if cut == start { cut = end }
                 out.write(utf8: UnsafeBufferPointer(rebasing: u[start..<cut]))
                 start = cut
                 while start < u.count && u[start] == space { start += 1 }
                 first = false
             }
             return true
+        }
+    }
+
+    /// Scalars that always make a character on their own (none of them extends or joins a neighbour, and
+    /// none is a control character): printable ASCII, Latin-1 and Latin Extended-A/B letters and signs,
+    /// general punctuation (dashes, quotes, ellipsis; not the invisible format characters), arrows and
+    /// mathematical operators.
+    static func isSimple(_ s: Unicode.Scalar) -> Bool {
+        switch s.value {
+        case 0x20...0x7E, 0xA0...0x24F, 0x2010...0x2027, 0x2030...0x205E, 0x2190...0x22FF: return true
+        default: return false
         }
     }
 
