@@ -88,9 +88,9 @@ public final class TextRenderer: EventSink {
     /// first byte is the one that is not a UTF-8 continuation byte. Returns false, having written nothing,
     /// for any other text.
     func writeWrappedSimple(_ text: String, room: Int, tint: String?) -> Bool {
-        guard text.unicodeScalars.allSatisfy(TextRenderer.isSimple) else { return false }
         var text = text
         return text.withUTF8 { u in
+            guard TextRenderer.allSimple(u) else { return false }
             var start = 0
             var first = true
             let space = UInt8(ascii: " ")
@@ -135,11 +135,32 @@ public final class TextRenderer: EventSink {
     /// none is a control character): printable ASCII, Latin-1 and Latin Extended-A/B letters and signs,
     /// general punctuation (dashes, quotes, ellipsis; not the invisible format characters), arrows and
     /// mathematical operators.
-    static func isSimple(_ s: Unicode.Scalar) -> Bool {
-        switch s.value {
+    static func isSimple(_ s: UInt32) -> Bool {
+        switch s {
         case 0x20...0x7E, 0xA0...0x24F, 0x2010...0x2027, 0x2030...0x205E, 0x2190...0x22FF: return true
         default: return false
         }
+    }
+
+    /// True when every scalar of the UTF-8 text `isSimple` (decoded here: all of them take one to three bytes).
+    static func allSimple(_ u: UnsafeBufferPointer<UInt8>) -> Bool {
+        var i = 0
+        while i < u.count {
+            let b = u[i]
+            if b < 0x80 {
+                guard b >= 0x20 && b < 0x7F else { return false }
+                i += 1
+            } else if b & 0xE0 == 0xC0, i + 1 < u.count {
+                guard isSimple(UInt32(b & 0x1F) << 6 | UInt32(u[i + 1] & 0x3F)) else { return false }
+                i += 2
+            } else if b & 0xF0 == 0xE0, i + 2 < u.count {
+                guard isSimple(UInt32(b & 0x0F) << 12 | UInt32(u[i + 1] & 0x3F) << 6 | UInt32(u[i + 2] & 0x3F)) else { return false }
+                i += 3
+            } else {
+                return false
+            }
+        }
+        return true
     }
 
     static func tint(_ e: TraceEvent) -> String? {
