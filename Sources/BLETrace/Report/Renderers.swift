@@ -56,6 +56,11 @@ public final class TextRenderer: EventSink {
             return
         }
         if writeWrappedSimple(text, room: room, tint: tint) { return }
+        writeWrappedCharacters(text, room: room, tint: tint)
+    }
+
+    /// `writeWrapped` for any text, counting Characters.
+    func writeWrappedCharacters(_ text: String, room: Int, tint: String?) {
         if text.count <= room {
             out.write(text)
             return
