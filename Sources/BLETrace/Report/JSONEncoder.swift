@@ -51,14 +51,14 @@ public enum JSONOut {
 
     static func string(_ s: String, into b: inout [UInt8]) {
         b.append(UInt8(ascii: "\""))
-        var s = s
-        s.withUTF8 { utf8 in
-            // Most strings need no escaping: copy them whole.
-            if !utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) {
-                b.append(contentsOf: utf8)
-                return
-            }
-            for x in utf8 {
+        // Most strings need no escaping: copy them whole, straight from the string's own storage.
+        let copied = s.utf8.withContiguousStorageIfAvailable { utf8 -> Bool in
+            for x in utf8 where x < 0x20 || x == UInt8(ascii: "\"") || x == UInt8(ascii: "\\") { return false }
+            b.append(contentsOf: utf8)
+            return true
+        }
+        if copied != true {
+            for x in s.utf8 {
                 switch x {
                 case UInt8(ascii: "\""): b.append(UInt8(ascii: "\\")); b.append(x)
                 case UInt8(ascii: "\\"): b.append(UInt8(ascii: "\\")); b.append(x)
