@@ -122,6 +122,7 @@ public final class ATTLayer: ChannelDecoder, AnalysisLayer {
         let state = connState(connection.id)
         state.pdus += 1
         var att = Fields()
+        att.items.reserveCapacity(12)
         guard let op = bytes.first else {
             e.malformed = "empty ATT PDU"
             e.summary = "Malformed ATT: empty PDU"
