@@ -1,11 +1,32 @@
 /// Serializes `FieldValue` trees as compact JSON into an `OutputWriter`.
 public enum JSONOut {
+    /// Writes lists and objects item by item, so that the writer can flush between them: a summary of a
+    /// large capture must not be built up whole in the buffer. (An event is written in one piece.)
     public static func write(_ v: FieldValue, to w: OutputWriter) {
-        w.append { write(v, into: &$0) }
+        switch v {
+        case let .list(items):
+            w.write(byte: UInt8(ascii: "["))
+            for (i, item) in items.enumerated() {
+                if i > 0 { w.write(byte: UInt8(ascii: ",")) }
+                write(item, to: w)
+            }
+            w.write(byte: UInt8(ascii: "]"))
+        case let .object(f): object(f, to: w)
+        default: w.append { write(v, into: &$0) }
+        }
     }
 
     public static func object(_ f: Fields, to w: OutputWriter) {
-        w.append { object(f, into: &$0) }
+        w.write(byte: UInt8(ascii: "{"))
+        for (i, (k, v)) in f.items.enumerated() {
+            w.append { b in
+                if i > 0 { b.append(UInt8(ascii: ",")) }
+                string(k, into: &b)
+                b.append(UInt8(ascii: ":"))
+            }
+            write(v, to: w)
+        }
+        w.write(byte: UInt8(ascii: "}"))
     }
 
     public static func string(_ s: String, to w: OutputWriter) {
