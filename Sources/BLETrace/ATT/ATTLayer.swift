@@ -43,12 +43,31 @@ public final class ATTLayer: ChannelDecoder, AnalysisLayer {
         var prepared: [Bool: [(handle: UInt16, offset: UInt16, value: [UInt8])]] = [:]
         /// State of stateful value dissectors (ANCS, cycling speed and cadence).
         let values = DissectorState()
+        /// The server's database key for this connection's peer, kept while the peer stays the same.
+        var peerKey: (peer: BDAddr?, key: String)?
+        /// Handle lookups of `DescribeContext`, one memo per server side (index 1: the peer is the server).
+        var located: [LocateMemo?] = [nil, nil]
         var mtu: Int {
             guard let c = clientMTU, let s = serverMTU else { return 23 }
             return Int(min(c, s))
         }
     }
     var conns: [Int: ConnState] = [:]
+
+    /// What `DescribeContext` found for handles of one server: the location, and its text and `gatt` fields
+    /// once asked for. Valid while the server key and `generation` are unchanged.
+    struct LocateMemo {
+        var key: String
+        var generation: Int
+        var map: [UInt16: Located] = [:]
+    }
+    struct Located {
+        var location: GATTLocation
+        var text: String?
+        var fields: Fields?
+    }
+    /// Bumped whenever a database or fallback changes what a handle lookup may return.
+    var generation = 0
     var connObjects: [Int: Connection] = [:]
 
     // Counts for the summary.
@@ -113,6 +132,7 @@ public final class ATTLayer: ChannelDecoder, AnalysisLayer {
         let state = connState(connection.id)
         state.pdus += 1
         var att = Fields()
+        att.items.reserveCapacity(12)
         guard let op = bytes.first else {
             e.malformed = "empty ATT PDU"
             e.summary = "Malformed ATT: empty PDU"
@@ -141,7 +161,7 @@ public final class ATTLayer: ChannelDecoder, AnalysisLayer {
         case .controllerToHost: peerIsServer = !client
         }
         att.add("role", client ? "client" : "server")
-        let serverKey = peerIsServer ? ATTLayer.deviceKey(connection) : "local"
+        let serverKey = peerIsServer ? ATTLayer.deviceKey(connection, state) : "local"
 
         // Transactions.
         var request: Pending? = nil
@@ -206,13 +226,16 @@ public final class ATTLayer: ChannelDecoder, AnalysisLayer {
         }
         if let r = request, pdu.opcode != 0x01 {
             var db = database(serverKey)
-            if db.ingest(request: r.pdu, response: pdu) { databases[serverKey] = db }
+            if db.ingest(request: r.pdu, response: pdu) {
+                databases[serverKey] = db
+                generation += 1
+            }
         }
         if case let .errorResponse(reqOp, eh, code) = pdu {
             errorCount += 1
             if errors.count < ATTLayer.maxListed { errors.append((e.record, reqOp, eh, code)) }
         }
-        var ctx = DescribeContext(layer: self, serverKey: serverKey)
+        var ctx = DescribeContext(layer: self, serverKey: serverKey, state: state, side: peerIsServer ? 1 : 0)
         let values = ValueSite(connection: connection.id, device: serverKey, record: e.record, time: e.timestamp, opcode: op,
                                fromClient: client, state: state.values)
         var summaryText = describe(pdu, request: request?.pdu, state: state, peerIsServer: peerIsServer, handle: handle,
@@ -271,11 +294,10 @@ public final class ATTLayer: ChannelDecoder, AnalysisLayer {
                     var w = Fields()
                     w.add("handle", Int(h))
                     w.add("value", hex: v)
-                    let loc = ctx.locate(h)
-                    if !loc.isEmpty { w.add("gatt", ATTLayer.gattFields(loc)) }
-                    if let d = dissectValue(v[...], location: loc, site: values) {
+                    if let g = ctx.gattFields(h) { w.add("gatt", g) }
+                    if let d = dissectValue(v[...], location: ctx.locate(h), site: values) {
                         w.add("decoded", d.jsonFields)
-                        summaryText += "; \(ATTLayer.handleText(h, loc)): " + d.summaryText(raw: v[...])
+                        summaryText += "; \(ctx.text(h)): " + d.summaryText(raw: v[...])
                     }
                     list.append(.object(w))
                 }
@@ -289,8 +311,7 @@ public final class ATTLayer: ChannelDecoder, AnalysisLayer {
         if let r = request { e.summary += " [request at record \(r.record), \(Fmt.fixed(Int((e.timestamp.micros - r.time.micros) / 10), scale: 100)) ms]" }
         e.layers.append(("att", att))
         if let h = handle, !ctx.multi {
-            let loc = ctx.locate(h)
-            if !loc.isEmpty { e.layers.append(("gatt", ATTLayer.gattFields(loc))) }
+            if let g = ctx.gattFields(h) { e.layers.append(("gatt", g)) }
         }
     }
 
@@ -402,6 +423,14 @@ public final class ATTLayer: ChannelDecoder, AnalysisLayer {
 
     static func deviceKey(_ c: Connection) -> String { c.peer?.description ?? c.peerKey }
 
+    /// `deviceKey`, remembered in the connection's state while its peer stays the same.
+    static func deviceKey(_ c: Connection, _ state: ConnState) -> String {
+        if let k = state.peerKey, k.peer == c.peer { return k.key }
+        let key = deviceKey(c)
+        state.peerKey = (c.peer, key)
+        return key
+    }
+
     func connState(_ id: Int) -> ConnState {
         if let s = conns[id] { return s }
         let s = ConnState()
@@ -420,6 +449,7 @@ public final class ATTLayer: ChannelDecoder, AnalysisLayer {
         if databases.count < ATTLayer.maxDatabases {
             databases[key] = db
             databaseOrder.append(key)
+            generation += 1
         }
         return db
     }
@@ -431,7 +461,10 @@ public final class ATTLayer: ChannelDecoder, AnalysisLayer {
     /// the only one the file holds (a peer that changed its random address).
     func fallback(_ key: String) -> String? {
         guard let l = loaded?.database(for: key) else { return nil }
-        if fallbacks[l.device] == nil { fallbacks[l.device] = l }
+        if fallbacks[l.device] == nil {
+            fallbacks[l.device] = l
+            generation += 1
+        }
         return l.device
     }
 
@@ -439,9 +472,53 @@ public final class ATTLayer: ChannelDecoder, AnalysisLayer {
     struct DescribeContext {
         unowned let layer: ATTLayer
         let serverKey: String
+        /// The connection's state and server side, which keep the memo of lookups.
+        unowned let state: ConnState
+        let side: Int
         var multi = false
 
+        func memo(_ h: UInt16) -> Located? {
+            guard let m = state.located[side], m.generation == layer.generation, m.key == serverKey else { return nil }
+            return m.map[h]
+        }
+
+        mutating func remember(_ h: UInt16, _ l: Located) {
+            if let m = state.located[side], m.generation == layer.generation, m.key == serverKey {
+                if m.map.count >= 4096 && m.map[h] == nil { return }
+            } else {
+                state.located[side] = LocateMemo(key: serverKey, generation: layer.generation)
+            }
+            state.located[side]!.map[h] = l
+        }
+
         mutating func locate(_ h: UInt16) -> GATTLocation {
+            if let l = memo(h) { return l.location }
+            let loc = lookUp(h)
+            remember(h, Located(location: loc))
+            return loc
+        }
+
+        /// `ATTLayer.handleText` for `h`.
+        mutating func text(_ h: UInt16) -> String {
+            var l = memo(h) ?? Located(location: lookUp(h))
+            if let t = l.text { return t }
+            let t = ATTLayer.handleText(h, l.location)
+            l.text = t
+            remember(h, l)
+            return t
+        }
+
+        /// `ATTLayer.gattFields` for `h`; nil when nothing is known about the handle.
+        mutating func gattFields(_ h: UInt16) -> Fields? {
+            var l = memo(h) ?? Located(location: lookUp(h))
+            if let f = l.fields { return f.isEmpty ? nil : f }
+            let f = l.location.isEmpty ? Fields() : ATTLayer.gattFields(l.location)
+            l.fields = f
+            remember(h, l)
+            return f.isEmpty ? nil : f
+        }
+
+        mutating func lookUp(_ h: UInt16) -> GATTLocation {
             if layer.databases[serverKey] == nil { _ = layer.database(serverKey) }
             guard layer.databases[serverKey] != nil else { return GATTLocation(role: .unknown) }
             if layer.databases[serverKey]!.isEmpty, let fallback = layer.fallback(serverKey) {
@@ -522,7 +599,7 @@ public final class ATTLayer: ChannelDecoder, AnalysisLayer {
     func describe(_ pdu: ATTPDU, request: ATTPDU?, state: ConnState, peerIsServer: Bool, handle: UInt16?,
                   att: inout Fields, ctx: inout DescribeContext, values: ValueSite) -> String {
         let name = ATTNames.opcode(pdu.opcode)
-        func h(_ x: UInt16) -> String { ATTLayer.handleText(x, ctx.locate(x)) }
+        func h(_ x: UInt16) -> String { ctx.text(x) }
         /// The value's text: decoded when a dissector knows it (its fields go to `decoded` in `fields`).
         func value(_ x: UInt16, _ v: ArraySlice<UInt8>, into fields: inout Fields, type: BLEUUID? = nil) -> String {
             guard let d = dissectValue(v, location: ctx.locate(x), type: type, handle: x, site: values) else {
@@ -607,8 +684,7 @@ public final class ATTLayer: ChannelDecoder, AnalysisLayer {
                         if parts.count < 8 { parts.append("\(Hex.hex(en.handle, width: 4)) includes \(range(a, b))") }
                     }
                 } else {
-                    let loc = ctx.locate(en.handle)
-                    if !loc.isEmpty { f.add("gatt", ATTLayer.gattFields(loc)) }
+                    if let g = ctx.gattFields(en.handle) { f.add("gatt", g) }
                     let text = value(en.handle, en.value, into: &f, type: type)
                     if parts.count < 8 { parts.append("\(h(en.handle)): \(text)") }
                 }
@@ -658,8 +734,7 @@ public final class ATTLayer: ChannelDecoder, AnalysisLayer {
                 var text = ATTLayer.valueText(v)
                 if i < hs.count {
                     f.add("handle", Int(hs[i]))
-                    let loc = ctx.locate(hs[i])
-                    if !loc.isEmpty { f.add("gatt", ATTLayer.gattFields(loc)) }
+                    if let g = ctx.gattFields(hs[i]) { f.add("gatt", g) }
                 }
                 f.add("value", hex: v)
                 // The last value may be cut short by the MTU; only whole values are decoded.
@@ -695,8 +770,7 @@ public final class ATTLayer: ChannelDecoder, AnalysisLayer {
                 var f = Fields()
                 f.add("handle", Int(en.handle))
                 f.add("value", hex: en.value)
-                let loc = ctx.locate(en.handle)
-                if !loc.isEmpty { f.add("gatt", ATTLayer.gattFields(loc)) }
+                if let g = ctx.gattFields(en.handle) { f.add("gatt", g) }
                 let text = value(en.handle, en.value, into: &f)
                 if texts.count < 6 { texts.append("\(h(en.handle)): \(text)") }
                 list.append(.object(f))
@@ -759,6 +833,7 @@ public final class ATTLayer: ChannelDecoder, AnalysisLayer {
             dbs.append(.object(["device": .string(k), "services": .int(svc), "characteristics": .int(ch), "source": .string(db.source)]))
             text.append("    GATT database of \(k): \(svc) service\(svc == 1 ? "" : "s"), \(ch) characteristic\(ch == 1 ? "" : "s")" + (db.source == "capture" ? "" : " (from \(db.source))"))
             databases[k] = db
+            generation += 1
         }
         f.add("databases", .list(dbs))
         return SummarySection(name: "att", value: .object(f), text: text)

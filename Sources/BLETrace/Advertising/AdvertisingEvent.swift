@@ -68,7 +68,28 @@ public struct ExtendedAdvertisingReassembler {
 public struct AdvertisingDecoder {
     public var reassembler = ExtendedAdvertisingReassembler()
 
+    /// Advertisers repeat the same data over and over: `ADParser.describe` results by data (and RSSI, for
+    /// the data whose decoders read it), up to `maxMemo` of them.
+    struct MemoKey: Hashable {
+        var data: [UInt8]
+        var rssi: Int?
+    }
+    var memo: [MemoKey: (fields: FieldValue, text: String)] = [:]
+    static let maxMemo = 4096
+
     public init() {}
+
+    /// `ADParser.describe(ads, rssi:)`, remembered. Only service data (beacon distance) and manufacturer
+    /// data decoders read the RSSI, so other data is looked up without it.
+    mutating func describe(_ ads: [ADStructure], data: ArraySlice<UInt8>, rssi: Int?) -> (fields: FieldValue, text: String) {
+        let readsRSSI = ads.contains { $0.type == 0x16 || $0.type == 0x20 || $0.type == 0x21 || $0.type == 0xFF }
+        let key = MemoKey(data: Array(data), rssi: readsRSSI ? rssi : nil)
+        if let d = memo[key] { return d }
+        let d = ADParser.describe(ads, rssi: rssi)
+        if memo.count >= AdvertisingDecoder.maxMemo { memo.removeAll(keepingCapacity: true) }
+        memo[key] = d
+        return d
+    }
 
     /// Fills `e` from the reports of one record and returns the reports to hand to advertising observers:
     /// every report that carries complete data (a reassembled one with all of its data); fragments still
@@ -83,8 +104,10 @@ public struct AdvertisingDecoder {
         var lines: [String] = []
         for var r in reports {
             var f = Fields()
+            f.items.reserveCapacity(16)
+            let address = r.address.description
             f.add("event_type", r.eventType)
-            f.add("address", r.address.description)
+            f.add("address", address)
             f.add("address_type", r.addressType.name)
             f.add("connectable", r.connectable)
             f.add("scannable", r.scannable)
@@ -96,7 +119,7 @@ public struct AdvertisingDecoder {
             if r.incomplete { f.add("data_status", "incomplete, more data to come") }
             if r.truncated { f.add("data_status", "incomplete, truncated") }
             f.add("data", hex: r.data)
-            var line = "\(r.eventType) \(r.address) (\(r.addressType.name))"
+            var line = r.eventType + " " + address + " (" + r.addressType.name + ")"
             if let rssi = r.rssi { line += " RSSI \(rssi) dBm" }
 
             switch reassembler.feed(r, record: record) {
@@ -115,7 +138,7 @@ public struct AdvertisingDecoder {
                 break
             }
             let ads = ADParser.parse(r.data)
-            let described = ADParser.describe(ads, rssi: r.rssi)
+            let described = describe(ads, data: r.data, rssi: r.rssi)
             f.add("ad", described.fields)
             if !r.truncated, e.malformed == nil, let bad = ads.first(where: { $0.malformed != nil })?.malformed {
                 e.malformed = "advertising data from \(r.address): \(bad)"

@@ -30,15 +30,21 @@ public enum Hex {
 
     /// "0x" followed by `width` uppercase hex digits: hex(0x40, width: 4) == "0x0040".
     public static func hex<T: BinaryInteger>(_ v: T, width: Int) -> String {
-        var out: [UInt8] = [UInt8(ascii: "0"), UInt8(ascii: "x")]
         let u = UInt64(truncatingIfNeeded: v)
-        var w = width
-        var probe = u >> UInt64(4 * width)
+        var w = max(width, 0)
+        var probe = w >= 16 ? 0 : u >> UInt64(4 * w)
         while probe != 0 && w < 16 { w += 1; probe >>= 4 }
-        for i in stride(from: w - 1, through: 0, by: -1) {
-            out.append(upperDigits[Int((u >> UInt64(4 * i)) & 0xF)])
+        // "0x" and w digits, written straight into the string (short ones stay inline, without allocating).
+        return String(unsafeUninitializedCapacity: w + 2) { out in
+            out[0] = UInt8(ascii: "0")
+            out[1] = UInt8(ascii: "x")
+            var n = 2
+            for i in stride(from: w - 1, through: 0, by: -1) {
+                out[n] = i >= 16 ? UInt8(ascii: "0") : upperDigits[Int((u >> UInt64(4 * i)) & 0xF)]
+                n += 1
+            }
+            return n
         }
-        return String(decoding: out, as: UTF8.self)
     }
 
     /// Parses hex text ("0a1b", "0a 1b", "0a:1b"); nil on any other character or an odd digit count.

@@ -78,7 +78,8 @@ public final class Findings: AnalysisLayer {
         switch e.kind {
         case .att:
             guard let att = e.layer("att") else { return }
-            let target = Findings.target(att: att, gatt: e.layer("gatt"))
+            // What the finding is about, worked out only for the events that make one.
+            var target: String { Findings.target(att: att, gatt: e.layer("gatt")) }
             if att["opcode"]?.intValue == 0x01, let code = att["error"]?.intValue {
                 let req = att["request_opcode"]?.intValue ?? 0
                 if code == 0x0A && Findings.discoveryOpcodes.contains(req) { return }

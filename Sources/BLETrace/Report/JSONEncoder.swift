@@ -1,18 +1,9 @@
 /// Serializes `FieldValue` trees as compact JSON into an `OutputWriter`.
 public enum JSONOut {
+    /// Writes lists and objects item by item, so that the writer can flush between them: a summary of a
+    /// large capture must not be built up whole in the buffer. (An event is written in one piece.)
     public static func write(_ v: FieldValue, to w: OutputWriter) {
         switch v {
-        case let .int(i): w.write(int: i)
-        case let .double(d): w.write(d.isFinite ? String(d) : "null")
-        case let .string(s): string(s, to: w)
-        case let .bool(b): w.write(b ? "true" : "false")
-        case let .hex(bytes):
-            w.write(byte: UInt8(ascii: "\""))
-            for b in bytes {
-                w.write(byte: Hex.digits[Int(b >> 4)])
-                w.write(byte: Hex.digits[Int(b & 0xF)])
-            }
-            w.write(byte: UInt8(ascii: "\""))
         case let .list(items):
             w.write(byte: UInt8(ascii: "["))
             for (i, item) in items.enumerated() {
@@ -21,46 +12,89 @@ public enum JSONOut {
             }
             w.write(byte: UInt8(ascii: "]"))
         case let .object(f): object(f, to: w)
-        case .null: w.write("null")
+        default: w.append { write(v, into: &$0) }
         }
     }
 
     public static func object(_ f: Fields, to w: OutputWriter) {
         w.write(byte: UInt8(ascii: "{"))
         for (i, (k, v)) in f.items.enumerated() {
-            if i > 0 { w.write(byte: UInt8(ascii: ",")) }
-            string(k, to: w)
-            w.write(byte: UInt8(ascii: ":"))
+            w.append { b in
+                if i > 0 { b.append(UInt8(ascii: ",")) }
+                string(k, into: &b)
+                b.append(UInt8(ascii: ":"))
+            }
             write(v, to: w)
         }
         w.write(byte: UInt8(ascii: "}"))
     }
 
     public static func string(_ s: String, to w: OutputWriter) {
-        w.write(byte: UInt8(ascii: "\""))
-        var s = s
-        s.withUTF8 { utf8 in
-            // Most strings need no escaping: copy them whole.
-            if !utf8.contains(where: { $0 < 0x20 || $0 == UInt8(ascii: "\"") || $0 == UInt8(ascii: "\\") }) {
-                w.write(utf8: utf8)
-                return
+        w.append { string(s, into: &$0) }
+    }
+
+    static func write(_ v: FieldValue, into b: inout [UInt8]) {
+        switch v {
+        case let .int(i): b.append(decimal: i)
+        case let .double(d): b.append(string: d.isFinite ? String(d) : "null")
+        case let .string(s): string(s, into: &b)
+        case let .bool(v): b.append(string: v ? "true" : "false")
+        case let .hex(bytes):
+            b.append(UInt8(ascii: "\""))
+            let digits = Hex.digits
+            for x in bytes {
+                b.append(digits[Int(x >> 4)])
+                b.append(digits[Int(x & 0xF)])
             }
-            for b in utf8 {
-                switch b {
-                case UInt8(ascii: "\""): w.write(byte: UInt8(ascii: "\\")); w.write(byte: b)
-                case UInt8(ascii: "\\"): w.write(byte: UInt8(ascii: "\\")); w.write(byte: b)
-                case 0x0A: w.write(byte: UInt8(ascii: "\\")); w.write(byte: UInt8(ascii: "n"))
-                case 0x0D: w.write(byte: UInt8(ascii: "\\")); w.write(byte: UInt8(ascii: "r"))
-                case 0x09: w.write(byte: UInt8(ascii: "\\")); w.write(byte: UInt8(ascii: "t"))
+            b.append(UInt8(ascii: "\""))
+        case let .list(items):
+            b.append(UInt8(ascii: "["))
+            for (i, item) in items.enumerated() {
+                if i > 0 { b.append(UInt8(ascii: ",")) }
+                write(item, into: &b)
+            }
+            b.append(UInt8(ascii: "]"))
+        case let .object(f): object(f, into: &b)
+        case .null: b.append(string: "null")
+        }
+    }
+
+    static func object(_ f: Fields, into b: inout [UInt8]) {
+        b.append(UInt8(ascii: "{"))
+        for (i, (k, v)) in f.items.enumerated() {
+            if i > 0 { b.append(UInt8(ascii: ",")) }
+            string(k, into: &b)
+            b.append(UInt8(ascii: ":"))
+            write(v, into: &b)
+        }
+        b.append(UInt8(ascii: "}"))
+    }
+
+    static func string(_ s: String, into b: inout [UInt8]) {
+        b.append(UInt8(ascii: "\""))
+        // Most strings need no escaping: copy them whole, straight from the string's own storage.
+        let copied = s.utf8.withContiguousStorageIfAvailable { utf8 -> Bool in
+            for x in utf8 where x < 0x20 || x == UInt8(ascii: "\"") || x == UInt8(ascii: "\\") { return false }
+            b.append(contentsOf: utf8)
+            return true
+        }
+        if copied != true {
+            for x in s.utf8 {
+                switch x {
+                case UInt8(ascii: "\""): b.append(UInt8(ascii: "\\")); b.append(x)
+                case UInt8(ascii: "\\"): b.append(UInt8(ascii: "\\")); b.append(x)
+                case 0x0A: b.append(UInt8(ascii: "\\")); b.append(UInt8(ascii: "n"))
+                case 0x0D: b.append(UInt8(ascii: "\\")); b.append(UInt8(ascii: "r"))
+                case 0x09: b.append(UInt8(ascii: "\\")); b.append(UInt8(ascii: "t"))
                 case 0..<0x20:
-                    w.write("\\u00")
-                    w.write(byte: Hex.digits[Int(b >> 4)])
-                    w.write(byte: Hex.digits[Int(b & 0xF)])
-                default: w.write(byte: b)
+                    b.append(string: "\\u00")
+                    b.append(Hex.digits[Int(x >> 4)])
+                    b.append(Hex.digits[Int(x & 0xF)])
+                default: b.append(x)
                 }
             }
         }
-        w.write(byte: UInt8(ascii: "\""))
+        b.append(UInt8(ascii: "\""))
     }
 
     /// A JSON text for a value (tests and small documents).

@@ -34,8 +34,7 @@ public final class OutputWriter {
     }
 
     @inline(__always) public func write(_ s: String) {
-        var s = s
-        s.withUTF8 { buffer.append(contentsOf: $0) }
+        buffer.append(string: s)
         if buffer.count >= limit { flush() }
     }
 
@@ -48,79 +47,27 @@ public final class OutputWriter {
         buffer.append(byte)
     }
 
-    /// A decimal integer, without building a String.
-    public func write(int v: Int) {
-        if v < 0 {
-            buffer.append(UInt8(ascii: "-"))
-            if v == Int.min { write(String(v).dropFirst().description); return }
-            write(int: -v)
-            return
-        }
-        if v < 10 { buffer.append(UInt8(ascii: "0") + UInt8(v)); return }
-        var digits: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8,
-                     UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) =
-            (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
-        var n = 0
-        var x = v
-        withUnsafeMutableBytes(of: &digits) { d in
-            while x > 0 { d[n] = UInt8(ascii: "0") + UInt8(x % 10); x /= 10; n += 1 }
-            while n > 0 { n -= 1; buffer.append(d[n]) }
-        }
+    /// Lets `body` append to the buffer directly: one access to the writer for a whole event instead of one
+    /// for every byte (each access to a class's stored property is checked for exclusivity at run time).
+    @inline(__always) public func append(_ body: (inout [UInt8]) -> Void) {
+        body(&buffer)
+        if buffer.count >= limit { flush() }
     }
+
+    /// A decimal integer, without building a String.
+    public func write(int v: Int) { buffer.append(decimal: v) }
 
     /// A non-negative integer right-aligned in `width` columns (spaces in front), or zero-padded.
-    public func write(int v: Int, width: Int, zeroPad: Bool = false) {
-        var count = 1
-        var probe = v < 0 ? -v : v
-        while probe >= 10 { probe /= 10; count += 1 }
-        if v < 0 { count += 1 }
-        if count < width {
-            for _ in 0..<(width - count) { buffer.append(zeroPad ? UInt8(ascii: "0") : UInt8(ascii: " ")) }
-        }
-        write(int: v)
-    }
+    public func write(int v: Int, width: Int, zeroPad: Bool = false) { buffer.append(decimal: v, width: width, zeroPad: zeroPad) }
 
     /// Microseconds as seconds with six decimals ("12.000345"), right-aligned in `width` columns.
-    public func write(seconds micros: Int64, width: Int) {
-        let neg = micros < 0
-        let m = neg ? -micros : micros
-        let whole = Int(m / 1_000_000)
-        var wholeDigits = 1
-        var probe = whole
-        while probe >= 10 { probe /= 10; wholeDigits += 1 }
-        let total = wholeDigits + 7 + (neg ? 1 : 0)
-        if total < width { for _ in 0..<(width - total) { buffer.append(UInt8(ascii: " ")) } }
-        if neg { buffer.append(UInt8(ascii: "-")) }
-        write(int: whole)
-        buffer.append(UInt8(ascii: "."))
-        write(int: Int(m % 1_000_000), width: 6, zeroPad: true)
-    }
+    public func write(seconds micros: Int64, width: Int) { buffer.append(seconds: micros, width: width) }
 
     /// An ISO-8601 UTC timestamp with microseconds, written in place.
-    public func write(iso8601 t: Timestamp) {
-        var secs = t.micros / 1_000_000
-        var us = t.micros % 1_000_000
-        if us < 0 { us += 1_000_000; secs -= 1 }
-        var days = secs / 86_400
-        var rem = secs % 86_400
-        if rem < 0 { rem += 86_400; days -= 1 }
-        let (y, m, d) = Timestamp.civil(fromDays: days)
-        write(int: Int(y), width: 4, zeroPad: true); buffer.append(UInt8(ascii: "-"))
-        write(int: Int(m), width: 2, zeroPad: true); buffer.append(UInt8(ascii: "-"))
-        write(int: Int(d), width: 2, zeroPad: true); buffer.append(UInt8(ascii: "T"))
-        write(int: Int(rem / 3600), width: 2, zeroPad: true); buffer.append(UInt8(ascii: ":"))
-        write(int: Int(rem / 60 % 60), width: 2, zeroPad: true); buffer.append(UInt8(ascii: ":"))
-        write(int: Int(rem % 60), width: 2, zeroPad: true); buffer.append(UInt8(ascii: "."))
-        write(int: Int(us), width: 6, zeroPad: true); buffer.append(UInt8(ascii: "Z"))
-    }
+    public func write(iso8601 t: Timestamp) { buffer.append(iso8601: t) }
 
     /// "0x" and `width` upper-case hex digits.
-    public func write(hex v: UInt64, width: Int) {
-        buffer.append(UInt8(ascii: "0")); buffer.append(UInt8(ascii: "x"))
-        var w = width
-        while w < 16 && (v >> UInt64(4 * w)) != 0 { w += 1 }
-        for i in stride(from: w - 1, through: 0, by: -1) { buffer.append(Hex.upperDigits[Int((v >> UInt64(4 * i)) & 0xF)]) }
-    }
+    public func write(hex v: UInt64, width: Int) { buffer.append(hex: v, width: width) }
 
     public func write(bytes: [UInt8]) {
         buffer.append(contentsOf: bytes)
@@ -151,5 +98,84 @@ public final class OutputWriter {
     public var text: String {
         flush()
         return String(decoding: captured, as: UTF8.self)
+    }
+}
+
+/// The formatting behind `OutputWriter`, on a plain byte array (see `OutputWriter.append`).
+extension Array where Element == UInt8 {
+    @inline(__always) mutating func append(string s: String) {
+        var s = s
+        s.withUTF8 { append(contentsOf: $0) }
+    }
+
+    /// A decimal integer, without building a String.
+    mutating func append(decimal v: Int) {
+        if v < 0 {
+            append(UInt8(ascii: "-"))
+            if v == Int.min { append(string: String(v).dropFirst().description); return }
+            append(decimal: -v)
+            return
+        }
+        if v < 10 { append(UInt8(ascii: "0") + UInt8(v)); return }
+        // Digits come out least significant first: append them, then turn them around in place.
+        let start = count
+        var x = v
+        while x > 0 { append(UInt8(ascii: "0") + UInt8(x % 10)); x /= 10 }
+        var i = start, j = count - 1
+        while i < j { swapAt(i, j); i += 1; j -= 1 }
+    }
+
+    /// A non-negative integer right-aligned in `width` columns (spaces in front), or zero-padded.
+    mutating func append(decimal v: Int, width: Int, zeroPad: Bool) {
+        var count = 1
+        var probe = v < 0 ? -v : v
+        while probe >= 10 { probe /= 10; count += 1 }
+        if v < 0 { count += 1 }
+        if count < width {
+            for _ in 0..<(width - count) { append(zeroPad ? UInt8(ascii: "0") : UInt8(ascii: " ")) }
+        }
+        append(decimal: v)
+    }
+
+    /// Microseconds as seconds with six decimals ("12.000345"), right-aligned in `width` columns.
+    mutating func append(seconds micros: Int64, width: Int) {
+        let neg = micros < 0
+        let m = neg ? -micros : micros
+        let whole = Int(m / 1_000_000)
+        var wholeDigits = 1
+        var probe = whole
+        while probe >= 10 { probe /= 10; wholeDigits += 1 }
+        let total = wholeDigits + 7 + (neg ? 1 : 0)
+        if total < width { for _ in 0..<(width - total) { append(UInt8(ascii: " ")) } }
+        if neg { append(UInt8(ascii: "-")) }
+        append(decimal: whole)
+        append(UInt8(ascii: "."))
+        append(decimal: Int(m % 1_000_000), width: 6, zeroPad: true)
+    }
+
+    /// An ISO-8601 UTC timestamp with microseconds.
+    mutating func append(iso8601 t: Timestamp) {
+        var secs = t.micros / 1_000_000
+        var us = t.micros % 1_000_000
+        if us < 0 { us += 1_000_000; secs -= 1 }
+        var days = secs / 86_400
+        var rem = secs % 86_400
+        if rem < 0 { rem += 86_400; days -= 1 }
+        let (y, m, d) = Timestamp.civil(fromDays: days)
+        append(decimal: Int(y), width: 4, zeroPad: true); append(UInt8(ascii: "-"))
+        append(decimal: Int(m), width: 2, zeroPad: true); append(UInt8(ascii: "-"))
+        append(decimal: Int(d), width: 2, zeroPad: true); append(UInt8(ascii: "T"))
+        append(decimal: Int(rem / 3600), width: 2, zeroPad: true); append(UInt8(ascii: ":"))
+        append(decimal: Int(rem / 60 % 60), width: 2, zeroPad: true); append(UInt8(ascii: ":"))
+        append(decimal: Int(rem % 60), width: 2, zeroPad: true); append(UInt8(ascii: "."))
+        append(decimal: Int(us), width: 6, zeroPad: true); append(UInt8(ascii: "Z"))
+    }
+
+    /// "0x" and `width` upper-case hex digits.
+    mutating func append(hex v: UInt64, width: Int) {
+        append(UInt8(ascii: "0")); append(UInt8(ascii: "x"))
+        var w = width
+        while w < 16 && (v >> UInt64(4 * w)) != 0 { w += 1 }
+        for i in stride(from: w - 1, through: 0, by: -1) { append(Hex.upperDigits[Int((v >> UInt64(4 * i)) & 0xF)]) }
     }
 }

@@ -50,7 +50,18 @@ public final class TextRenderer: EventSink {
     /// Writes `text`, breaking at spaces so that no line passes `style.width` columns.
     func writeWrapped(_ text: String, indentWithTint tint: String?) {
         let room = style.width - indent
-        if style.width == 0 || room < 20 || text.count <= room {
+        if style.width == 0 || room < 20 || text.utf8.count <= room {
+            // At most one column per UTF-8 byte: short enough without counting characters.
+            out.write(text)
+            return
+        }
+        if writeWrappedSimple(text, room: room, tint: tint) { return }
+        writeWrappedCharacters(text, room: room, tint: tint)
+    }
+
+    /// `writeWrapped` for any text, counting Characters.
+    func writeWrappedCharacters(_ text: String, room: Int, tint: String?) {
+        if text.count <= room {
             out.write(text)
             return
         }
@@ -75,6 +86,86 @@ public final class TextRenderer: EventSink {
             line = line[cut...].drop(while: { $0 == " " })
             first = false
         }
+    }
+
+    /// `writeWrapped` on bytes, for text in which every Unicode scalar is a character of its own (see
+    /// `isSimple`): printable ASCII and common punctuation, arrows, symbols and Latin letters. A character's
+    /// first byte is the one that is not a UTF-8 continuation byte. Returns false, having written nothing,
+    /// for any other text.
+    func writeWrappedSimple(_ text: String, room: Int, tint: String?) -> Bool {
+        var text = text
+        return text.withUTF8 { u in
+            guard TextRenderer.allSimple(u) else { return false }
+            var start = 0
+            var first = true
+            let space = UInt8(ascii: " ")
+            while start < u.count {
+                if !first {
+                    if tint != nil { out.write(ANSI.reset) }
+                    out.write(byte: 0x0A)
+                    for _ in 0..<(indent + 2) { out.write(byte: space) }
+                    if let t = tint { out.write(t) }
+                }
+                let limit = first ? room : room - 2
+                // The end of the first `limit` characters.
+                var end = start
+                var chars = 0
+                while end < u.count && chars < limit {
+                    end += 1
+                    while end < u.count && u[end] & 0xC0 == 0x80 { end += 1 }
+                    chars += 1
+                }
+                if end == u.count {
+                    out.write(utf8: UnsafeBufferPointer(rebasing: u[start...]))
+                    break
+                }
+                // The last space among them, else a hard cut after them.
+                var cut = end
+                var i = end - 1
+                while i >= start {
+                    if u[i] == space { cut = i; break }
+                    i -= 1
+                }
+                if cut == start { cut = end }
+                out.write(utf8: UnsafeBufferPointer(rebasing: u[start..<cut]))
+                start = cut
+                while start < u.count && u[start] == space { start += 1 }
+                first = false
+            }
+            return true
+        }
+    }
+
+    /// Scalars that always make a character on their own (none of them extends or joins a neighbour, and
+    /// none is a control character): printable ASCII, Latin-1 and Latin Extended-A/B letters and signs,
+    /// general punctuation (dashes, quotes, ellipsis; not the invisible format characters), arrows and
+    /// mathematical operators.
+    static func isSimple(_ s: UInt32) -> Bool {
+        switch s {
+        case 0x20...0x7E, 0xA0...0x24F, 0x2010...0x2027, 0x2030...0x205E, 0x2190...0x22FF: return true
+        default: return false
+        }
+    }
+
+    /// True when every scalar of the UTF-8 text `isSimple` (decoded here: all of them take one to three bytes).
+    static func allSimple(_ u: UnsafeBufferPointer<UInt8>) -> Bool {
+        var i = 0
+        while i < u.count {
+            let b = u[i]
+            if b < 0x80 {
+                guard b >= 0x20 && b < 0x7F else { return false }
+                i += 1
+            } else if b & 0xE0 == 0xC0, i + 1 < u.count {
+                guard isSimple(UInt32(b & 0x1F) << 6 | UInt32(u[i + 1] & 0x3F)) else { return false }
+                i += 2
+            } else if b & 0xF0 == 0xE0, i + 2 < u.count {
+                guard isSimple(UInt32(b & 0x0F) << 12 | UInt32(u[i + 1] & 0x3F) << 6 | UInt32(u[i + 2] & 0x3F)) else { return false }
+                i += 3
+            } else {
+                return false
+            }
+        }
+        return true
     }
 
     static func tint(_ e: TraceEvent) -> String? {
@@ -120,27 +211,29 @@ enum EventJSON {
 
     /// Writes the same object as `fields(e)` straight into the output, without building it first.
     static func write(_ e: TraceEvent, to w: OutputWriter) {
-        w.write("{\"record\":")
-        w.write(int: e.record)
-        w.write(",\"time\":\"")
-        w.write(iso8601: e.timestamp)
-        w.write("\",\"direction\":\"")
-        w.write(e.direction.jsonName)
-        w.write("\",\"kind\":\"")
-        w.write(e.kind.rawValue)
-        w.write("\"")
-        if let h = e.handle { w.write(",\"handle\":"); w.write(int: Int(h)) }
-        if let c = e.connection { w.write(",\"connection\":"); w.write(int: c) }
-        w.write(",\"summary\":")
-        JSONOut.string(e.summary, to: w)
-        if let m = e.malformed { w.write(",\"malformed\":"); JSONOut.string(m, to: w) }
-        for (name, layer) in e.layers {
-            w.write(byte: UInt8(ascii: ","))
-            JSONOut.string(name, to: w)
-            w.write(byte: UInt8(ascii: ":"))
-            JSONOut.object(layer, to: w)
+        w.append { b in
+            b.append(string: "{\"record\":")
+            b.append(decimal: e.record)
+            b.append(string: ",\"time\":\"")
+            b.append(iso8601: e.timestamp)
+            b.append(string: "\",\"direction\":\"")
+            b.append(string: e.direction.jsonName)
+            b.append(string: "\",\"kind\":\"")
+            b.append(string: e.kind.rawValue)
+            b.append(UInt8(ascii: "\""))
+            if let h = e.handle { b.append(string: ",\"handle\":"); b.append(decimal: Int(h)) }
+            if let c = e.connection { b.append(string: ",\"connection\":"); b.append(decimal: c) }
+            b.append(string: ",\"summary\":")
+            JSONOut.string(e.summary, into: &b)
+            if let m = e.malformed { b.append(string: ",\"malformed\":"); JSONOut.string(m, into: &b) }
+            for (name, layer) in e.layers {
+                b.append(UInt8(ascii: ","))
+                JSONOut.string(name, into: &b)
+                b.append(UInt8(ascii: ":"))
+                JSONOut.object(layer, into: &b)
+            }
+            b.append(UInt8(ascii: "}"))
         }
-        w.write(byte: UInt8(ascii: "}"))
     }
 }
 

@@ -74,7 +74,7 @@ public enum SummaryRender {
         }
         // Findings lead, right after what the file is.
         for section in s.sections where section.name == "findings" { lines.append(contentsOf: section.text) }
-        let kinds = s.stats.kinds.sorted { $0.value > $1.value }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")
+        let kinds = s.stats.kinds.sorted { $0.value != $1.value ? $0.value > $1.value : $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")
         if !kinds.isEmpty { lines.append("  Events:      \(kinds)") }
         if s.stats.malformed > 0 {
             let recs = s.stats.malformedRecords.prefix(10).map(String.init).joined(separator: ", ")

@@ -240,7 +240,10 @@ public final class Pipeline {
 
     func decodeACL(_ r: Record, _ e: inout TraceEvent) {
         e.kind = .acl
+        // acl, l2cap, the channel's layer and perhaps gatt or decoded: room for them all at once.
+        e.layers.reserveCapacity(5)
         var aclHeader = Fields()
+        aclHeader.items.reserveCapacity(8)
         if r.data.count >= 4 {
             let s = r.data.startIndex
             let hf = UInt16(r.data[s]) | UInt16(r.data[s + 1]) << 8
@@ -293,6 +296,7 @@ public final class Pipeline {
         e.handle = frame.handle
         e.connection = conn.id
         var l2 = Fields()
+        l2.items.reserveCapacity(5)
         l2.add("cid", Int(frame.cid))
         l2.add("length", frame.payload.count)
         if frame.fragments > 1 {

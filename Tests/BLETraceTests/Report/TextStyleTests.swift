@@ -21,6 +21,39 @@ import Testing
         #expect(unwrapped.contains { $0.count > 100 })
     }
 
+    @Test func byteWrappingMatchesCharacterWrapping() {
+        let words = ["ATT", "Read Response", "handle 0x0003", "Battery Level (Battery):", "0x0001–0x0005", "→", "…",
+                     "café", "naïve", "µs", "±3 °C", "“quoted”", "x", "aVeryLongWordWithoutAnySpacesThatMustBeCutHard"]
+        var texts: [String] = []
+        var seed: UInt64 = 7
+        for n in 0..<200 {
+            var t = ""
+            for _ in 0..<(5 + n % 40) {
+                seed = seed &* 6364136223846793005 &+ 1442695040888963407
+                t += (t.isEmpty ? "" : String(repeating: " ", count: Int(seed >> 62) + 1)) + words[Int(seed >> 33) % words.count]
+            }
+            texts.append(t)
+        }
+        for width in [45, 60, 100] {
+            for tint in [nil, ANSI.cyan] {
+                for text in texts {
+                    let a = OutputWriter(), b = OutputWriter()
+                    let ra = TextRenderer(out: a, style: TextStyle(width: width))
+                    let rb = TextRenderer(out: b, style: TextStyle(width: width))
+                    let room = width - ra.indent
+                    #expect(ra.writeWrappedSimple(text, room: room, tint: tint))
+                    rb.writeWrappedCharacters(text, room: room, tint: tint)
+                    #expect(a.text == b.text)
+                }
+            }
+        }
+        // Combining marks, emoji and controls are left to the Character path.
+        let r = TextRenderer(out: OutputWriter(), style: TextStyle(width: 60))
+        for text in ["e\u{301}", "👍🏽", "a\tb", "a\r\nb", "flag 🇫🇷"] {
+            #expect(!r.writeWrappedSimple(text + String(repeating: " word", count: 30), room: 20, tint: nil))
+        }
+    }
+
     @Test func timeModes() throws {
         let absolute = try render(TextStyle(time: .absolute, width: 0))
         #expect(absolute[1].hasPrefix("      2 2023-11-14T22:13:20.000600Z > "))
