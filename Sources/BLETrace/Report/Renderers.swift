@@ -194,6 +194,16 @@ public final class TextRenderer: EventSink {
 
 /// Fields common to every event in JSON.
 enum EventJSON {
+    /// `"capture": {…}, "summary": {…}}` and a newline: the end of a JSON document or of the JSON Lines summary line.
+    static func writeCaptureAndSummary(_ summary: Summary, to out: OutputWriter) {
+        out.write("\"capture\":")
+        JSONOut.object(SummaryRender.captureFields(summary), to: out)
+        out.write(",\"summary\":")
+        JSONOut.object(SummaryRender.summaryFields(summary), to: out)
+        out.write("}\n")
+        out.flush()
+    }
+
     static func fields(_ e: TraceEvent) -> Fields {
         var f = Fields()
         f.items.reserveCapacity(8 + e.layers.count)
@@ -255,12 +265,8 @@ public final class JSONRenderer: EventSink {
     }
 
     public func end(_ summary: Summary) {
-        out.write("\n],\"capture\":")
-        JSONOut.object(SummaryRender.captureFields(summary), to: out)
-        out.write(",\"summary\":")
-        JSONOut.object(SummaryRender.summaryFields(summary), to: out)
-        out.write("}\n")
-        out.flush()
+        out.write("\n],")
+        EventJSON.writeCaptureAndSummary(summary, to: out)
     }
 }
 
@@ -277,11 +283,7 @@ public final class JSONLinesRenderer: EventSink {
     }
 
     public func end(_ summary: Summary) {
-        out.write("{\"kind\":\"summary\",\"capture\":")
-        JSONOut.object(SummaryRender.captureFields(summary), to: out)
-        out.write(",\"summary\":")
-        JSONOut.object(SummaryRender.summaryFields(summary), to: out)
-        out.write("}\n")
-        out.flush()
+        out.write("{\"kind\":\"summary\",")
+        EventJSON.writeCaptureAndSummary(summary, to: out)
     }
 }
