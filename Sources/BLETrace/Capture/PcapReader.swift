@@ -108,7 +108,11 @@ public final class PcapReader: RecordReader {
         }
         guard let hdr = header?.pointee, let bytes = data else { return nil }
         number = recordNumber
-        let micros = Int64(hdr.ts.tv_sec) &* 1_000_000 &+ Int64(hdr.ts.tv_usec)
+        let secs = Int64(hdr.ts.tv_sec)
+        let secLimit = Timestamp.limit / 1_000_000
+        // Saturate instead of wrapping: a nonsense timestamp shows as the far past or future, never as 1970.
+        let micros = secs > secLimit ? Timestamp.limit : secs < -secLimit ? -Timestamp.limit
+            : secs * 1_000_000 + Int64(hdr.ts.tv_usec)
         let caplen = Int(hdr.caplen)
         scratch.removeAll(keepingCapacity: true)
         scratch.append(contentsOf: UnsafeBufferPointer(start: bytes, count: caplen))

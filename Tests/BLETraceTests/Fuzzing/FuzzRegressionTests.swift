@@ -19,6 +19,15 @@ import Testing
         FuzzTargets.run(target, [UInt8](data)) // returning at all is the assertion: no trap, no hang
     }
 
+    /// The fuzzer's first find: a pcapng timestamp of 2^64−1 µs overflowed the conversion to microseconds.
+    @Test func hugePcapngTimestampSaturates() throws {
+        let data = try #require(FileManager.default.contents(atPath: Self.folder.appendingPathComponent("capture-pcapng-huge-timestamp.bin").path))
+        let (records, error) = TestSupport.readAll(try CaptureFile.open(bytes: [UInt8](data)))
+        #expect(error == nil)
+        #expect(records.map(\.timestamp.micros) == [Timestamp.limit])
+        #expect(records.first?.kind == .command)
+    }
+
     @Test func everyTargetSurvivesEdgeInputs() {
         let inputs: [[UInt8]] = [[], [0], [0xFF], [UInt8](repeating: 0xFF, count: 300), [UInt8](repeating: 0, count: 300),
                                  Array("btsnoop\0".utf8), [0x0A, 0x0D, 0x0D, 0x0A], [0x1F, 0x8B, 0x08, 0x00]]
