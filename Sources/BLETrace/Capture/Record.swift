@@ -68,27 +68,9 @@ public struct Timestamp: Hashable, Comparable, Sendable {
 
     /// ISO-8601 UTC with microseconds: "2024-05-01T12:34:56.123456Z".
     public var iso8601: String {
-        var secs = micros / 1_000_000
-        var us = micros % 1_000_000
-        if us < 0 { us += 1_000_000; secs -= 1 }
-        var days = secs / 86_400
-        var rem = secs % 86_400
-        if rem < 0 { rem += 86_400; days -= 1 }
-        let (y, m, d) = Timestamp.civil(fromDays: days)
         var out = [UInt8]()
         out.reserveCapacity(27)
-        func put(_ v: Int64, _ width: Int) {
-            var digits = [UInt8](repeating: UInt8(ascii: "0"), count: width)
-            var x = v < 0 ? -v : v
-            var i = width - 1
-            while i >= 0 { digits[i] = UInt8(ascii: "0") + UInt8(x % 10); x /= 10; i -= 1 }
-            if v < 0 { out.append(UInt8(ascii: "-")) }
-            out.append(contentsOf: digits)
-        }
-        put(y, 4); out.append(UInt8(ascii: "-")); put(m, 2); out.append(UInt8(ascii: "-")); put(d, 2)
-        out.append(UInt8(ascii: "T"))
-        put(rem / 3600, 2); out.append(UInt8(ascii: ":")); put(rem / 60 % 60, 2); out.append(UInt8(ascii: ":")); put(rem % 60, 2)
-        out.append(UInt8(ascii: ".")); put(us, 6); out.append(UInt8(ascii: "Z"))
+        out.append(iso8601: self) // the same formatter the output writer uses
         return String(decoding: out, as: UTF8.self)
     }
 
