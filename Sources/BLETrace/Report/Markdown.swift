@@ -56,11 +56,7 @@ public final class MarkdownRenderer: EventSink {
     }
 
     static func timelineLine(_ e: TraceEvent, origin: Timestamp) -> String {
-        var s = Fmt.pad(String(e.record), 7) + " " + Fmt.pad(Fmt.seconds(micros: e.timestamp.micros - origin.micros), 13) + " "
-            + e.direction.marker + " " + (e.handle.map { Hex.hex($0, width: 4) } ?? "      ") + " "
-        if e.malformed != nil && !e.summary.hasPrefix("Malformed") { s += "MALFORMED " }
-        s += e.summary
-        return s.replacingAll("`", with: "'")
+        TextRenderer.plainLine(e, origin: origin).replacingAll("`", with: "'")
     }
 
     var lines: [String] = []

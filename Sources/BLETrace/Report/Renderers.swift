@@ -17,6 +17,16 @@ public final class TextRenderer: EventSink {
 
     public func begin(_ capture: CaptureInfo) {}
 
+    /// One timeline line as plain text (no colour, no wrapping), times relative to `origin`: for reports
+    /// that quote the timeline.
+    public static func plainLine(_ e: TraceEvent, origin: Timestamp) -> String {
+        let out = OutputWriter()
+        let r = TextRenderer(out: out, style: TextStyle(color: false, time: .relative, width: 0))
+        r.origin = origin
+        r.event(e)
+        return String(out.text.dropLast())
+    }
+
     public func event(_ e: TraceEvent) {
         guard showEvents else { return }
         if origin == nil { origin = e.timestamp }
