@@ -55,8 +55,7 @@ public enum FuzzTargets {
     /// Advertising data through AD parsing, per-type decoding and the beacon dissectors.
     public static func advertisingData(_ data: [UInt8]) {
         let ads = ADParser.parse(data[...])
-        _ = ADParser.fields(ads)
-        _ = ADParser.summary(ads)
+        _ = ADParser.describe(ads)
         // Also as an advertising report event, so the inventory sees it.
         let report = HCIBuilder.advertisingReport(type: 0, addressType: 1, address: BDAddr(0xC0_00_00_00_00_01), data: Array(data.prefix(255)), rssi: -50)
         let records = [Record(number: 1, timestamp: Timestamp(micros: 0), direction: .controllerToHost, kind: .event, data: report[...])]

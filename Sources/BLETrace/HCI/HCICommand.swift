@@ -59,8 +59,9 @@ public enum HCICommandDecoder {
             params.add("data_length", n)
             params.add("data", hex: d)
             let ads = ADParser.parse(d)
-            params.add("ad", ADParser.fields(ads))
-            detail = ADParser.summary(ads)
+            let described = ADParser.describe(ads)
+            params.add("ad", described.fields)
+            detail = described.text
         case 0x200A: // LE Set Advertising Enable
             let e = try p.u8()
             params.add("enable", e != 0)
@@ -149,8 +150,9 @@ public enum HCICommandDecoder {
             params.add("advertising_handle", set); params.add("operation", op); params.add("fragment_preference", frag)
             params.add("data", hex: d)
             let ads = ADParser.parse(d)
-            params.add("ad", ADParser.fields(ads))
-            detail = "set \(set): " + ADParser.summary(ads)
+            let described = ADParser.describe(ads)
+            params.add("ad", described.fields)
+            detail = "set \(set): " + described.text
         case 0x2039: // LE Set Extended Advertising Enable
             let e = try p.u8(), n = Int(try p.u8())
             params.add("enable", e != 0)
