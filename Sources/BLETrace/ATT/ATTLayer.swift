@@ -112,7 +112,7 @@ public final class ATTLayer: ChannelDecoder, AnalysisLayer {
         }
         pipeline.finishers.append { [unowned self] in self.expire(now: .max) }
         pipeline.connectionObservers.append { [unowned self, unowned pipeline] change, _, _ in
-            if case let .closed(handle, _) = change, let c = pipeline.connections.all.last(where: { $0.handle == handle }) {
+            if case let .closed(handle, _) = change, let c = pipeline.connections.latest(handle) {
                 self.closeConnection(c.id)
             }
         }

@@ -54,6 +54,12 @@ public final class ConnectionTracker {
     /// The open connection on `handle`, if any, without creating one.
     public func existing(_ handle: UInt16) -> Connection? { open[handle] }
 
+    /// The most recent connection on `handle`, open or closed (events that arrive after a disconnect).
+    public func latest(_ handle: UInt16) -> Connection? { open[handle] ?? lastOnHandle[handle] }
+
+    /// The last connection each handle carried; bounded by the 12-bit handle space.
+    var lastOnHandle: [UInt16: Connection] = [:]
+
     public func apply(_ change: ConnectionChange, record: Int, at time: Timestamp) {
         switch change {
         case let .opened(handle, peer, peerType, role, interval, latency, timeout, le):
@@ -85,6 +91,7 @@ public final class ConnectionTracker {
             c.closedRecord = record
             c.closedAt = time
             c.disconnectReason = reason
+            lastOnHandle[handle] = c
             open[handle] = nil
         case let .updated(handle, interval, latency, timeout):
             let c = connection(for: handle)

@@ -88,7 +88,7 @@ public final class SMPLayer: ChannelDecoder, AnalysisLayer {
                       a.encryptionRecord == nil, a.failedReason == nil else { return }
                 a.encryptionRecord = record
             case let .closed(handle, _):
-                if let c = pipeline.connections.all.last(where: { $0.handle == handle }) { self.current[c.id] = nil }
+                if let c = pipeline.connections.latest(handle) { self.current[c.id] = nil }
             default: break
             }
         }

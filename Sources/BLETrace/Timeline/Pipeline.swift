@@ -224,8 +224,7 @@ public final class Pipeline {
             }
             if let h = d.handle {
                 e.handle = h
-                e.connection = connections.existing(h)?.id
-                    ?? connections.all.last(where: { $0.handle == h })?.id
+                e.connection = connections.latest(h)?.id
             }
             if !d.reports.isEmpty || d.subevent == 0x02 || d.subevent == 0x0D || d.subevent == 0x0B {
                 let complete = advertising.describe(d, record: r.number, &e)
