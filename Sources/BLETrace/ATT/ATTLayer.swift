@@ -403,6 +403,8 @@ public final class ATTLayer: ChannelDecoder, AnalysisLayer {
             if let p = pending.removeValue(forKey: k) { flagUnanswered(p, reason: "the connection closed before any response") }
         }
         if let s = conns[id], s.pdus > 0 { closedMTU[id] = (s.clientMTU, s.serverMTU, s.mtu) }
+        // The server's lookup memo is rebuilt on the next connection; thousands of idle servers keep only content.
+        if let key = conns[id]?.peerKey?.key { databases[key]?.dropCaches() }
         conns[id] = nil
         connObjects[id] = nil
     }
@@ -787,10 +789,19 @@ public final class ATTLayer: ChannelDecoder, AnalysisLayer {
 
     public func summary() -> SummarySection? {
         guard pduCount > 0 || !databases.isEmpty else { return nil }
+        return SummarySection(name: "att", value: { [self] in .object(summaryFields()) }, text: { [self] in summaryText() })
+    }
+
+    /// Service and characteristic counts of each database with content, in order of first use.
+    var databaseCounts: [(device: String, services: Int, characteristics: Int, source: String)] {
+        databaseOrder.compactMap { k in
+            guard var db = databases[k], !db.isEmpty else { return nil }
+            return (k, db.orderedServices().count, db.orderedCharacteristics().count, db.source)
+        }
+    }
+
+    func summaryFields() -> Fields {
         var f = Fields()
-        var text: [String] = []
-        text.append("  ATT:         \(pduCount) PDU\(pduCount == 1 ? "" : "s"), \(transactions) transaction\(transactions == 1 ? "" : "s")"
-            + (transactions > 0 ? ", mean latency \(Fmt.fixed(Int(latencyTotal / Int64(transactions) / 10), scale: 100)) ms, max \(Fmt.fixed(Int(latencyMax / 10), scale: 100)) ms" : ""))
         f.add("pdus", pduCount)
         f.add("transactions", transactions)
         if transactions > 0 {
@@ -801,6 +812,22 @@ public final class ATTLayer: ChannelDecoder, AnalysisLayer {
             .object(["connection": .int(m.connection), "client_mtu": m.client.map { .int(Int($0)) } ?? .null,
                      "server_mtu": m.server.map { .int(Int($0)) } ?? .null, "att_mtu": .int(m.mtu)])
         }))
+        f.add("errors", errorCount)
+        f.add("error_list", .list(errors.map { .object(["record": .int($0.record), "request_opcode": .int(Int($0.request)), "handle": .int(Int($0.handle)), "error": .int(Int($0.code)), "error_name": .string(self.serviceErrorNames[$0.code] ?? ATTNames.error($0.code))]) }))
+        f.add("unanswered", unansweredCount)
+        f.add("unanswered_list", .list(unanswered.map { .object(["record": .int($0.record), "opcode": .int(Int($0.opcode)), "name": .string(ATTNames.opcode($0.opcode)), "reason": .string($0.reason)]) }))
+        f.add("unexpected_responses", unexpectedCount)
+        f.add("unexpected_list", .list(unexpected.map { .object(["record": .int($0.record), "opcode": .int(Int($0.opcode)), "name": .string(ATTNames.opcode($0.opcode))]) }))
+        f.add("databases", .list(databaseCounts.map { d in
+            .object(["device": .string(d.device), "services": .int(d.services), "characteristics": .int(d.characteristics), "source": .string(d.source)])
+        }))
+        return f
+    }
+
+    func summaryText() -> [String] {
+        var text: [String] = []
+        text.append("  ATT:         \(pduCount) PDU\(pduCount == 1 ? "" : "s"), \(transactions) transaction\(transactions == 1 ? "" : "s")"
+            + (transactions > 0 ? ", mean latency \(Fmt.fixed(Int(latencyTotal / Int64(transactions) / 10), scale: 100)) ms, max \(Fmt.fixed(Int(latencyMax / 10), scale: 100)) ms" : ""))
         for m in mtuList {
             if m.client == nil && m.server == nil {
                 text.append("    connection #\(m.connection): ATT_MTU 23 (no MTU exchange seen)")
@@ -808,35 +835,22 @@ public final class ATTLayer: ChannelDecoder, AnalysisLayer {
                 text.append("    connection #\(m.connection): ATT_MTU \(m.mtu) (client " + (m.client.map { String($0) } ?? "?") + ", server " + (m.server.map { String($0) } ?? "?") + ")")
             }
         }
-        f.add("errors", errorCount)
-        f.add("error_list", .list(errors.map { .object(["record": .int($0.record), "request_opcode": .int(Int($0.request)), "handle": .int(Int($0.handle)), "error": .int(Int($0.code)), "error_name": .string(self.serviceErrorNames[$0.code] ?? ATTNames.error($0.code))]) }))
         if errorCount > 0 {
             var byCode: [UInt8: Int] = [:]
             for e in errors { byCode[e.code, default: 0] += 1 }
             text.append("    errors: \(errorCount): " + byCode.sorted { $0.key < $1.key }.map { "\(serviceErrorNames[$0.key] ?? ATTNames.error($0.key)) ×\($0.value)" }.joined(separator: ", "))
         }
-        f.add("unanswered", unansweredCount)
-        f.add("unanswered_list", .list(unanswered.map { .object(["record": .int($0.record), "opcode": .int(Int($0.opcode)), "name": .string(ATTNames.opcode($0.opcode)), "reason": .string($0.reason)]) }))
         for u in unanswered.prefix(20) {
             text.append("    unanswered: record \(u.record) \(ATTNames.opcode(u.opcode)): \(u.reason)")
         }
         if unansweredCount > 20 { text.append("    … \(unansweredCount - 20) more unanswered") }
-        f.add("unexpected_responses", unexpectedCount)
-        f.add("unexpected_list", .list(unexpected.map { .object(["record": .int($0.record), "opcode": .int(Int($0.opcode)), "name": .string(ATTNames.opcode($0.opcode))]) }))
         if unexpectedCount > 0 {
             text.append("    responses with no matching request: \(unexpectedCount) (records " + unexpected.prefix(10).map { String($0.record) }.joined(separator: ", ") + (unexpectedCount > 10 ? ", …" : "") + ")")
         }
-        var dbs: [FieldValue] = []
-        for k in databaseOrder {
-            guard var db = databases[k], !db.isEmpty else { continue }
-            let svc = db.orderedServices().count, ch = db.orderedCharacteristics().count
-            dbs.append(.object(["device": .string(k), "services": .int(svc), "characteristics": .int(ch), "source": .string(db.source)]))
-            text.append("    GATT database of \(k): \(svc) service\(svc == 1 ? "" : "s"), \(ch) characteristic\(ch == 1 ? "" : "s")" + (db.source == "capture" ? "" : " (from \(db.source))"))
-            databases[k] = db
-            generation += 1
+        for d in databaseCounts {
+            text.append("    GATT database of \(d.device): \(d.services) service\(d.services == 1 ? "" : "s"), \(d.characteristics) characteristic\(d.characteristics == 1 ? "" : "s")" + (d.source == "capture" ? "" : " (from \(d.source))"))
         }
-        f.add("databases", .list(dbs))
-        return SummarySection(name: "att", value: .object(f), text: text)
+        return text
     }
 
     var mtuList: [(connection: Int, client: UInt16?, server: UInt16?, mtu: Int)] {

@@ -75,6 +75,13 @@ public struct GATTDatabase: Sendable {
     /// Incremented by every change.
     public private(set) var generation = 0
 
+    /// Frees the lookup memo and sorted lists (rebuilt on use); the content stays.
+    mutating func dropCaches() {
+        cache = [:]
+        sortedServices = nil
+        sortedCharacteristics = nil
+    }
+
     mutating func changed() {
         generation &+= 1
         cache.removeAll(keepingCapacity: true)

@@ -132,10 +132,9 @@ public final class DeviceInventory: AnalysisLayer {
     }
 
     public func summary() -> SummarySection? {
-        let all = devices
-        if all.isEmpty && overflowReports == 0 { return nil }
-        return SummarySection(name: "devices", value: .object(DeviceInventory.fields(all, overflowReports: overflowReports)),
-                              text: DeviceInventory.text(all, overflowReports: overflowReports, limit: textLimit))
+        if list.isEmpty && overflowReports == 0 && devices.isEmpty { return nil }
+        return SummarySection(name: "devices", value: { [self] in .object(DeviceInventory.fields(devices, overflowReports: overflowReports)) },
+                              text: { [self] in DeviceInventory.text(devices, overflowReports: overflowReports, limit: textLimit) })
     }
 
     // MARK: Rendering

@@ -42,16 +42,18 @@ public final class BatteryHistoryLayer: AnalysisLayer {
 
     public func summary() -> SummarySection? {
         guard !order.isEmpty else { return nil }
-        var list: [FieldValue] = []
-        var text: [String] = []
-        for k in order {
-            guard let h = histories[k] else { continue }
-            list.append(.object(["device": .string(h.device), "first": .int(h.first), "last": .int(h.last), "min": .int(h.min),
-                                 "max": .int(h.max), "count": .int(h.count), "first_record": .int(h.firstRecord),
-                                 "last_record": .int(h.lastRecord)]))
-            text.append("    \(h.device): \(h.first)% → \(h.last)% (min \(h.min)%, max \(h.max)%, \(h.count) reading\(h.count == 1 ? "" : "s"))")
-        }
-        return SummarySection(name: "battery", value: .object(["devices": .list(list)]), text: ["  Battery:"] + text)
+        let all = { [self] in order.compactMap { histories[$0] } }
+        return SummarySection(name: "battery", value: {
+            .object(["devices": .list(all().map { h in
+                .object(["device": .string(h.device), "first": .int(h.first), "last": .int(h.last), "min": .int(h.min),
+                         "max": .int(h.max), "count": .int(h.count), "first_record": .int(h.firstRecord),
+                         "last_record": .int(h.lastRecord)])
+            })])
+        }, text: {
+            ["  Battery:"] + all().map { h in
+                "    \(h.device): \(h.first)% → \(h.last)% (min \(h.min)%, max \(h.max)%, \(h.count) reading\(h.count == 1 ? "" : "s"))"
+            }
+        })
     }
 }
 
@@ -111,49 +113,49 @@ public final class IdentityLayer: AnalysisLayer {
 
     public func summary() -> SummarySection? {
         guard !order.isEmpty else { return nil }
-        var list: [FieldValue] = []
-        var text: [String] = ["  Identity:"]
-        for k in order {
-            guard let c = cards[k] else { continue }
-            var f = Fields()
-            f.add("device", c.device)
-            var parts: [String] = []
-            for key in IdentityLayer.keyOrder {
-                guard let v = c.string(key) else { continue }
-                f.add(key, v)
-                switch key {
-                case "device_name": parts.append("\"\(v)\"")
-                case "manufacturer_name", "model_number": parts.append(v)
-                case "serial_number": parts.append("serial \(v)")
-                case "hardware_revision": parts.append("hardware \(v)")
-                case "firmware_revision": parts.append("firmware \(v)")
-                default: parts.append("software \(v)")
-                }
+        let all = { [self] in order.compactMap { cards[$0] } }
+        return SummarySection(name: "identity", value: { .object(["devices": .list(all().map { .object(IdentityLayer.describe($0).fields) })]) },
+                              text: { ["  Identity:"] + all().map { "    \($0.device): " + IdentityLayer.describe($0).parts.joined(separator: ", ") } })
+    }
+
+    /// A card's JSON fields and the parts of its text line.
+    static func describe(_ c: Card) -> (fields: Fields, parts: [String]) {
+        var f = Fields()
+        f.add("device", c.device)
+        var parts: [String] = []
+        for key in IdentityLayer.keyOrder {
+            guard let v = c.string(key) else { continue }
+            f.add(key, v)
+            switch key {
+            case "device_name": parts.append("\"\(v)\"")
+            case "manufacturer_name", "model_number": parts.append(v)
+            case "serial_number": parts.append("serial \(v)")
+            case "hardware_revision": parts.append("hardware \(v)")
+            case "firmware_revision": parts.append("firmware \(v)")
+            default: parts.append("software \(v)")
             }
-            if let a = c.appearance {
-                var af = Fields()
-                af.add("value", Int(a))
-                if let n = AssignedNumbers.appearance(a) {
-                    af.add("category", n.category)
-                    if let s = n.subcategory { af.add("subcategory", s) }
-                    parts.append("appearance " + n.category + (n.subcategory.map { ": " + $0 } ?? ""))
-                } else {
-                    parts.append("appearance \(Hex.hex(a, width: 4))")
-                }
-                f.add("appearance", af)
-            }
-            if let p = c.pnp {
-                f.add("pnp_id", p.fields)
-                parts.append("PnP " + p.text)
-            }
-            if let s = c.systemID {
-                f.add("system_id", ["manufacturer_identifier": .int(Int(s.manufacturerIdentifier)), "oui": .int(Int(s.oui)),
-                                    "oui_text": .string(DeviceInformationDissector.ouiText(s.oui))])
-                parts.append("System ID OUI \(DeviceInformationDissector.ouiText(s.oui))")
-            }
-            list.append(.object(f))
-            text.append("    \(c.device): " + parts.joined(separator: ", "))
         }
-        return SummarySection(name: "identity", value: .object(["devices": .list(list)]), text: text)
+        if let a = c.appearance {
+            var af = Fields()
+            af.add("value", Int(a))
+            if let n = AssignedNumbers.appearance(a) {
+                af.add("category", n.category)
+                if let s = n.subcategory { af.add("subcategory", s) }
+                parts.append("appearance " + n.category + (n.subcategory.map { ": " + $0 } ?? ""))
+            } else {
+                parts.append("appearance \(Hex.hex(a, width: 4))")
+            }
+            f.add("appearance", af)
+        }
+        if let p = c.pnp {
+            f.add("pnp_id", p.fields)
+            parts.append("PnP " + p.text)
+        }
+        if let s = c.systemID {
+            f.add("system_id", ["manufacturer_identifier": .int(Int(s.manufacturerIdentifier)), "oui": .int(Int(s.oui)),
+                                "oui_text": .string(DeviceInformationDissector.ouiText(s.oui))])
+            parts.append("System ID OUI \(DeviceInformationDissector.ouiText(s.oui))")
+        }
+        return (f, parts)
     }
 }

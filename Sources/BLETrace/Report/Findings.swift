@@ -138,10 +138,12 @@ public final class Findings: AnalysisLayer {
     }
 
     public func summary() -> SummarySection? {
-        var f = Fields()
-        f.add("count", count)
-        f.add("list", .list(list.map { .object($0.fields) }))
-        return SummarySection(name: "findings", value: .object(f), text: Findings.text(list, count: count))
+        return SummarySection(name: "findings", value: { [self] in
+            var f = Fields()
+            f.add("count", count)
+            f.add("list", .list(list.map { .object($0.fields) }))
+            return .object(f)
+        }, text: { [self] in Findings.text(list, count: count) })
     }
 
     public static func text(_ list: [Finding], count: Int, limit: Int = 50) -> [String] {

@@ -311,7 +311,9 @@ public final class Redactor {
             x.disconnectReason = c.disconnectReason; x.encrypted = c.encrypted; x.updates = c.updates
             return x
         }
-        r.sections = s.sections.map { SummarySection(name: $0.name, value: redact($0.value), text: $0.text.map { redact($0) }) }
+        r.sections = s.sections.map { section in
+            SummarySection(name: section.name, value: { self.redact(section.value) }, text: { section.text.map { self.redact($0) } })
+        }
         r.warnings = s.warnings.map { redact($0) }
         return r
     }

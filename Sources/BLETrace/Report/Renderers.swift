@@ -208,8 +208,25 @@ enum EventJSON {
     static func writeCaptureAndSummary(_ summary: Summary, to out: OutputWriter) {
         out.write("\"capture\":")
         JSONOut.object(SummaryRender.captureFields(summary), to: out)
-        out.write(",\"summary\":")
-        JSONOut.object(SummaryRender.summaryFields(summary), to: out)
+        out.write(",\"summary\":{")
+        // Member by member and list item by list item: each part is built, written and dropped in turn.
+        for (i, (key, member)) in SummaryRender.summaryMembers(summary).enumerated() {
+            if i > 0 { out.write(byte: UInt8(ascii: ",")) }
+            JSONOut.string(key, to: out)
+            out.write(byte: UInt8(ascii: ":"))
+            switch member {
+            case let .value(make):
+                JSONOut.write(make(), to: out)
+            case let .list(count, item):
+                out.write(byte: UInt8(ascii: "["))
+                for j in 0..<count {
+                    if j > 0 { out.write(byte: UInt8(ascii: ",")) }
+                    JSONOut.write(item(j), to: out)
+                }
+                out.write(byte: UInt8(ascii: "]"))
+            }
+        }
+        out.write(byte: UInt8(ascii: "}"))
         out.write("}\n")
         out.flush()
     }

@@ -39,25 +39,48 @@ public enum SummaryRender {
         return f
     }
 
+    /// A member of the summary object: a value, or a list whose items are built one at a time.
+    public enum Member {
+        case value(() -> FieldValue)
+        case list(count: Int, item: (Int) -> FieldValue)
+
+        public var value: FieldValue {
+            switch self {
+            case let .value(make): return make()
+            case let .list(count, item): return .list((0..<count).map(item))
+            }
+        }
+    }
+
+    /// The summary object's members in order, each built only when read, so that a writer can stream a large
+    /// summary instead of holding it whole.
+    public static func summaryMembers(_ s: Summary) -> [(String, Member)] {
+        var m: [(String, Member)] = []
+        m.append(("records", .value { .int(s.stats.records) }))
+        if let a = s.stats.first, let b = s.stats.last { m.append(("span_us", .value { .int(Int(b.micros - a.micros)) })) }
+        m.append(("events_by_kind", .value {
+            var kinds = Fields()
+            for (k, v) in s.stats.kinds.sorted(by: { $0.key < $1.key }) { kinds.add(k, v) }
+            return .object(kinds)
+        }))
+        m.append(("malformed", .value { .int(s.stats.malformed) }))
+        m.append(("malformed_records", .value { .list(s.stats.malformedRecords.map { .int($0) }) }))
+        m.append(("filtered", .value { .int(s.stats.filtered) }))
+        m.append(("connections", .list(count: s.connections.count) { .object(connectionFields(s.connections[$0])) }))
+        for section in s.sections { m.append((section.name, .value { section.value })) }
+        m.append(("warnings", .value { .list(s.warnings.map { .string($0) }) }))
+        if let e = s.error {
+            m.append(("error", .value { .string(e.description) }))
+            m.append(("complete", .value { .bool(false) }))
+        } else {
+            m.append(("complete", .value { .bool(true) }))
+        }
+        return m
+    }
+
     public static func summaryFields(_ s: Summary) -> Fields {
         var f = Fields()
-        f.add("records", s.stats.records)
-        if let a = s.stats.first, let b = s.stats.last { f.add("span_us", Int(b.micros - a.micros)) }
-        var kinds = Fields()
-        for (k, v) in s.stats.kinds.sorted(by: { $0.key < $1.key }) { kinds.add(k, v) }
-        f.add("events_by_kind", kinds)
-        f.add("malformed", s.stats.malformed)
-        f.add("malformed_records", .list(s.stats.malformedRecords.map { .int($0) }))
-        f.add("filtered", s.stats.filtered)
-        f.add("connections", .list(s.connections.map { .object(connectionFields($0)) }))
-        for section in s.sections { f.add(section.name, section.value) }
-        f.add("warnings", .list(s.warnings.map { .string($0) }))
-        if let e = s.error {
-            f.add("error", e.description)
-            f.add("complete", false)
-        } else {
-            f.add("complete", true)
-        }
+        for (key, member) in summaryMembers(s) { f.add(key, member.value) }
         return f
     }
 

@@ -213,11 +213,15 @@ public final class SMPLayer: ChannelDecoder, AnalysisLayer {
 
     public func summary() -> SummarySection? {
         guard pdus > 0 else { return nil }
-        var text = ["  SMP:         \(pdus) PDU\(pdus == 1 ? "" : "s"), \(attempts.count) pairing\(attempts.count == 1 ? "" : "s")"]
-        for a in attempts.prefix(50) { text.append("    " + a.text) }
-        var f = Fields()
-        f.add("pdus", pdus)
-        f.add("pairings", .list(attempts.map { .object($0.fields) }))
-        return SummarySection(name: "smp", value: .object(f), text: text)
+        return SummarySection(name: "smp", value: { [self] in
+            var f = Fields()
+            f.add("pdus", pdus)
+            f.add("pairings", .list(attempts.map { .object($0.fields) }))
+            return .object(f)
+        }, text: { [self] in
+            var text = ["  SMP:         \(pdus) PDU\(pdus == 1 ? "" : "s"), \(attempts.count) pairing\(attempts.count == 1 ? "" : "s")"]
+            for a in attempts.prefix(50) { text.append("    " + a.text) }
+            return text
+        })
     }
 }

@@ -6,15 +6,28 @@ public protocol AnalysisLayer: AnyObject {
     func summary() -> SummarySection?
 }
 
-/// One named part of the summary, in JSON and text form.
+/// One named part of the summary, in JSON and text form. Both forms are made when asked for, so a run that
+/// prints text never builds the JSON tree of a large summary, and JSON output builds one section at a time.
 public struct SummarySection {
     public var name: String
-    public var value: FieldValue
-    public var text: [String]
+    let makeValue: () -> FieldValue
+    let makeText: () -> [String]
+    /// The section as JSON (built on each use).
+    public var value: FieldValue { makeValue() }
+    /// The section's text lines (built on each use).
+    public var text: [String] { makeText() }
+
     public init(name: String, value: FieldValue, text: [String]) {
         self.name = name
-        self.value = value
-        self.text = text
+        self.makeValue = { value }
+        self.makeText = { text }
+    }
+
+    /// A section whose forms are built only when read. The closures run after the last record, once per read.
+    public init(name: String, value: @escaping () -> FieldValue, text: @escaping () -> [String]) {
+        self.name = name
+        self.makeValue = value
+        self.makeText = text
     }
 }
 
