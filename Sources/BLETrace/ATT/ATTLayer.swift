@@ -402,7 +402,8 @@ public final class ATTLayer: ChannelDecoder, AnalysisLayer {
         for k in keys.sorted(by: { pending[$0]!.record < pending[$1]!.record }) {
             if let p = pending.removeValue(forKey: k) { flagUnanswered(p, reason: "the connection closed before any response") }
         }
-        if let s = conns[id], s.pdus > 0 { closedMTU[id] = (s.clientMTU, s.serverMTU, s.mtu) }
+        // Kept for the connections the summary lists.
+        if let s = conns[id], s.pdus > 0, id <= ConnectionTracker.maxListed { closedMTU[id] = (s.clientMTU, s.serverMTU, s.mtu) }
         // The server's lookup memo is rebuilt on the next connection; thousands of idle servers keep only content.
         if let key = conns[id]?.peerKey?.key { databases[key]?.dropCaches() }
         conns[id] = nil
@@ -828,13 +829,15 @@ public final class ATTLayer: ChannelDecoder, AnalysisLayer {
         var text: [String] = []
         text.append("  ATT:         \(pduCount) PDU\(pduCount == 1 ? "" : "s"), \(transactions) transaction\(transactions == 1 ? "" : "s")"
             + (transactions > 0 ? ", mean latency \(Fmt.fixed(Int(latencyTotal / Int64(transactions) / 10), scale: 100)) ms, max \(Fmt.fixed(Int(latencyMax / 10), scale: 100)) ms" : ""))
-        for m in mtuList {
+        let mtus = mtuList
+        for m in mtus.prefix(SummaryRender.textListed) {
             if m.client == nil && m.server == nil {
                 text.append("    connection #\(m.connection): ATT_MTU 23 (no MTU exchange seen)")
             } else {
                 text.append("    connection #\(m.connection): ATT_MTU \(m.mtu) (client " + (m.client.map { String($0) } ?? "?") + ", server " + (m.server.map { String($0) } ?? "?") + ")")
             }
         }
+        if mtus.count > SummaryRender.textListed { text.append("    … ATT_MTU of \(mtus.count - SummaryRender.textListed) more connections in the JSON summary") }
         if errorCount > 0 {
             var byCode: [UInt8: Int] = [:]
             for e in errors { byCode[e.code, default: 0] += 1 }
@@ -847,9 +850,11 @@ public final class ATTLayer: ChannelDecoder, AnalysisLayer {
         if unexpectedCount > 0 {
             text.append("    responses with no matching request: \(unexpectedCount) (records " + unexpected.prefix(10).map { String($0.record) }.joined(separator: ", ") + (unexpectedCount > 10 ? ", …" : "") + ")")
         }
-        for d in databaseCounts {
+        let dbs = databaseCounts
+        for d in dbs.prefix(SummaryRender.textListed) {
             text.append("    GATT database of \(d.device): \(d.services) service\(d.services == 1 ? "" : "s"), \(d.characteristics) characteristic\(d.characteristics == 1 ? "" : "s")" + (d.source == "capture" ? "" : " (from \(d.source))"))
         }
+        if dbs.count > SummaryRender.textListed { text.append("    … and \(dbs.count - SummaryRender.textListed) more GATT databases (bletrace gatt lists them all)") }
         return text
     }
 

@@ -219,7 +219,10 @@ public final class DeviceInventory: AnalysisLayer {
         var parts: [String] = []
         if !d.names.isEmpty { parts.append("name " + d.names.map { "\"\($0)\"" }.joined(separator: ", ")) }
         if d.connectable { parts.append("connectable") }
-        if d.connected { parts.append("connected (" + d.connections.map { "#\($0)" }.joined(separator: ", ") + ")") }
+        if d.connected {
+            let shown = d.connections.prefix(10).map { "#\($0)" }.joined(separator: ", ")
+            parts.append("connected (" + shown + (d.connections.count > 10 ? ", … \(d.connections.count) in all" : "") + ")")
+        }
         if !d.services.isEmpty { parts.append("services " + d.services.map(\.shortName).joined(separator: " ")) }
         if !d.solicited.isEmpty { parts.append("solicits " + d.solicited.map(\.shortName).joined(separator: " ")) }
         if d.wantsANCS { parts.append("wants ANCS") }

@@ -156,7 +156,8 @@ public final class ANCSViewLayer: AnalysisLayer {
             var life: [String] = []
             if let a = r.addedRecord { life.append("added #\(a)") } else { life.append("first seen #\(r.firstRecord)") }
             if !r.modified.isEmpty { life.append("modified ×\(r.modified.count)") }
-            for a in r.actions { life.append("\(ANCS.actionName(a.action)) action #\(a.record)") }
+            for a in r.actions.prefix(5) { life.append("\(ANCS.actionName(a.action)) action #\(a.record)") }
+            if r.actions.count > 5 { life.append("\(r.actions.count - 5) more actions") }
             if let x = r.removedRecord {
                 var s = "removed #\(x)"
                 if let a = r.added, let b = r.removed { s += " after \(Fmt.seconds(micros: b.micros - a.micros).prefix(while: { $0 != "." })) s" }

@@ -50,9 +50,10 @@ public final class BatteryHistoryLayer: AnalysisLayer {
                          "last_record": .int(h.lastRecord)])
             })])
         }, text: {
-            ["  Battery:"] + all().map { h in
+            let list = all()
+            return ["  Battery:"] + list.prefix(SummaryRender.textListed).map { h in
                 "    \(h.device): \(h.first)% → \(h.last)% (min \(h.min)%, max \(h.max)%, \(h.count) reading\(h.count == 1 ? "" : "s"))"
-            }
+            } + SummaryRender.more(list.count)
         })
     }
 }
@@ -115,7 +116,11 @@ public final class IdentityLayer: AnalysisLayer {
         guard !order.isEmpty else { return nil }
         let all = { [self] in order.compactMap { cards[$0] } }
         return SummarySection(name: "identity", value: { .object(["devices": .list(all().map { .object(IdentityLayer.describe($0).fields) })]) },
-                              text: { ["  Identity:"] + all().map { "    \($0.device): " + IdentityLayer.describe($0).parts.joined(separator: ", ") } })
+                              text: {
+            let list = all()
+            return ["  Identity:"] + list.prefix(SummaryRender.textListed).map { "    \($0.device): " + IdentityLayer.describe($0).parts.joined(separator: ", ") }
+                + SummaryRender.more(list.count)
+        })
     }
 
     /// A card's JSON fields and the parts of its text line.

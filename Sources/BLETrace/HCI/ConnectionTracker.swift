@@ -35,20 +35,38 @@ public final class Connection {
 
 /// Maps connection handles to connections over the life of a capture.
 public final class ConnectionTracker {
+    /// The connections kept for the summary: the first `maxListed`, in order of appearance.
     public private(set) var all: [Connection] = []
+    /// Every connection seen, listed or not.
+    public private(set) var total = 0
     var open: [UInt16: Connection] = [:]
-    /// Bounds memory on hostile input: beyond this many connections, new handles share one overflow entry.
-    public static let maxConnections = 100_000
+    /// Bounds the memory of the summary on long captures (and hostile input): connections after this many are
+    /// counted and followed while open, but not kept for the summary.
+    public static let maxListed = 10_000
 
     public init() {}
+
+    func make(handle: UInt16, implicit: Bool) -> Connection {
+        total += 1
+        let c = Connection(id: total, handle: handle, implicit: implicit)
+        if all.count < ConnectionTracker.maxListed { all.append(c) }
+        return c
+    }
 
     /// The open connection on `handle`, creating an implicit one when the capture never showed it opening.
     public func connection(for handle: UInt16) -> Connection {
         if let c = open[handle] { return c }
-        let c = Connection(id: all.count + 1, handle: handle, implicit: true)
-        if all.count < ConnectionTracker.maxConnections { all.append(c) }
+        let c = make(handle: handle, implicit: true)
         open[handle] = c
         return c
+    }
+
+    /// The connection numbered `id`: a listed one, or one still open or last on its handle.
+    public func connection(id: Int) -> Connection? {
+        if id >= 1 && id <= all.count { return all[id - 1] }
+        guard id > all.count && id <= total else { return nil }
+        if let c = open.values.first(where: { $0.id == id }) { return c }
+        return lastOnHandle.values.first(where: { $0.id == id })
     }
 
     /// The open connection on `handle`, if any, without creating one.
@@ -72,8 +90,7 @@ public final class ConnectionTracker {
             if let old = open[handle], old.implicit, old.openedRecord == nil, old.peer == nil {
                 c = old // traffic seen before the completion event (rare ordering) belongs to this connection
             } else {
-                c = Connection(id: all.count + 1, handle: handle, implicit: false)
-                if all.count < ConnectionTracker.maxConnections { all.append(c) }
+                c = make(handle: handle, implicit: false)
             }
             c.implicit = false
             c.peer = peer

@@ -105,8 +105,7 @@ public final class FilterSink: EventSink {
             }
             if hit { return true }
         }
-        if let id = e.connection, let p = pipeline, id >= 1, id <= p.connections.all.count,
-           let peer = p.connections.all[id - 1].peer, addresses.contains(peer) {
+        if let id = e.connection, let p = pipeline, let peer = p.connections.connection(id: id)?.peer, addresses.contains(peer) {
             return true
         }
         if e.kind == .hciEvent || e.kind == .hciCommand, let hci = e.layer("hci"), case let .object(params)? = hci["parameters"] {

@@ -115,7 +115,7 @@ public final class MarkdownRenderer: EventSink {
         if s.stats.malformed > 0 { records += " (\(s.stats.malformed) malformed)" }
         if eventsSeen != s.stats.records { records += "; \(eventsSeen) shown after filters" }
         put("| Records | \(records) |")
-        put("| Connections | \(s.connections.count) |")
+        put("| Connections | \(s.connectionCount) |")
         if let d = section("devices"), let n = d["count"]?.intValue { put("| Devices | \(n) |") }
         if let e = s.error { put("| **Damaged** | \(MarkdownRenderer.md(e.description)) |") }
         put()
@@ -211,7 +211,7 @@ public final class MarkdownRenderer: EventSink {
         }
         if let att = layers.compactMap({ $0 as? ATTLayer }).first {
             var original = c
-            if let p = pipeline, c.id >= 1, c.id <= p.connections.all.count { original = p.connections.all[c.id - 1] }
+            if let p = pipeline, let o = p.connections.connection(id: c.id) { original = o }
             let peerKey = ATTLayer.deviceKey(original)
             var servers = [peerKey]
             if log?.steps[c.id]?.contains(where: { $0.fromPeer }) == true { servers.append("local") }

@@ -1,5 +1,13 @@
 /// The summary as JSON fields and as text lines.
 public enum SummaryRender {
+    /// Items of a list the text summary shows; JSON has them all.
+    public static let textListed = 50
+
+    /// The line that ends a text list cut at `textListed`, if it was cut.
+    static func more(_ count: Int) -> [String] {
+        count > textListed ? ["    … and \(count - textListed) more (all of them are in the JSON summary)"] : []
+    }
+
     public static func captureFields(_ s: Summary) -> Fields {
         var f = Fields()
         f.add("file", s.capture.path)
@@ -67,6 +75,9 @@ public enum SummaryRender {
         m.append(("malformed_records", .value { .list(s.stats.malformedRecords.map { .int($0) }) }))
         m.append(("filtered", .value { .int(s.stats.filtered) }))
         m.append(("connections", .list(count: s.connections.count) { .object(connectionFields(s.connections[$0])) }))
+        if s.connectionCount > s.connections.count {
+            m.append(("connections_unlisted", .value { .int(s.connectionCount - s.connections.count) }))
+        }
         for section in s.sections { m.append((section.name, .value { section.value })) }
         m.append(("warnings", .value { .list(s.warnings.map { .string($0) }) }))
         if let e = s.error {
@@ -106,9 +117,9 @@ public enum SummaryRender {
         if s.stats.filtered > 0 {
             lines.append("  Filtered:    \(s.stats.filtered) records cut short by the capture (payloads not logged)")
         }
-        lines.append("  Connections: \(s.connections.count)")
+        lines.append("  Connections: \(s.connectionCount)")
         // The text lists the first connections; JSON has them all.
-        let listed = 50
+        let listed = textListed
         for c in s.connections.prefix(listed) {
             var line = "    #\(c.id) handle \(Hex.hex(c.handle, width: 4))"
             if let p = c.peer { line += " \(p)" + (c.peerType.map { " (\($0.name))" } ?? "") }
@@ -125,8 +136,10 @@ public enum SummaryRender {
             }
             lines.append(line)
         }
-        if s.connections.count > listed {
-            lines.append("    … and \(s.connections.count - listed) more (all of them are in the JSON summary)")
+        if s.connectionCount > listed {
+            let unlisted = s.connectionCount - s.connections.count
+            lines.append("    … and \(s.connectionCount - min(listed, s.connections.count)) more ("
+                + (unlisted == 0 ? "all of them are in the JSON summary)" : "the JSON summary lists the first \(s.connections.count))"))
         }
         for section in s.sections where section.name != "findings" { lines.append(contentsOf: section.text) }
         for w in s.warnings { lines.append("  Warning: \(w)") }

@@ -110,8 +110,8 @@ public final class ActivityLog: AnalysisLayer {
     }
 
     func connection(_ id: Int?) -> Connection? {
-        guard let id, let p = pipeline, id >= 1, id <= p.connections.all.count else { return nil }
-        return p.connections.all[id - 1]
+        guard let id, let p = pipeline else { return nil }
+        return p.connections.connection(id: id)
     }
 
     static func u16(_ v: FieldValue?) -> UInt16? { v?.intValue.flatMap { UInt16(exactly: $0) } }

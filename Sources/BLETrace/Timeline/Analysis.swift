@@ -44,7 +44,10 @@ public struct CaptureInfo {
 public struct Summary {
     public var capture: CaptureInfo
     public var stats: CaptureStats
+    /// The connections kept for the summary (the first `ConnectionTracker.maxListed`).
     public var connections: [Connection]
+    /// Every connection seen; more than `connections.count` on very long captures.
+    public var connectionCount: Int
     public var sections: [SummarySection]
     public var warnings: [String]
     /// Set when reading stopped early on damage.
@@ -112,6 +115,7 @@ public final class Analyzer {
         }
         let warnings = pipeline.finish()
         let summary = Summary(capture: info, stats: pipeline.stats, connections: pipeline.connections.all,
+                              connectionCount: pipeline.connections.total,
                               sections: layers.compactMap { $0.summary() }, warnings: warnings, error: failure)
         sink?.end(summary)
         return summary
