@@ -191,7 +191,7 @@ public final class ATTLayer: ChannelDecoder, AnalysisLayer {
                     guard let i = req.layers.firstIndex(where: { $0.0 == "att" }) else { return }
                     req.layers[i].1.add("response", responseRecord)
                     req.layers[i].1.add("latency_us", Int(latency))
-                    req.summary += " [response at record \(responseRecord)]"
+                    if !req.summary.isEmpty { req.summary += " [response at record \(responseRecord)]" }
                 }
                 pipeline?.release(p.record)
             } else {
@@ -235,7 +235,8 @@ public final class ATTLayer: ChannelDecoder, AnalysisLayer {
             errorCount += 1
             if errors.count < ATTLayer.maxListed { errors.append((e.record, reqOp, eh, code)) }
         }
-        var ctx = DescribeContext(layer: self, serverKey: serverKey, state: state, side: peerIsServer ? 1 : 0)
+        let describes = pipeline?.describes ?? true
+        var ctx = DescribeContext(layer: self, serverKey: serverKey, state: state, side: peerIsServer ? 1 : 0, describes: describes)
         let values = ValueSite(connection: connection.id, device: serverKey, record: e.record, time: e.timestamp, opcode: op,
                                fromClient: client, state: state.values)
         var summaryText = describe(pdu, request: request?.pdu, state: state, peerIsServer: peerIsServer, handle: handle,
@@ -306,9 +307,11 @@ public final class ATTLayer: ChannelDecoder, AnalysisLayer {
         default: break
         }
 
-        e.summary = "ATT " + summaryText
-        if let n = note { e.summary += " [unexpected: \(n)]" }
-        if let r = request { e.summary += " [request at record \(r.record), \(Fmt.fixed(Int((e.timestamp.micros - r.time.micros) / 10), scale: 100)) ms]" }
+        if describes {
+            e.summary = "ATT " + summaryText
+            if let n = note { e.summary += " [unexpected: \(n)]" }
+            if let r = request { e.summary += " [request at record \(r.record), \(Fmt.fixed(Int((e.timestamp.micros - r.time.micros) / 10), scale: 100)) ms]" }
+        }
         e.layers.append(("att", att))
         if let h = handle, !ctx.multi {
             if let g = ctx.gattFields(h) { e.layers.append(("gatt", g)) }
@@ -417,7 +420,7 @@ public final class ATTLayer: ChannelDecoder, AnalysisLayer {
             guard let i = e.layers.firstIndex(where: { $0.0 == "att" }) else { return }
             e.layers[i].1.add("unanswered", reason)
             if timeout { e.layers[i].1.add("timeout", true) }
-            e.summary += " [unanswered: \(reason)]"
+            if !e.summary.isEmpty { e.summary += " [unanswered: \(reason)]" }
         }
         pipeline?.release(p.record)
     }
@@ -479,6 +482,8 @@ public final class ATTLayer: ChannelDecoder, AnalysisLayer {
         unowned let state: ConnState
         let side: Int
         var multi = false
+        /// False when no one reads the event's summary text (see `Pipeline.describes`).
+        var describes = true
 
         func memo(_ h: UInt16) -> Located? {
             guard let m = state.located[side], m.generation == layer.generation, m.key == serverKey else { return nil }
@@ -606,14 +611,27 @@ public final class ATTLayer: ChannelDecoder, AnalysisLayer {
         /// The value's text: decoded when a dissector knows it (its fields go to `decoded` in `fields`).
         func value(_ x: UInt16, _ v: ArraySlice<UInt8>, into fields: inout Fields, type: BLEUUID? = nil) -> String {
             guard let d = dissectValue(v, location: ctx.locate(x), type: type, handle: x, site: values) else {
-                return ATTLayer.valueText(v)
+                return ctx.describes ? ATTLayer.valueText(v) : ""
             }
             fields.add("decoded", d.jsonFields)
-            return d.summaryText(raw: v)
+            return ctx.describes ? d.summaryText(raw: v) : ""
         }
         func range(_ a: UInt16, _ b: UInt16) -> String { "\(Hex.hex(a, width: 4))–\(Hex.hex(b, width: 4))" }
         if let x = handle { att.add("handle", Int(x)) }
         if let v = pdu.value, pdu.opcode != 0x06 { att.add("value", hex: v) }
+        if !ctx.describes {
+            // The frequent PDUs whose description adds no field but `decoded`: no text when none is read.
+            switch pdu {
+            case .readRequest, .writeResponse, .confirmation, .exchangeMTURequest, .exchangeMTUResponse, .readBlobResponse: return ""
+            case let .readResponse(v):
+                if let x = handle { _ = value(x, v, into: &att) }
+                return ""
+            case let .writeRequest(x, v), let .writeCommand(x, v), let .notification(x, v), let .indication(x, v):
+                _ = value(x, v, into: &att)
+                return ""
+            default: break
+            }
+        }
         switch pdu {
         case let .errorResponse(reqOp, eh, code):
             att.add("request_opcode", Int(reqOp))

@@ -77,6 +77,9 @@ public struct AdvertisingDecoder {
     var memo: [MemoKey: (fields: FieldValue, text: String)] = [:]
     static let maxMemo = 4096
 
+    /// False when nothing reads event summaries (no timeline is printed): the summary text is not built.
+    public var describes = true
+
     public init() {}
 
     /// `ADParser.describe(ads, rssi:)`, remembered. Only service data (beacon distance) and manufacturer
@@ -102,6 +105,7 @@ public struct AdvertisingDecoder {
         var list: [FieldValue] = []
         list.reserveCapacity(reports.count)
         var lines: [String] = []
+        let describes = self.describes
         for var r in reports {
             var f = Fields()
             f.items.reserveCapacity(16)
@@ -119,13 +123,16 @@ public struct AdvertisingDecoder {
             if r.incomplete { f.add("data_status", "incomplete, more data to come") }
             if r.truncated { f.add("data_status", "incomplete, truncated") }
             f.add("data", hex: r.data)
-            var line = r.eventType + " " + address + " (" + r.addressType.name + ")"
-            if let rssi = r.rssi { line += " RSSI \(rssi) dBm" }
+            var line = ""
+            if describes {
+                line = r.eventType + " " + address + " (" + r.addressType.name + ")"
+                if let rssi = r.rssi { line += " RSSI \(rssi) dBm" }
+            }
 
             switch reassembler.feed(r, record: record) {
             case let .partial(have, fragments, first):
                 f.add("reassembly", ["fragments": .int(fragments), "have": .int(have), "first_record": .int(first)])
-                line += ": partial data, fragment \(fragments) (\(have) bytes so far), more to come"
+                if describes { line += ": partial data, fragment \(fragments) (\(have) bytes so far), more to come" }
                 list.append(.object(f))
                 lines.append(line)
                 continue
@@ -133,7 +140,7 @@ public struct AdvertisingDecoder {
                 f.add("reassembled", ["fragments": .int(fragments), "length": .int(data.count), "first_record": .int(first)])
                 f.add("reassembled_data", hex: data)
                 r.data = data[...]
-                line += " [reassembled from \(fragments) reports, records \(first)–\(record)]"
+                if describes { line += " [reassembled from \(fragments) reports, records \(first)–\(record)]" }
             case .single:
                 break
             }
@@ -143,14 +150,16 @@ public struct AdvertisingDecoder {
             if !r.truncated, e.malformed == nil, let bad = ads.first(where: { $0.malformed != nil })?.malformed {
                 e.malformed = "advertising data from \(r.address): \(bad)"
             }
-            if !ads.isEmpty { line += ": " + described.text }
-            if r.truncated { line += " (truncated by the controller)" }
+            if describes {
+                if !ads.isEmpty { line += ": " + described.text }
+                if r.truncated { line += " (truncated by the controller)" }
+            }
             list.append(.object(f))
             lines.append(line)
             out.append(r)
         }
         e.layers.append(("adv", ["reports": .list(list)]))
-        e.summary = lines.isEmpty ? title : "\(title): " + lines.joined(separator: "; ")
+        if describes { e.summary = lines.isEmpty ? title : "\(title): " + lines.joined(separator: "; ") }
         return out
     }
 

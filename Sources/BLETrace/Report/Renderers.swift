@@ -6,6 +6,8 @@ public final class TextRenderer: EventSink {
     var previous: Timestamp?
     public var showSummary = true
     public var showEvents = true
+    /// Only the printed timeline reads event summaries.
+    public var readsSummaries: Bool { showEvents }
     public var style: TextStyle
     /// Width of the prefix (record, time, direction, handle) that continuation lines are indented by.
     var indent: Int { style.time == .absolute ? 7 + 1 + 27 + 1 + 1 + 1 + 6 + 1 : 7 + 1 + 13 + 1 + 1 + 1 + 6 + 1 }

@@ -59,6 +59,12 @@ public protocol EventSink: AnyObject {
     func begin(_ capture: CaptureInfo)
     func event(_ e: TraceEvent)
     func end(_ summary: Summary)
+    /// Whether the sink reads events' one-line `summary`. When no sink does, decoders skip building it.
+    var readsSummaries: Bool { get }
+}
+
+extension EventSink {
+    public var readsSummaries: Bool { true }
 }
 
 /// Reads a capture through the pipeline and the registered layers into a sink.
@@ -96,6 +102,7 @@ public final class Analyzer {
     func runAll(_ reader: RecordReader, path: String, containers: [String]) -> Summary {
         let info = CaptureInfo(path: path, format: reader.format, linkType: reader.linkType, containers: containers)
         sink?.begin(info)
+        pipeline.describes = sink?.readsSummaries ?? false
         var failure: CaptureError? = nil
         do {
             if let report = progress {

@@ -58,6 +58,11 @@ public final class Pipeline {
     /// logs). A held event reaches them once, complete with what later records added to it.
     public var eventObservers: [(TraceEvent) -> Void] = []
     let emit: (TraceEvent) -> Void
+    /// False when nothing reads event summaries (`--summary-only`, `devices`, `gatt`, `diff`): decoders may
+    /// leave `summary` empty and skip the text work. Fields are built either way (observers read them).
+    public var describes = true {
+        didSet { advertising.describes = describes }
+    }
     /// Sniffer captures: link-layer decoding, created with the first link-layer record.
     var linkLayerDecoder: LinkLayerDecoder?
     var linkLayer: LinkLayerDecoder {
@@ -311,7 +316,7 @@ public final class Pipeline {
             e.summary = "L2CAP \(L2CAPText.channelName(frame.cid)), \(frame.payload.count) bytes: \(Hex.spaced(frame.payload, limit: 16))"
             e.layers[at].1.add("payload", hex: frame.payload)
         }
-        if frame.fragments > 1 { e.summary += " (reassembled from \(frame.fragments) fragments, records \(frame.firstRecord)–\(record))" }
+        if frame.fragments > 1 && describes { e.summary += " (reassembled from \(frame.fragments) fragments, records \(frame.firstRecord)–\(record))" }
     }
 
     func decodeISO(_ r: Record, _ e: inout TraceEvent) {
