@@ -11,6 +11,10 @@ public final class TextRenderer: EventSink {
     public var style: TextStyle
     /// Width of the prefix (record, time, direction, handle) that continuation lines are indented by.
     var indent: Int { style.time == .absolute ? 7 + 1 + 27 + 1 + 1 + 1 + 6 + 1 : 7 + 1 + 13 + 1 + 1 + 1 + 6 + 1 }
+    /// The spaces that start a continuation line: the prefix's width and two more.
+    var continuationIndent: String { style.time == .absolute ? TextRenderer.absoluteIndent : TextRenderer.relativeIndent }
+    static let relativeIndent = String(repeating: " ", count: 7 + 1 + 13 + 1 + 1 + 1 + 6 + 1 + 2)
+    static let absoluteIndent = String(repeating: " ", count: 7 + 1 + 27 + 1 + 1 + 1 + 6 + 1 + 2)
 
     public init(out: OutputWriter, style: TextStyle = TextStyle()) {
         self.out = out
@@ -33,23 +37,27 @@ public final class TextRenderer: EventSink {
         guard showEvents else { return }
         if origin == nil { origin = e.timestamp }
         let color = style.color
-        if color { out.write(ANSI.dim) }
-        out.write(int: e.record, width: 7)
-        out.write(byte: 0x20)
-        switch style.time {
-        case .relative: out.write(seconds: e.timestamp.micros - (origin?.micros ?? 0), width: 13)
-        case .delta: out.write(seconds: e.timestamp.micros - (previous?.micros ?? e.timestamp.micros), width: 13)
-        case .absolute: out.write(iso8601: e.timestamp)
+        let time = style.time, origin = self.origin, previous = self.previous
+        // The prefix in one access to the writer's buffer.
+        out.append { b in
+            if color { b.append(string: ANSI.dim) }
+            b.append(decimal: e.record, width: 7, zeroPad: false)
+            b.append(0x20)
+            switch time {
+            case .relative: b.append(seconds: e.timestamp.micros - (origin?.micros ?? 0), width: 13)
+            case .delta: b.append(seconds: e.timestamp.micros - (previous?.micros ?? e.timestamp.micros), width: 13)
+            case .absolute: b.append(iso8601: e.timestamp)
+            }
+            if color { b.append(string: ANSI.reset) }
+            b.append(0x20)
+            if color { b.append(string: e.direction == .hostToController ? ANSI.blue : e.direction == .controllerToHost ? ANSI.green : ANSI.dim) }
+            b.append(string: e.direction.marker)
+            if color { b.append(string: ANSI.reset) }
+            b.append(0x20)
+            if let h = e.handle { b.append(hex: UInt64(h), width: 4) } else { b.append(string: "      ") }
+            b.append(0x20)
         }
-        previous = e.timestamp
-        if color { out.write(ANSI.reset) }
-        out.write(" ")
-        if color { out.write(e.direction == .hostToController ? ANSI.blue : e.direction == .controllerToHost ? ANSI.green : ANSI.dim) }
-        out.write(e.direction.marker)
-        if color { out.write(ANSI.reset) }
-        out.write(" ")
-        if let h = e.handle { out.write(hex: UInt64(h), width: 4) } else { out.write("      ") }
-        out.write(" ")
+        self.previous = e.timestamp
         var text = e.summary
         if e.malformed != nil && !text.hasPrefix("Malformed") { text = "MALFORMED " + text }
         let tint = color ? TextRenderer.tint(e) : nil
@@ -108,6 +116,7 @@ public final class TextRenderer: EventSink {
         var text = text
         return text.withUTF8 { u in
             guard TextRenderer.allSimple(u) else { return false }
+            let ascii = !u.contains { $0 >= 0x80 }
             var start = 0
             var first = true
             let space = UInt8(ascii: " ")
@@ -115,17 +124,21 @@ public final class TextRenderer: EventSink {
                 if !first {
                     if tint != nil { out.write(ANSI.reset) }
                     out.write(byte: 0x0A)
-                    for _ in 0..<(indent + 2) { out.write(byte: space) }
+                    out.write(continuationIndent)
                     if let t = tint { out.write(t) }
                 }
                 let limit = first ? room : room - 2
-                // The end of the first `limit` characters.
+                // The end of the first `limit` characters (in ASCII text, the first `limit` bytes).
                 var end = start
-                var chars = 0
-                while end < u.count && chars < limit {
-                    end += 1
-                    while end < u.count && u[end] & 0xC0 == 0x80 { end += 1 }
-                    chars += 1
+                if ascii {
+                    end = min(u.count, start + limit)
+                } else {
+                    var chars = 0
+                    while end < u.count && chars < limit {
+                        end += 1
+                        while end < u.count && u[end] & 0xC0 == 0x80 { end += 1 }
+                        chars += 1
+                    }
                 }
                 if end == u.count {
                     out.write(utf8: UnsafeBufferPointer(rebasing: u[start...]))
