@@ -114,6 +114,7 @@ def main():
         measure("bletrace analyze (text)", [BIN, "analyze", snoop, "--color", "never"], args.repeat)
         measure("bletrace analyze --format json", [BIN, "analyze", snoop, "--format", "json"], args.repeat)
         measure("bletrace analyze --format jsonl", [BIN, "analyze", snoop, "--format", "jsonl"], args.repeat)
+        measure("bletrace analyze --format json --single-thread", [BIN, "analyze", snoop, "--format", "json", "--single-thread"], args.repeat)
         measure("bletrace analyze --summary-only", [BIN, "analyze", snoop, "--summary-only"], args.repeat)
         measure("bletrace devices", [BIN, "devices", snoop], args.repeat)
         measure("bletrace analyze pcap (text)", [BIN, "analyze", pcap, "--color", "never"], args.repeat)

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 import BLETrace
 
 enum OutputFormat: String, ExpressibleByArgument, CaseIterable {
@@ -29,6 +30,9 @@ struct Analyze: ParsableCommand {
 
     @Flag(name: .long, help: "Print only the summary, not the timeline (text format).")
     var summaryOnly = false
+
+    @Flag(name: .long, help: "Decode and write on one thread. By default json and jsonl are formatted on a second thread while decoding goes on, when the machine has more than one core.")
+    var singleThread = false
 
     @OptionGroup var text: TextOptions
 
@@ -75,6 +79,13 @@ struct Analyze: ParsableCommand {
             let m = MarkdownRenderer(out: out)
             markdown = m
             sink = m
+        }
+        // JSON formatting on a second thread: only for a plain renderer that shares nothing with the pipeline
+        // (filters read the pipeline's state while events flow). The text timeline costs too little to format
+        // to gain from it: handing events over cost more than it saved.
+        if !singleThread && (format == .json || format == .jsonl) && filter.isEmpty
+            && ProcessInfo.processInfo.activeProcessorCount > 1 {
+            sink = BackgroundSink(next: sink)
         }
         if let r = redactor {
             sink = RedactingSink(redactor: r, next: sink)

@@ -47,6 +47,20 @@ import Testing
         #expect(last["kind"] as? String == "summary")
     }
 
+    @Test func backgroundRenderingWritesTheSameBytesInOrder() throws {
+        // The long capture hands over ~30 batches, more than may wait at once: the decoder has to wait too.
+        var long: [UInt8] = []
+        SyntheticCapture.generate(records: 15_000, format: .btsnoop(datalink: 1002)) { long += $0 }
+        for bytes in Samples.all().map(\.bytes) + [long] {
+            let direct = OutputWriter(), threaded = OutputWriter()
+            Analyzer(sink: JSONLinesRenderer(out: direct)).run(try CaptureFile.open(bytes: bytes), path: "c")
+            let sink = BackgroundSink(next: JSONLinesRenderer(out: threaded))
+            Analyzer(sink: sink).run(try CaptureFile.open(bytes: bytes), path: "c")
+            #expect(threaded.text == direct.text)
+            #expect(sink.waiting.isEmpty && sink.current.isEmpty)
+        }
+    }
+
     @Test func streamedEventJSONEqualsTheFieldTree() throws {
         for sample in Samples.all() {
             let (events, _) = TestSupport.analyze(try CaptureFile.open(bytes: sample.bytes))
