@@ -74,7 +74,7 @@ public enum JSONOut {
         b.append(UInt8(ascii: "\""))
         // Most strings need no escaping: copy them whole, straight from the string's own storage.
         let copied = s.utf8.withContiguousStorageIfAvailable { utf8 -> Bool in
-            for x in utf8 where x < 0x20 || x == UInt8(ascii: "\"") || x == UInt8(ascii: "\\") { return false }
+            if ByteScan.needsJSONEscape(utf8) { return false }
             b.append(contentsOf: utf8)
             return true
         }

@@ -115,47 +115,51 @@ public final class TextRenderer: EventSink {
     func writeWrappedSimple(_ text: String, room: Int, tint: String?) -> Bool {
         var text = text
         return text.withUTF8 { u in
-            guard TextRenderer.allSimple(u) else { return false }
-            let ascii = !u.contains { $0 >= 0x80 }
-            var start = 0
-            var first = true
-            let space = UInt8(ascii: " ")
-            while start < u.count {
-                if !first {
-                    if tint != nil { out.write(ANSI.reset) }
-                    out.write(byte: 0x0A)
-                    out.write(continuationIndent)
-                    if let t = tint { out.write(t) }
-                }
-                let limit = first ? room : room - 2
-                // The end of the first `limit` characters (in ASCII text, the first `limit` bytes).
-                var end = start
-                if ascii {
-                    end = min(u.count, start + limit)
-                } else {
-                    var chars = 0
-                    while end < u.count && chars < limit {
-                        end += 1
-                        while end < u.count && u[end] & 0xC0 == 0x80 { end += 1 }
-                        chars += 1
+            let ascii = ByteScan.printableASCII(u)
+            guard ascii || TextRenderer.allSimple(u) else { return false }
+            let indentText = continuationIndent
+            // The whole wrapped text in one access to the writer's buffer.
+            out.append { b in
+                var start = 0
+                var first = true
+                let space = UInt8(ascii: " ")
+                while start < u.count {
+                    if !first {
+                        if tint != nil { b.append(string: ANSI.reset) }
+                        b.append(0x0A)
+                        b.append(string: indentText)
+                        if let t = tint { b.append(string: t) }
                     }
+                    let limit = first ? room : room - 2
+                    // The end of the first `limit` characters (in ASCII text, the first `limit` bytes).
+                    var end = start
+                    if ascii {
+                        end = min(u.count, start + limit)
+                    } else {
+                        var chars = 0
+                        while end < u.count && chars < limit {
+                            end += 1
+                            while end < u.count && u[end] & 0xC0 == 0x80 { end += 1 }
+                            chars += 1
+                        }
+                    }
+                    if end == u.count {
+                        b.append(contentsOf: UnsafeBufferPointer(rebasing: u[start...]))
+                        break
+                    }
+                    // The last space among them, else a hard cut after them.
+                    var cut = end
+                    var i = end - 1
+                    while i >= start {
+                        if u[i] == space { cut = i; break }
+                        i -= 1
+                    }
+                    if cut == start { cut = end }
+                    b.append(contentsOf: UnsafeBufferPointer(rebasing: u[start..<cut]))
+                    start = cut
+                    while start < u.count && u[start] == space { start += 1 }
+                    first = false
                 }
-                if end == u.count {
-                    out.write(utf8: UnsafeBufferPointer(rebasing: u[start...]))
-                    break
-                }
-                // The last space among them, else a hard cut after them.
-                var cut = end
-                var i = end - 1
-                while i >= start {
-                    if u[i] == space { cut = i; break }
-                    i -= 1
-                }
-                if cut == start { cut = end }
-                out.write(utf8: UnsafeBufferPointer(rebasing: u[start..<cut]))
-                start = cut
-                while start < u.count && u[start] == space { start += 1 }
-                first = false
             }
             return true
         }

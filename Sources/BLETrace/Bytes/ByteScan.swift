@@ -1,0 +1,49 @@
+/// Tests over a whole byte buffer, eight bytes at a time (the text and JSON writers check every string they
+/// write). Each word test is exact as a yes/no answer: a borrow that crosses into a neighbouring byte only
+/// starts at a byte that already matches.
+enum ByteScan {
+    static let high: UInt64 = 0x8080_8080_8080_8080
+    static let ones: UInt64 = 0x0101_0101_0101_0101
+
+    /// Some byte of `w` is zero.
+    @inline(__always) static func hasZero(_ w: UInt64) -> Bool { (w &- ones) & ~w & high != 0 }
+    /// Some byte of `w` is below `n` (n ≤ 0x80).
+    @inline(__always) static func hasLess(_ w: UInt64, _ n: UInt8) -> Bool { (w &- ones &* UInt64(n)) & ~w & high != 0 }
+    /// Some byte of `w` equals `b`.
+    @inline(__always) static func has(_ w: UInt64, _ b: UInt8) -> Bool { hasZero(w ^ (ones &* UInt64(b))) }
+
+    /// Every byte is printable ASCII (0x20–0x7E).
+    static func printableASCII(_ u: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard let base = u.baseAddress else { return true }
+        let raw = UnsafeRawPointer(base)
+        var i = 0
+        while i + 8 <= u.count {
+            let w = raw.loadUnaligned(fromByteOffset: i, as: UInt64.self)
+            if w & high != 0 || hasLess(w, 0x20) || has(w, 0x7F) { return false }
+            i += 8
+        }
+        while i < u.count {
+            if u[i] < 0x20 || u[i] >= 0x7F { return false }
+            i += 1
+        }
+        return true
+    }
+
+    /// Some byte needs escaping in a JSON string: a control character, `"` or `\`.
+    static func needsJSONEscape(_ u: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard let base = u.baseAddress else { return false }
+        let raw = UnsafeRawPointer(base)
+        var i = 0
+        while i + 8 <= u.count {
+            let w = raw.loadUnaligned(fromByteOffset: i, as: UInt64.self)
+            if hasLess(w, 0x20) || has(w, 0x22) || has(w, 0x5C) { return true }
+            i += 8
+        }
+        while i < u.count {
+            let x = u[i]
+            if x < 0x20 || x == 0x22 || x == 0x5C { return true }
+            i += 1
+        }
+        return false
+    }
+}

@@ -1,0 +1,43 @@
+import Testing
+@testable import BLETrace
+
+/// The word-at-a-time scans agree with a byte-by-byte check for every byte value at every position.
+@Suite struct ByteScanTests {
+    static func naivePrintable(_ b: [UInt8]) -> Bool { b.allSatisfy { $0 >= 0x20 && $0 < 0x7F } }
+    static func naiveEscape(_ b: [UInt8]) -> Bool { b.contains { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C } }
+
+    @Test func everyByteAtEveryPosition() {
+        for length in [1, 7, 8, 9, 16, 17, 23] {
+            for position in 0..<length {
+                for value in 0...255 {
+                    var bytes = [UInt8](repeating: UInt8(ascii: "a"), count: length)
+                    bytes[position] = UInt8(value)
+                    bytes.withUnsafeBufferPointer { u in
+                        #expect(ByteScan.printableASCII(u) == Self.naivePrintable(bytes), "\(length) \(position) \(value)")
+                        #expect(ByteScan.needsJSONEscape(u) == Self.naiveEscape(bytes), "\(length) \(position) \(value)")
+                    }
+                }
+            }
+        }
+    }
+
+    @Test func randomBuffers() {
+        var rng = SystemRandomNumberGenerator()
+        for _ in 0..<5000 {
+            let n = Int.random(in: 0...40, using: &rng)
+            // Mostly printable, with some of everything.
+            let bytes = (0..<n).map { _ in Int.random(in: 0..<10, using: &rng) == 0 ? UInt8.random(in: 0...255, using: &rng) : UInt8.random(in: 0x20...0x7E, using: &rng) }
+            bytes.withUnsafeBufferPointer { u in
+                #expect(ByteScan.printableASCII(u) == Self.naivePrintable(bytes))
+                #expect(ByteScan.needsJSONEscape(u) == Self.naiveEscape(bytes))
+            }
+        }
+    }
+
+    @Test func jsonStringsAreEscaped() {
+        var b: [UInt8] = []
+        JSONOut.string("plain ascii that is long enough", into: &b)
+        JSONOut.string("tab\there \"quoted\" back\\slash é\u{1}", into: &b)
+        #expect(String(decoding: b, as: UTF8.self) == "\"plain ascii that is long enough\"\"tab\\there \\\"quoted\\\" back\\\\slash é\\u0001\"")
+    }
+}
