@@ -308,9 +308,13 @@ public final class ATTLayer: ChannelDecoder, AnalysisLayer {
         }
 
         if describes {
-            e.summary = "ATT " + summaryText
-            if let n = note { e.summary += " [unexpected: \(n)]" }
-            if let r = request { e.summary += " [request at record \(r.record), \(Fmt.fixed(Int((e.timestamp.micros - r.time.micros) / 10), scale: 100)) ms]" }
+            // Room for the suffixes, including the "[response at record …]" a held request gets later.
+            var s = "ATT "
+            s.reserveCapacity(summaryText.utf8.count + 64)
+            s += summaryText
+            if let n = note { s += " [unexpected: \(n)]" }
+            if let r = request { s += " [request at record \(r.record), \(Fmt.fixed(Int((e.timestamp.micros - r.time.micros) / 10), scale: 100)) ms]" }
+            e.summary = s
         }
         e.layers.append(("att", att))
         if let h = handle, !ctx.multi {

@@ -104,9 +104,14 @@ public struct AdvertisingDecoder {
         out.reserveCapacity(reports.count)
         var list: [FieldValue] = []
         list.reserveCapacity(reports.count)
-        var lines: [String] = []
         let describes = self.describes
-        for var r in reports {
+        // The summary is written straight into one string: "title: report; report".
+        var summary = ""
+        if describes {
+            summary.reserveCapacity(title.utf8.count + 320 * reports.count)
+            summary += title
+        }
+        for (index, var r) in reports.enumerated() {
             var f = Fields()
             f.items.reserveCapacity(16)
             let address = r.address.description
@@ -123,24 +128,32 @@ public struct AdvertisingDecoder {
             if r.incomplete { f.add("data_status", "incomplete, more data to come") }
             if r.truncated { f.add("data_status", "incomplete, truncated") }
             f.add("data", hex: r.data)
-            var line = ""
             if describes {
-                line = r.eventType + " " + address + " (" + r.addressType.name + ")"
-                if let rssi = r.rssi { line += " RSSI \(rssi) dBm" }
+                summary += index == 0 ? ": " : "; "
+                summary += r.eventType
+                summary += " "
+                summary += address
+                summary += " ("
+                summary += r.addressType.name
+                summary += ")"
+                if let rssi = r.rssi {
+                    summary += " RSSI "
+                    summary += String(rssi)
+                    summary += " dBm"
+                }
             }
 
             switch reassembler.feed(r, record: record) {
             case let .partial(have, fragments, first):
                 f.add("reassembly", ["fragments": .int(fragments), "have": .int(have), "first_record": .int(first)])
-                if describes { line += ": partial data, fragment \(fragments) (\(have) bytes so far), more to come" }
+                if describes { summary += ": partial data, fragment \(fragments) (\(have) bytes so far), more to come" }
                 list.append(.object(f))
-                lines.append(line)
                 continue
             case let .complete(data, fragments, first):
                 f.add("reassembled", ["fragments": .int(fragments), "length": .int(data.count), "first_record": .int(first)])
                 f.add("reassembled_data", hex: data)
                 r.data = data[...]
-                if describes { line += " [reassembled from \(fragments) reports, records \(first)–\(record)]" }
+                if describes { summary += " [reassembled from \(fragments) reports, records \(first)–\(record)]" }
             case .single:
                 break
             }
@@ -151,15 +164,17 @@ public struct AdvertisingDecoder {
                 e.malformed = "advertising data from \(r.address): \(bad)"
             }
             if describes {
-                if !ads.isEmpty { line += ": " + described.text }
-                if r.truncated { line += " (truncated by the controller)" }
+                if !ads.isEmpty {
+                    summary += ": "
+                    summary += described.text
+                }
+                if r.truncated { summary += " (truncated by the controller)" }
             }
             list.append(.object(f))
-            lines.append(line)
             out.append(r)
         }
         e.layers.append(("adv", ["reports": .list(list)]))
-        if describes { e.summary = lines.isEmpty ? title : "\(title): " + lines.joined(separator: "; ") }
+        if describes { e.summary = summary }
         return out
     }
 
