@@ -10,6 +10,14 @@ public final class BatteryHistoryLayer: AnalysisLayer {
         public var count: Int
         public var firstRecord: Int
         public var lastRecord: Int
+
+        mutating func add(_ p: Int, record: Int) {
+            last = p
+            min = Swift.min(min, p)
+            max = Swift.max(max, p)
+            count += 1
+            lastRecord = record
+        }
     }
 
     unowned let att: ATTLayer
@@ -27,13 +35,9 @@ public final class BatteryHistoryLayer: AnalysisLayer {
     }
 
     func add(_ p: Int, device: String, record: Int) {
-        if var h = histories[device] {
-            h.last = p
-            h.min = Swift.min(h.min, p)
-            h.max = Swift.max(h.max, p)
-            h.count += 1
-            h.lastRecord = record
-            histories[device] = h
+        if let i = histories.index(forKey: device) {
+            // In place: one hash of the device key per reading.
+            histories.values[i].add(p, record: record)
         } else if histories.count < BatteryHistoryLayer.maxDevices {
             histories[device] = History(device: device, first: p, last: p, min: p, max: p, count: 1, firstRecord: record, lastRecord: record)
             order.append(device)
