@@ -30,6 +30,8 @@ def run(cmd, out_path):
     report Python's own high-water mark (Linux keeps it across exec)."""
     rss_path = out_path + ".rss"
     full = [GNU_TIME, "-f", "%M", "-o", rss_path] + cmd if GNU_TIME else cmd
+    # Earlier runs' output still being written back to disk would slow this one down.
+    os.sync()
     with open(out_path, "wb") as out:
         start = time.perf_counter()
         proc = subprocess.Popen(full, stdout=out, stderr=subprocess.DEVNULL)
@@ -79,7 +81,7 @@ def main():
     ap.add_argument("--write-doc", action="store_true", help="write the table to docs/performance.md")
     ap.add_argument("--no-tshark", action="store_true")
     ap.add_argument("--no-build", action="store_true")
-    ap.add_argument("--repeat", type=int, default=3, help="runs of each bletrace command; the median is reported (tshark runs once)")
+    ap.add_argument("--repeat", type=int, default=5, help="runs of each bletrace command; the median is reported (tshark runs once)")
     args = ap.parse_args()
 
     if not args.no_build:
