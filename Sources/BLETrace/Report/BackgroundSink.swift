@@ -53,6 +53,7 @@ public final class BackgroundSink: EventSink, @unchecked Sendable {
             condition.unlock()
             done.wait()
             started = false
+            written.removeAll()
         }
         next.end(summary)
     }
