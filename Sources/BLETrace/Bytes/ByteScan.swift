@@ -12,38 +12,29 @@ enum ByteScan {
     /// Some byte of `w` equals `b`.
     @inline(__always) static func has(_ w: UInt64, _ b: UInt8) -> Bool { hasZero(w ^ (ones &* UInt64(b))) }
 
-    /// Every byte is printable ASCII (0x20–0x7E).
-    static func printableASCII(_ u: UnsafeBufferPointer<UInt8>) -> Bool {
-        guard let base = u.baseAddress else { return true }
-        let raw = UnsafeRawPointer(base)
-        var i = 0
-        while i + 8 <= u.count {
-            let w = raw.loadUnaligned(fromByteOffset: i, as: UInt64.self)
-            if w & high != 0 || hasLess(w, 0x20) || has(w, 0x7F) { return false }
-            i += 8
-        }
-        while i < u.count {
-            if u[i] < 0x20 || u[i] >= 0x7F { return false }
-            i += 1
-        }
-        return true
-    }
-
-    /// Some byte needs escaping in a JSON string: a control character, `"` or `\`.
-    static func needsJSONEscape(_ u: UnsafeBufferPointer<UInt8>) -> Bool {
+    /// True when some whole eight-byte word passes `word`, or some byte of the tail (fewer than eight) passes `byte`.
+    @inline(__always) static func any(_ u: UnsafeBufferPointer<UInt8>, word: (UInt64) -> Bool, byte: (UInt8) -> Bool) -> Bool {
         guard let base = u.baseAddress else { return false }
         let raw = UnsafeRawPointer(base)
         var i = 0
         while i + 8 <= u.count {
-            let w = raw.loadUnaligned(fromByteOffset: i, as: UInt64.self)
-            if hasLess(w, 0x20) || has(w, 0x22) || has(w, 0x5C) { return true }
+            if word(raw.loadUnaligned(fromByteOffset: i, as: UInt64.self)) { return true }
             i += 8
         }
         while i < u.count {
-            let x = u[i]
-            if x < 0x20 || x == 0x22 || x == 0x5C { return true }
+            if byte(u[i]) { return true }
             i += 1
         }
         return false
+    }
+
+    /// Every byte is printable ASCII (0x20–0x7E).
+    static func printableASCII(_ u: UnsafeBufferPointer<UInt8>) -> Bool {
+        !any(u, word: { $0 & high != 0 || hasLess($0, 0x20) || has($0, 0x7F) }, byte: { $0 < 0x20 || $0 >= 0x7F })
+    }
+
+    /// Some byte needs escaping in a JSON string: a control character, `"` or `\`.
+    static func needsJSONEscape(_ u: UnsafeBufferPointer<UInt8>) -> Bool {
+        any(u, word: { hasLess($0, 0x20) || has($0, 0x22) || has($0, 0x5C) }, byte: { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C })
     }
 }
