@@ -237,7 +237,7 @@ public final class MarkdownRenderer: EventSink {
     }
 
     func gattTree(_ source: GATTDatabase, server: String, log: ActivityLog?, values: Bool) {
-        var db = source
+        let db = source
         let paths = GATTPaths(db)
         let tracks = log?.values[server] ?? [:]
         for e in paths.entries {
