@@ -17,22 +17,47 @@ public final class Redactor {
 
     var pseudonyms: [String: String] = [:]
     var counters: [Kind: Int] = [:]
-    struct Pattern {
-        let bytes: [UInt8]
-        let replacement: [UInt8]
-    }
-    /// Text patterns (lowercased UTF-8, at least 3 bytes), indexed by their first 3 bytes, longest first.
-    var textPatterns: [Pattern] = []
-    var textIndex: [UInt32: [Int]] = [:]
-    /// Byte patterns (at least 3 bytes) with same-length replacements, indexed likewise.
-    var bytePatterns: [Pattern] = []
-    var byteIndex: [UInt32: [Int]] = [:]
-    /// Fast rejection before the index: a bit per hash of a 3-byte prefix.
-    var textBloom = [UInt64](repeating: 0, count: 1024)
-    var byteBloom = [UInt64](repeating: 0, count: 1024)
+    /// Patterns of at least 3 bytes, indexed by their first 3 bytes (longest first), with a bit per hash of
+    /// those prefixes in front of the index for fast rejection.
+    struct PatternTable {
+        struct Pattern {
+            let bytes: [UInt8]
+            let replacement: [UInt8]
+        }
+        private(set) var patterns: [Pattern] = []
+        var index: [UInt32: [Int]] = [:]
+        var bloom = [UInt64](repeating: 0, count: 1024)
 
-    @inline(__always) static func key(_ a: UInt8, _ b: UInt8, _ c: UInt8) -> UInt32 { UInt32(a) << 16 | UInt32(b) << 8 | UInt32(c) }
-    @inline(__always) static func bloomBit(_ k: UInt32) -> Int { Int((k &* 2_654_435_761) >> 16) & 0xFFFF }
+        var isEmpty: Bool { patterns.isEmpty }
+
+        @inline(__always) static func key(_ a: UInt8, _ b: UInt8, _ c: UInt8) -> UInt32 { UInt32(a) << 16 | UInt32(b) << 8 | UInt32(c) }
+        @inline(__always) static func bloomBit(_ k: UInt32) -> Int { Int((k &* 2_654_435_761) >> 16) & 0xFFFF }
+
+        mutating func add(_ pattern: [UInt8], _ replacement: [UInt8]) {
+            guard pattern.count >= 3 else { return }
+            let k = PatternTable.key(pattern[0], pattern[1], pattern[2])
+            var list = index[k] ?? []
+            if list.contains(where: { patterns[$0].bytes == pattern }) { return }
+            patterns.append(Pattern(bytes: pattern, replacement: replacement))
+            list.append(patterns.count - 1)
+            list.sort { patterns[$0].bytes.count > patterns[$1].bytes.count }
+            index[k] = list
+            let bit = PatternTable.bloomBit(k)
+            bloom[bit >> 6] |= 1 << UInt64(bit & 63)
+        }
+
+        /// The patterns that may start with these three bytes, longest first.
+        @inline(__always) func candidates(_ a: UInt8, _ b: UInt8, _ c: UInt8) -> [Int]? {
+            let k = PatternTable.key(a, b, c)
+            let bit = PatternTable.bloomBit(k)
+            guard bloom[bit >> 6] & (1 << UInt64(bit & 63)) != 0 else { return nil }
+            return index[k]
+        }
+    }
+    /// Text patterns: lowercased UTF-8.
+    var textTable = PatternTable()
+    /// Byte patterns with same-length replacements.
+    var byteTable = PatternTable()
     /// Whole-field matches for short names (lowercased).
     var exact: [String: String] = [:]
     /// The originals learned (lowercased canonical text), for tests and reports.
@@ -62,30 +87,11 @@ public final class Redactor {
     static func be(_ v: UInt64, _ n: Int) -> [UInt8] { (0..<n).map { UInt8(truncatingIfNeeded: v >> (8 * UInt64(n - 1 - $0))) } }
 
     func addText(_ pattern: [UInt8], _ replacement: [UInt8]) {
-        guard pattern.count >= 3 else { return }
-        let p = pattern.map(Redactor.lower)
-        let k = Redactor.key(p[0], p[1], p[2])
-        var list = textIndex[k] ?? []
-        if list.contains(where: { textPatterns[$0].bytes == p }) { return }
-        textPatterns.append(Pattern(bytes: p, replacement: replacement))
-        list.append(textPatterns.count - 1)
-        list.sort { textPatterns[$0].bytes.count > textPatterns[$1].bytes.count }
-        textIndex[k] = list
-        let bit = Redactor.bloomBit(k)
-        textBloom[bit >> 6] |= 1 << UInt64(bit & 63)
+        textTable.add(pattern.map(Redactor.lower), replacement)
     }
 
     func addBytes(_ pattern: [UInt8], _ replacement: [UInt8]) {
-        guard pattern.count >= 3 else { return }
-        let k = Redactor.key(pattern[0], pattern[1], pattern[2])
-        var list = byteIndex[k] ?? []
-        if list.contains(where: { bytePatterns[$0].bytes == pattern }) { return }
-        bytePatterns.append(Pattern(bytes: pattern, replacement: replacement))
-        list.append(bytePatterns.count - 1)
-        list.sort { bytePatterns[$0].bytes.count > bytePatterns[$1].bytes.count }
-        byteIndex[k] = list
-        let bit = Redactor.bloomBit(k)
-        byteBloom[bit >> 6] |= 1 << UInt64(bit & 63)
+        byteTable.add(pattern, replacement)
     }
 
     /// Text, contiguous hex and spaced hex forms of `bytes` → those of `replacement`.
@@ -200,7 +206,7 @@ public final class Redactor {
         }
     }
 
-    public var isEmpty: Bool { textPatterns.isEmpty && exact.isEmpty }
+    public var isEmpty: Bool { textTable.isEmpty && exact.isEmpty }
 
     // MARK: Redacting
 
@@ -219,12 +225,10 @@ public final class Redactor {
         let n = bytes.count
         while i < n {
             if i + 2 < n {
-                let k = Redactor.key(Redactor.lower(bytes[i]), Redactor.lower(bytes[i + 1]), Redactor.lower(bytes[i + 2]))
-                let bit = Redactor.bloomBit(k)
-                if textBloom[bit >> 6] & (1 << UInt64(bit & 63)) != 0, let list = textIndex[k] {
+                if let list = textTable.candidates(Redactor.lower(bytes[i]), Redactor.lower(bytes[i + 1]), Redactor.lower(bytes[i + 2])) {
                     var matched = -1
                     for idx in list {
-                        let p = textPatterns[idx].bytes
+                        let p = textTable.patterns[idx].bytes
                         guard i + p.count <= n else { continue }
                         var j = 3
                         while j < p.count && Redactor.lower(bytes[i + j]) == p[j] { j += 1 }
@@ -232,8 +236,8 @@ public final class Redactor {
                     }
                     if matched >= 0 {
                         if !changed { out.reserveCapacity(n); out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[0..<i])); changed = true }
-                        out.append(contentsOf: textPatterns[matched].replacement)
-                        i += textPatterns[matched].bytes.count
+                        out.append(contentsOf: textTable.patterns[matched].replacement)
+                        i += textTable.patterns[matched].bytes.count
                         continue
                     }
                 }
@@ -245,20 +249,18 @@ public final class Redactor {
     }
 
     public func redact(bytes: [UInt8]) -> [UInt8] {
-        guard !bytePatterns.isEmpty, bytes.count >= 3 else { return bytes }
+        guard !byteTable.isEmpty, bytes.count >= 3 else { return bytes }
         var out = bytes
         var i = 0
         while i + 2 < out.count {
-            let k = Redactor.key(out[i], out[i + 1], out[i + 2])
-            let bit = Redactor.bloomBit(k)
-            if byteBloom[bit >> 6] & (1 << UInt64(bit & 63)) != 0, let list = byteIndex[k] {
+            if let list = byteTable.candidates(out[i], out[i + 1], out[i + 2]) {
                 var matched = -1
                 for idx in list {
-                    let p = bytePatterns[idx].bytes
+                    let p = byteTable.patterns[idx].bytes
                     if i + p.count <= out.count && out[i..<(i + p.count)].elementsEqual(p) { matched = idx; break }
                 }
                 if matched >= 0 {
-                    let p = bytePatterns[matched]
+                    let p = byteTable.patterns[matched]
                     out.replaceSubrange(i..<(i + p.bytes.count), with: p.replacement)
                     i += p.bytes.count
                     continue
