@@ -144,15 +144,10 @@ public enum ADDecode {
             if let n = uuid.name { f.add("uuid_name", n) }
             f.add("service_data", hex: rest)
             if let u16 = uuid.uuid16 {
-                switch Eddystone.dissect(serviceUUID: u16, data: rest, rssi: rssi) {
-                case let .beacon(b):
-                    f.add("eddystone", b.fields)
-                    return b.text
-                case let .nearMiss(why):
-                    f.add("eddystone_near_miss", why)
-                    return "service data \(uuid.shortName) \(Hex.string(rest)) (not a valid Eddystone frame: \(why))"
-                case .none: break
+                let eddystone = Eddystone.dissect(serviceUUID: u16, data: rest, rssi: rssi).describe(key: "eddystone", into: &f) {
+                    "service data \(uuid.shortName) \(Hex.string(rest)) (not a valid Eddystone frame: \($0))"
                 }
+                if let t = eddystone { return t }
             }
             return "service data \(uuid.shortName) \(Hex.string(rest))"
 
@@ -313,24 +308,14 @@ public enum ADDecode {
             if let n = cname { f.add("company_name", n) }
             f.add("manufacturer_data", hex: rest)
             let who = cname ?? Hex.hex(company, width: 4)
-            switch IBeacon.dissect(company: company, data: rest, rssi: rssi) {
-            case let .beacon(b):
-                f.add("ibeacon", b.fields)
-                return b.text
-            case let .nearMiss(why):
-                f.add("ibeacon_near_miss", why)
-                return "manufacturer \(who) \(Hex.string(rest)) (not an iBeacon: \(why))"
-            case .none: break
+            let ibeacon = IBeacon.dissect(company: company, data: rest, rssi: rssi).describe(key: "ibeacon", into: &f) {
+                "manufacturer \(who) \(Hex.string(rest)) (not an iBeacon: \($0))"
             }
-            switch AltBeacon.dissect(company: company, data: rest, rssi: rssi) {
-            case let .beacon(b):
-                f.add("altbeacon", b.fields)
-                return b.text
-            case let .nearMiss(why):
-                f.add("altbeacon_near_miss", why)
-                return "manufacturer \(who) \(Hex.string(rest)) (not an AltBeacon: \(why))"
-            case .none: break
+            if let t = ibeacon { return t }
+            let altbeacon = AltBeacon.dissect(company: company, data: rest, rssi: rssi).describe(key: "altbeacon", into: &f) {
+                "manufacturer \(who) \(Hex.string(rest)) (not an AltBeacon: \($0))"
             }
+            if let t = altbeacon { return t }
             return rest.isEmpty ? "manufacturer \(who)" : "manufacturer \(who) \(Hex.string(rest))"
 
         default:

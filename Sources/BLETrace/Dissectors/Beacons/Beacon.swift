@@ -19,6 +19,33 @@ public enum BeaconMatch<Beacon: Sendable & Equatable>: Sendable, Equatable {
     }
 }
 
+/// A decoded beacon as the advertising fields and text show it.
+public protocol DescribedBeacon: Sendable, Equatable {
+    var fields: Fields { get }
+    var text: String { get }
+}
+
+extension IBeacon: DescribedBeacon {}
+extension AltBeacon: DescribedBeacon {}
+extension Eddystone: DescribedBeacon {}
+
+extension BeaconMatch where Beacon: DescribedBeacon {
+    /// Adds the match to `f` under `key` (a near miss under `key_near_miss`) and returns its text: the
+    /// beacon's, or `nearMiss(reason)`. Nil, adding nothing, when the bytes are not this format.
+    func describe(key: String, into f: inout Fields, nearMiss: (String) -> String) -> String? {
+        switch self {
+        case let .beacon(b):
+            f.add(key, b.fields)
+            return b.text
+        case let .nearMiss(why):
+            f.add(key + "_near_miss", why)
+            return nearMiss(why)
+        case .none:
+            return nil
+        }
+    }
+}
+
 /// Rough distance estimates for beacons.
 ///
 /// Log-distance path-loss model: `d = 10 ^ ((P1m − RSSI) / (10 · n))` metres, where `P1m` is the
