@@ -70,7 +70,8 @@ public final class BackgroundSink: EventSink, @unchecked Sendable {
         written = []
         condition.broadcast()
         condition.unlock()
-        _ = freed.count // dropped here, on the decoding thread
+        // Freed here: on the decoding thread, which allocated them, and outside the lock.
+        withExtendedLifetime(freed) {}
     }
 
     /// The writer thread: takes batches in order and hands each event to the wrapped sink.

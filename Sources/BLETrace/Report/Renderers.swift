@@ -10,11 +10,13 @@ public final class TextRenderer: EventSink {
     public var readsSummaries: Bool { showEvents }
     public var style: TextStyle
     /// Width of the prefix (record, time, direction, handle) that continuation lines are indented by.
-    var indent: Int { style.time == .absolute ? 7 + 1 + 27 + 1 + 1 + 1 + 6 + 1 : 7 + 1 + 13 + 1 + 1 + 1 + 6 + 1 }
+    var indent: Int { style.time == .absolute ? TextRenderer.absolutePrefix : TextRenderer.relativePrefix }
+    static let relativePrefix = 7 + 1 + 13 + 1 + 1 + 1 + 6 + 1
+    static let absolutePrefix = 7 + 1 + 27 + 1 + 1 + 1 + 6 + 1
     /// The spaces that start a continuation line: the prefix's width and two more.
     var continuationIndent: String { style.time == .absolute ? TextRenderer.absoluteIndent : TextRenderer.relativeIndent }
-    static let relativeIndent = String(repeating: " ", count: 7 + 1 + 13 + 1 + 1 + 1 + 6 + 1 + 2)
-    static let absoluteIndent = String(repeating: " ", count: 7 + 1 + 27 + 1 + 1 + 1 + 6 + 1 + 2)
+    static let relativeIndent = String(repeating: " ", count: relativePrefix + 2)
+    static let absoluteIndent = String(repeating: " ", count: absolutePrefix + 2)
 
     public init(out: OutputWriter, style: TextStyle = TextStyle()) {
         self.out = out
@@ -91,7 +93,7 @@ public final class TextRenderer: EventSink {
             if !first {
                 if tint != nil { out.write(ANSI.reset) }
                 out.write(byte: 0x0A)
-                out.write(String(repeating: " ", count: indent + 2))
+                out.write(continuationIndent)
                 if let t = tint { out.write(t) }
             }
             let limit = first ? room : room - 2
