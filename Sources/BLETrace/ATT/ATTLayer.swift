@@ -126,7 +126,7 @@ public final class ATTLayer: ChannelDecoder, AnalysisLayer {
 
     /// Decodes one ATT PDU carried on `bearer` (0x0004, or an EATT channel's CID).
     public func decodeATT(_ bytes: ArraySlice<UInt8>, connection: Connection, bearer: UInt16, event e: inout TraceEvent) {
-        e.kind = .att
+        e.legacy.kind = .att
         pduCount += 1
         connObjects[connection.id] = connection
         let state = connState(connection.id)
@@ -134,9 +134,9 @@ public final class ATTLayer: ChannelDecoder, AnalysisLayer {
         var att = Fields()
         att.items.reserveCapacity(12)
         guard let op = bytes.first else {
-            e.malformed = "empty ATT PDU"
-            e.summary = "Malformed ATT: empty PDU"
-            e.layers.append(("att", att))
+            e.legacy.malformed = "empty ATT PDU"
+            e.legacy.summary = "Malformed ATT: empty PDU"
+            e.legacy.layers.append(("att", att))
             return
         }
         att.add("opcode", Int(op))
@@ -147,10 +147,10 @@ public final class ATTLayer: ChannelDecoder, AnalysisLayer {
             pdu = try ATTPDU.parse(bytes)
         } catch {
             let reason = (error as? ByteError)?.description ?? "\(error)"
-            e.malformed = reason
+            e.legacy.malformed = reason
             att.add("data", hex: bytes)
-            e.summary = "Malformed ATT \(ATTNames.opcode(op)): \(reason) — \(Hex.spaced(bytes, limit: 24))"
-            e.layers.append(("att", att))
+            e.legacy.summary = "Malformed ATT \(ATTNames.opcode(op)): \(reason) — \(Hex.spaced(bytes, limit: 24))"
+            e.legacy.layers.append(("att", att))
             return
         }
         let client = ATTNames.sentByClient(op)
@@ -188,10 +188,10 @@ public final class ATTLayer: ChannelDecoder, AnalysisLayer {
                 att.add("latency_us", Int(latency))
                 let responseRecord = e.record
                 pipeline?.update(p.record) { req in
-                    guard let i = req.layers.firstIndex(where: { $0.0 == "att" }) else { return }
-                    req.layers[i].1.add("response", responseRecord)
-                    req.layers[i].1.add("latency_us", Int(latency))
-                    if !req.summary.isEmpty { req.summary += " [response at record \(responseRecord)]" }
+                    guard let i = req.legacy.layers.firstIndex(where: { $0.0 == "att" }) else { return }
+                    req.legacy.layers[i].1.add("response", responseRecord)
+                    req.legacy.layers[i].1.add("latency_us", Int(latency))
+                    if !req.legacy.summary.isEmpty { req.legacy.late += " [response at record \(responseRecord)]" }
                 }
                 pipeline?.release(p.record)
             } else {
@@ -314,11 +314,11 @@ public final class ATTLayer: ChannelDecoder, AnalysisLayer {
             s += summaryText
             if let n = note { s += " [unexpected: \(n)]" }
             if let r = request { s += " [request at record \(r.record), \(Fmt.fixed(Int((e.timestamp.micros - r.time.micros) / 10), scale: 100)) ms]" }
-            e.summary = s
+            e.legacy.summary = s
         }
-        e.layers.append(("att", att))
+        e.legacy.layers.append(("att", att))
         if let h = handle, !ctx.multi {
-            if let g = ctx.gattFields(h) { e.layers.append(("gatt", g)) }
+            if let g = ctx.gattFields(h) { e.legacy.layers.append(("gatt", g)) }
         }
     }
 
@@ -421,10 +421,10 @@ public final class ATTLayer: ChannelDecoder, AnalysisLayer {
         unansweredCount += 1
         if unanswered.count < ATTLayer.maxListed { unanswered.append((p.record, p.pdu.opcode, reason)) }
         pipeline?.update(p.record) { e in
-            guard let i = e.layers.firstIndex(where: { $0.0 == "att" }) else { return }
-            e.layers[i].1.add("unanswered", reason)
-            if timeout { e.layers[i].1.add("timeout", true) }
-            if !e.summary.isEmpty { e.summary += " [unanswered: \(reason)]" }
+            guard let i = e.legacy.layers.firstIndex(where: { $0.0 == "att" }) else { return }
+            e.legacy.layers[i].1.add("unanswered", reason)
+            if timeout { e.legacy.layers[i].1.add("timeout", true) }
+            if !e.legacy.summary.isEmpty { e.legacy.late += " [unanswered: \(reason)]" }
         }
         pipeline?.release(p.record)
     }

@@ -99,7 +99,7 @@ public struct AdvertisingDecoder {
     /// waiting for more data are left out.
     public mutating func describe(_ reports: [AdvertisingReport], title: String, record: Int,
                                   _ e: inout TraceEvent) -> [AdvertisingReport] {
-        e.kind = .adv
+        e.legacy.kind = .adv
         var out: [AdvertisingReport] = []
         out.reserveCapacity(reports.count)
         var list: [FieldValue] = []
@@ -160,8 +160,8 @@ public struct AdvertisingDecoder {
             let ads = ADParser.parse(r.data)
             let described = describe(ads, data: r.data, rssi: r.rssi)
             f.add("ad", described.fields)
-            if !r.truncated, e.malformed == nil, let bad = ads.first(where: { $0.malformed != nil })?.malformed {
-                e.malformed = "advertising data from \(r.address): \(bad)"
+            if !r.truncated, e.legacy.malformed == nil, let bad = ads.first(where: { $0.malformed != nil })?.malformed {
+                e.legacy.malformed = "advertising data from \(r.address): \(bad)"
             }
             if describes {
                 if !ads.isEmpty {
@@ -173,8 +173,8 @@ public struct AdvertisingDecoder {
             list.append(.object(f))
             out.append(r)
         }
-        e.layers.append(("adv", ["reports": .list(list)]))
-        if describes { e.summary = summary }
+        e.legacy.layers.append(("adv", ["reports": .list(list)]))
+        if describes { e.legacy.summary = summary }
         return out
     }
 

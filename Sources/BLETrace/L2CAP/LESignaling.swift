@@ -190,16 +190,11 @@ public final class LESignalingLayer: ChannelDecoder, AnalysisLayer {
 
     func decodeDynamic(_ frame: L2CAPFrame, connection: Connection, event e: inout TraceEvent) {
         let key = WireKey(connection: connection.id, direction: e.direction, cid: frame.cid)
-        // The l2cap layer comes first on HCI captures; sniffer captures put their link-layer layers before it.
-        let li = e.layers.firstIndex(where: { $0.0 == "l2cap" }) ?? 0
         guard let ch = channels[key] else {
-            e.kind = .l2cap
-            e.summary = "L2CAP \(L2CAPText.channelName(frame.cid)) (no channel opening seen), \(frame.payload.count) bytes: \(Hex.spaced(frame.payload, limit: 16))"
-            e.layers[li].1.add("payload", hex: frame.payload)
+            e.body = .l2cap(L2CAPPayload(payload: frame.payload, noOpening: true))
             return
         }
-        e.layers[li].1.add("psm", Int(ch.psm))
-        if let n = LESignalingNames.psm(ch.psm) { e.layers[li].1.add("psm_name", n) }
+        e.l2cap?.psm = ch.psm
         let psmText = "PSM \(Hex.hex(ch.psm, width: 4))" + (LESignalingNames.psm(ch.psm).map { " (\($0))" } ?? "")
         // K-frames (Core 5.4 Vol 3 Part A 3.4.3): the first of an SDU starts with the SDU length.
         var sdu: ArraySlice<UInt8>? = nil
@@ -208,13 +203,13 @@ public final class LESignalingLayer: ChannelDecoder, AnalysisLayer {
         if state == nil {
             var c = ByteCursor(frame.payload)
             guard let len = try? c.u16le() else {
-                e.kind = .l2cap
-                e.malformed = "K-frame shorter than its SDU length field"
-                e.summary = "L2CAP \(psmText) CID \(Hex.hex(frame.cid, width: 4)): malformed K-frame"
+                e.legacy.kind = .l2cap
+                e.legacy.malformed = "K-frame shorter than its SDU length field"
+                e.legacy.summary = "L2CAP \(psmText) CID \(Hex.hex(frame.cid, width: 4)): malformed K-frame"
                 return
             }
             let rest = c.rest()
-            e.layers[li].1.add("sdu_length", Int(len))
+            e.l2cap?.sduLength = Int(len)
             if rest.count >= Int(len) {
                 sdu = rest.prefix(Int(len))
                 if rest.count > Int(len) { note = " [\(rest.count - Int(len)) bytes beyond the SDU length]" }
@@ -237,22 +232,22 @@ public final class LESignalingLayer: ChannelDecoder, AnalysisLayer {
         if let s = sdu {
             if ch.psm == 0x0027, let att {
                 att.decodeATT(s, connection: connection, bearer: ch.bearer, event: &e)
-                e.summary = "EATT " + e.summary + note
+                e.legacy.summary = "EATT " + e.legacy.summary + note
                 return
             }
-            e.kind = .l2cap
-            e.layers[li].1.add("sdu", hex: s)
-            e.summary = "L2CAP \(psmText) CID \(Hex.hex(frame.cid, width: 4)): SDU of \(s.count) bytes: \(Hex.spaced(s, limit: 16))" + note
+            e.legacy.kind = .l2cap
+            e.l2cap?.sdu = s
+            e.legacy.summary = "L2CAP \(psmText) CID \(Hex.hex(frame.cid, width: 4)): SDU of \(s.count) bytes: \(Hex.spaced(s, limit: 16))" + note
         } else {
-            e.kind = .l2cap
-            e.summary = "L2CAP \(psmText) CID \(Hex.hex(frame.cid, width: 4)): \(note), \(frame.payload.count) bytes in this frame"
+            e.legacy.kind = .l2cap
+            e.legacy.summary = "L2CAP \(psmText) CID \(Hex.hex(frame.cid, width: 4)): \(note), \(frame.payload.count) bytes in this frame"
         }
     }
 
     // MARK: Signaling
 
     func decodeSignaling(_ frame: L2CAPFrame, connection: Connection, event e: inout TraceEvent) {
-        e.kind = .signaling
+        e.legacy.kind = .signaling
         commands += 1
         var f = Fields()
         let parsed: (code: UInt8, identifier: UInt8, command: LESignalingCommand, surplus: Int)
@@ -265,9 +260,9 @@ public final class LESignalingLayer: ChannelDecoder, AnalysisLayer {
                 f.add("name", LESignalingNames.code(c))
             }
             f.add("data", hex: frame.payload)
-            e.malformed = reason
-            e.summary = "Malformed LE signaling" + (frame.payload.first.map { " " + LESignalingNames.code($0) } ?? "") + ": \(reason)"
-            e.layers.append(("signaling", f))
+            e.legacy.malformed = reason
+            e.legacy.summary = "Malformed LE signaling" + (frame.payload.first.map { " " + LESignalingNames.code($0) } ?? "") + ": \(reason)"
+            e.legacy.layers.append(("signaling", f))
             return
         }
         let name = LESignalingNames.code(parsed.code)
@@ -345,8 +340,8 @@ public final class LESignalingLayer: ChannelDecoder, AnalysisLayer {
             f.add("surplus_bytes", parsed.surplus)
             detail += " [\(parsed.surplus) bytes after the command]"
         }
-        e.summary = "LE Signaling \(name) (id \(parsed.identifier))" + (detail.isEmpty ? "" : ": " + detail)
-        e.layers.append(("signaling", f))
+        e.legacy.summary = "LE Signaling \(name) (id \(parsed.identifier))" + (detail.isEmpty ? "" : ": " + detail)
+        e.legacy.layers.append(("signaling", f))
     }
 
     /// Records the channels a successful response opens; 0x0000 destination CIDs were refused.

@@ -93,7 +93,7 @@ public final class LinkLayerDecoder {
     // MARK: Records
 
     func decode(_ r: Record, _ e: inout TraceEvent) {
-        e.kind = .linkLayer
+        e.legacy.kind = .linkLayer
         stats.packets += 1
         let info: SnifferInfo, bytes: ArraySlice<UInt8>
         do {
@@ -102,7 +102,7 @@ public final class LinkLayerDecoder {
             pipeline.markMalformed(&e, r, layer: "sniffer header", error)
             return
         }
-        if info.linkType != LinkType.bluetoothLELL { e.layers.append(("sniffer", info.fields)) }
+        if info.linkType != LinkType.bluetoothLELL { e.legacy.layers.append(("sniffer", info.fields)) }
         let packet: LLPacket
         do {
             packet = try LLPacket.split(bytes)
@@ -133,8 +133,8 @@ public final class LinkLayerDecoder {
             link?.crcBad += 1
             ll.add("length", packet.pdu.count)
             ll.add("data", hex: packet.pdu)
-            e.layers.append(("ll", ll))
-            e.summary = "LL packet with bad CRC, AA \(Hex.hex(packet.accessAddress, width: 8)), \(packet.pdu.count) bytes (not decoded)"
+            e.legacy.layers.append(("ll", ll))
+            e.legacy.summary = "LL packet with bad CRC, AA \(Hex.hex(packet.accessAddress, width: 8)), \(packet.pdu.count) bytes (not decoded)"
             if let l = link, let c = l.connection { e.handle = l.handle; e.connection = c.id }
             return
         }
@@ -147,8 +147,8 @@ public final class LinkLayerDecoder {
         } else {
             stats.data += 1
             ll.add("data", hex: packet.pdu)
-            e.layers.append(("ll", ll))
-            e.summary = "LL data PDU on AA \(Hex.hex(packet.accessAddress, width: 8)) (too many access addresses to follow)"
+            e.legacy.layers.append(("ll", ll))
+            e.legacy.summary = "LL data PDU on AA \(Hex.hex(packet.accessAddress, width: 8)) (too many access addresses to follow)"
         }
     }
 
@@ -179,12 +179,12 @@ public final class LinkLayerDecoder {
         do {
             pdu = try LLAdvertisingPDU.parse(packet.pdu, secondary: secondary, auxType: info.auxType)
         } catch {
-            e.layers.append(("ll", ll))
+            e.legacy.layers.append(("ll", ll))
             pipeline.markMalformed(&e, r, layer: "LL advertising PDU", error)
             return
         }
         for (k, v) in pdu.fields().items { ll.add(k, v) }
-        e.layers.append(("ll", ll))
+        e.legacy.layers.append(("ll", ll))
         let txType = pdu.txAdd ? AddressType.randomKind(pdu.advA ?? BDAddr(0)) : AddressType.public
         func typed(_ a: BDAddr?, random: Bool) -> String {
             guard let a = a else { return "?" }
@@ -192,12 +192,12 @@ public final class LinkLayerDecoder {
         }
         switch pdu.type {
         case 3:
-            e.summary = "LL \(pdu.name) \(typed(pdu.scanA, random: pdu.txAdd)) → \(typed(pdu.advA, random: pdu.rxAdd))"
+            e.legacy.summary = "LL \(pdu.name) \(typed(pdu.scanA, random: pdu.txAdd)) → \(typed(pdu.advA, random: pdu.rxAdd))"
         case 5:
             guard let k = pdu.connect, let adv = pdu.advA, let ini = pdu.initA else { return }
             let peripheralType = pdu.rxAdd ? AddressType.randomKind(adv) : .public
             let centralType = pdu.txAdd ? AddressType.randomKind(ini) : .public
-            e.summary = "LL \(pdu.name) \(typed(ini, random: pdu.txAdd)) → \(typed(adv, random: pdu.rxAdd)), AA \(Hex.hex(k.accessAddress, width: 8)), interval \(Fmt.interval1250(k.interval)), latency \(k.latency), timeout \(Fmt.timeout10(k.timeout)), \(k.usedChannels) channels, hop \(k.hop), SCA \(LLAdvertisingPDU.sca(k.sca))"
+            e.legacy.summary = "LL \(pdu.name) \(typed(ini, random: pdu.txAdd)) → \(typed(adv, random: pdu.rxAdd)), AA \(Hex.hex(k.accessAddress, width: 8)), interval \(Fmt.interval1250(k.interval)), latency \(k.latency), timeout \(Fmt.timeout10(k.timeout)), \(k.usedChannels) channels, hop \(k.hop), SCA \(LLAdvertisingPDU.sca(k.sca))"
             connect(k, central: ini, centralType: centralType, peripheral: adv, peripheralType: peripheralType, r, &e)
         default:
             var reports: [AdvertisingReport] = []
@@ -210,11 +210,11 @@ public final class LinkLayerDecoder {
                     if let p = x.auxPtr { s += ", AuxPtr channel \(p.channel) +\(p.offsetMicros) µs \(SnifferHeader.phyName(p.phy))" }
                 }
                 if let t = pdu.targetA { s += " → \(typed(t, random: pdu.rxAdd))" }
-                e.summary = s
+                e.legacy.summary = s
                 return
             }
             let complete = pipeline.advertising.describe(reports, title: "LL", record: r.number, &e)
-            if e.summary.hasPrefix("LL: ") { e.summary = "LL " + e.summary.dropFirst(4) }
+            if e.legacy.summary.hasPrefix("LL: ") { e.legacy.summary = "LL " + e.legacy.summary.dropFirst(4) }
             for report in complete {
                 for o in pipeline.advertisingObservers { o(report, r.number, r.timestamp) }
             }
@@ -381,16 +381,16 @@ public final class LinkLayerDecoder {
             stats.retransmissions += 1
             ll.add("retransmission", true)
             ll.add("retransmission_of", s.record)
-            e.layers.append(("ll", ll))
-            e.summary = "LL retransmission of record \(s.record) (SN \(h.sn), \(h.length) bytes)"
+            e.legacy.layers.append(("ll", ll))
+            e.legacy.summary = "LL retransmission of record \(s.record) (SN \(h.sn), \(h.length) bytes)"
             return
         }
         if encrypted {
             stats.encrypted += 1
             ll.add("encrypted", true)
             ll.add("payload", hex: payload)
-            e.layers.append(("ll", ll))
-            e.summary = "LL \(h.llid == 3 ? "control" : "data") (encrypted, \(h.length) bytes)"
+            e.legacy.layers.append(("ll", ll))
+            e.legacy.summary = "LL \(h.llid == 3 ? "control" : "data") (encrypted, \(h.length) bytes)"
             return
         }
         switch h.llid {
@@ -399,46 +399,46 @@ public final class LinkLayerDecoder {
             do {
                 let d = try LLControl.decode(payload)
                 ll.add("control", d.fields)
-                e.layers.append(("ll", ll))
-                e.summary = d.detail.isEmpty ? d.name : "\(d.name): \(d.detail)"
+                e.legacy.layers.append(("ll", ll))
+                e.legacy.summary = d.detail.isEmpty ? d.name : "\(d.name): \(d.detail)"
                 if let effect = d.effect { control(effect, l, r) }
             } catch {
-                e.layers.append(("ll", ll))
+                e.legacy.layers.append(("ll", ll))
                 pipeline.markMalformed(&e, r, layer: "LL control PDU", error)
             }
         case 1 where h.length == 0:
             stats.empty += 1
-            e.layers.append(("ll", ll))
-            e.summary = "LL empty PDU (SN \(h.sn), NESN \(h.nesn))"
+            e.legacy.layers.append(("ll", ll))
+            e.legacy.summary = "LL empty PDU (SN \(h.sn), NESN \(h.nesn))"
         case 1, 2:
             l.dataPDUs += 1
-            e.layers.append(("ll", ll))
-            let li = e.layers.count - 1
+            e.legacy.layers.append(("ll", ll))
+            let li = e.legacy.layers.count - 1
             guard let handle = l.handle, let connection = conn else {
-                e.summary = "LL data, \(h.length) bytes (connection not followed)"
+                e.legacy.summary = "LL data, \(h.length) bytes (connection not followed)"
                 return
             }
             let (outcome, warning) = reassembler.feed(handle: handle, start: h.llid == 2, payload, record: r.number)
             switch outcome {
             case let .frame(frame):
+                // The sniffer's layers stay in front of the frame's, whatever body the frame's decoder makes.
+                e.linkLayers = e.legacy.layers
+                e.body = .legacy(LegacyBody(kind: e.kind))
                 pipeline.deliver(frame, connection, record: r.number, &e)
             case let .partial(_, have, expected, start):
-                e.summary = "LL data \(start ? "start" : "continuation") fragment: \(have)" + (expected >= 0 ? " of \(expected)" : "") + " bytes of an L2CAP frame"
-                e.layers[li].1.add("fragment", start ? "start" : "continuation")
-                e.layers[li].1.add("have", have)
-                e.layers[li].1.add("expected", expected)
+                e.legacy.summary = "LL data \(start ? "start" : "continuation") fragment: \(have)" + (expected >= 0 ? " of \(expected)" : "") + " bytes of an L2CAP frame"
+                e.legacy.layers[li].1.add("fragment", start ? "start" : "continuation")
+                e.legacy.layers[li].1.add("have", have)
+                e.legacy.layers[li].1.add("expected", expected)
             case let .problem(_, reason):
-                e.summary = "LL data: \(reason)"
-                e.layers[li].1.add("payload", hex: payload)
-                e.layers.append(("warning", ["reason": .string(reason)]))
+                e.legacy.summary = "LL data: \(reason)"
+                e.legacy.layers[li].1.add("payload", hex: payload)
+                e.legacy.layers.append(("warning", ["reason": .string(reason)]))
             }
-            if let w = warning {
-                e.layers.append(("warning", ["reason": .string(w)]))
-                e.summary += " [\(w)]"
-            }
+            e.warning = warning
         default:
-            e.layers.append(("ll", ll))
-            e.summary = "LL data PDU with reserved LLID 0, \(h.length) bytes"
+            e.legacy.layers.append(("ll", ll))
+            e.legacy.summary = "LL data PDU with reserved LLID 0, \(h.length) bytes"
         }
     }
 

@@ -71,27 +71,43 @@ public enum JSONOut {
     }
 
     static func string(_ s: String, into b: inout [UInt8]) {
-        b.append(UInt8(ascii: "\""))
         // Most strings need no escaping: copy them whole, straight from the string's own storage.
         let copied = s.utf8.withContiguousStorageIfAvailable { utf8 -> Bool in
             if ByteScan.needsJSONEscape(utf8) { return false }
+            b.append(UInt8(ascii: "\""))
             b.append(contentsOf: utf8)
+            b.append(UInt8(ascii: "\""))
             return true
         }
-        if copied != true {
-            for x in s.utf8 {
-                switch x {
-                case UInt8(ascii: "\""): b.append(UInt8(ascii: "\\")); b.append(x)
-                case UInt8(ascii: "\\"): b.append(UInt8(ascii: "\\")); b.append(x)
-                case 0x0A: b.append(UInt8(ascii: "\\")); b.append(UInt8(ascii: "n"))
-                case 0x0D: b.append(UInt8(ascii: "\\")); b.append(UInt8(ascii: "r"))
-                case 0x09: b.append(UInt8(ascii: "\\")); b.append(UInt8(ascii: "t"))
-                case 0..<0x20:
-                    b.append(string: "\\u00")
-                    b.append(Hex.digits[Int(x >> 4)])
-                    b.append(Hex.digits[Int(x & 0xF)])
-                default: b.append(x)
-                }
+        if copied != true { escaped(s.utf8, into: &b) }
+    }
+
+    /// A JSON string of UTF-8 bytes.
+    static func string(utf8 v: ArraySlice<UInt8>, into b: inout [UInt8]) {
+        let copied = v.withContiguousStorageIfAvailable { utf8 -> Bool in
+            if ByteScan.needsJSONEscape(utf8) { return false }
+            b.append(UInt8(ascii: "\""))
+            b.append(contentsOf: utf8)
+            b.append(UInt8(ascii: "\""))
+            return true
+        }
+        if copied != true { escaped(v, into: &b) }
+    }
+
+    static func escaped<C: Sequence>(_ utf8: C, into b: inout [UInt8]) where C.Element == UInt8 {
+        b.append(UInt8(ascii: "\""))
+        for x in utf8 {
+            switch x {
+            case UInt8(ascii: "\""): b.append(UInt8(ascii: "\\")); b.append(x)
+            case UInt8(ascii: "\\"): b.append(UInt8(ascii: "\\")); b.append(x)
+            case 0x0A: b.append(UInt8(ascii: "\\")); b.append(UInt8(ascii: "n"))
+            case 0x0D: b.append(UInt8(ascii: "\\")); b.append(UInt8(ascii: "r"))
+            case 0x09: b.append(UInt8(ascii: "\\")); b.append(UInt8(ascii: "t"))
+            case 0..<0x20:
+                b.append(string: "\\u00")
+                b.append(Hex.digits[Int(x >> 4)])
+                b.append(Hex.digits[Int(x & 0xF)])
+            default: b.append(x)
             }
         }
         b.append(UInt8(ascii: "\""))

@@ -288,10 +288,10 @@ public final class Redactor {
     }
 
     public func redact(_ e: TraceEvent) -> TraceEvent {
-        var r = e
-        r.summary = redact(e.summary)
-        r.layers = e.layers.map { ($0.0, redact($0.1)) }
-        r.malformed = e.malformed.map { redact($0) }
+        var r = e.materialized()
+        r.legacy.summary = redact(r.legacy.summary)
+        r.legacy.layers = r.legacy.layers.map { ($0.0, redact($0.1)) }
+        r.legacy.malformed = r.legacy.malformed.map { redact($0) }
         return r
     }
 

@@ -60,25 +60,32 @@ public final class TextRenderer: EventSink {
             b.append(0x20)
         }
         self.previous = e.timestamp
-        var text = e.summary
-        if e.malformed != nil && !text.hasPrefix("Malformed") { text = "MALFORMED " + text }
-        let tint = color ? TextRenderer.tint(e) : nil
+        scratch.removeAll(keepingCapacity: true)
+        if e.malformed != nil { scratch.append(string: "MALFORMED ") }
+        let bodyStart = scratch.count
+        EventText.write(e, into: &scratch)
+        if bodyStart > 0 && scratch[bodyStart...].starts(with: TextRenderer.malformedPrefix) { scratch.removeFirst(bodyStart) }
+        let tint = color ? TextRenderer.tint(e, scratch) : nil
         if let t = tint { out.write(t) }
-        writeWrapped(text, indentWithTint: tint)
+        writeWrapped(indentWithTint: tint)
         if tint != nil { out.write(ANSI.reset) }
         out.write(byte: 0x0A)
     }
 
-    /// Writes `text`, breaking at spaces so that no line passes `style.width` columns.
-    func writeWrapped(_ text: String, indentWithTint tint: String?) {
+    static let malformedPrefix = Array("Malformed".utf8)
+    /// The current event's text.
+    var scratch: [UInt8] = []
+
+    /// Writes `scratch`, breaking at spaces so that no line passes `style.width` columns.
+    func writeWrapped(indentWithTint tint: String?) {
         let room = style.width - indent
-        if style.width == 0 || room < 20 || text.utf8.count <= room {
+        if style.width == 0 || room < 20 || scratch.count <= room {
             // At most one column per UTF-8 byte: short enough without counting characters.
-            out.write(text)
+            out.write(bytes: scratch)
             return
         }
-        if writeWrappedSimple(text, room: room, tint: tint) { return }
-        writeWrappedCharacters(text, room: room, tint: tint)
+        if scratch.withUnsafeBufferPointer({ writeWrappedSimple($0, room: room, tint: tint) }) { return }
+        writeWrappedCharacters(String(decoding: scratch, as: UTF8.self), room: room, tint: tint)
     }
 
     /// `writeWrapped` for any text, counting Characters.
@@ -116,7 +123,11 @@ public final class TextRenderer: EventSink {
     /// for any other text.
     func writeWrappedSimple(_ text: String, room: Int, tint: String?) -> Bool {
         var text = text
-        return text.withUTF8 { u in
+        return text.withUTF8 { writeWrappedSimple($0, room: room, tint: tint) }
+    }
+
+    func writeWrappedSimple(_ u: UnsafeBufferPointer<UInt8>, room: Int, tint: String?) -> Bool {
+        do {
             let ascii = ByteScan.printableASCII(u)
             guard ascii || TextRenderer.allSimple(u) else { return false }
             let indentText = continuationIndent
@@ -199,9 +210,11 @@ public final class TextRenderer: EventSink {
         return true
     }
 
-    static func tint(_ e: TraceEvent) -> String? {
+    static let alarming = ["failed", "Error Response", "Pairing Failed"].map { Array($0.utf8) }
+
+    static func tint(_ e: TraceEvent, _ text: [UInt8]) -> String? {
         if e.malformed != nil { return ANSI.red }
-        if e.summary.contains("failed") || e.summary.contains("Error Response") || e.summary.contains("Pairing Failed") { return ANSI.red }
+        if alarming.contains(where: { text.contains(bytes: $0) }) { return ANSI.red }
         switch e.kind {
         case .att: return ANSI.cyan
         case .smp: return ANSI.magenta
@@ -254,7 +267,7 @@ enum EventJSON {
 
     static func fields(_ e: TraceEvent) -> Fields {
         var f = Fields()
-        f.items.reserveCapacity(8 + e.layers.count)
+        f.items.reserveCapacity(16)
         f.add("record", e.record)
         f.add("time", e.timestamp.iso8601)
         f.add("direction", e.direction.jsonName)
@@ -265,6 +278,97 @@ enum EventJSON {
         if let m = e.malformed { f.add("malformed", m) }
         for (name, layer) in e.layers { f.add(name, layer) }
         return f
+    }
+
+    /// The event's layers as field trees (`TraceEvent.layers`).
+    static func layerFields(_ e: TraceEvent) -> [(String, Fields)] {
+        let f = FieldsBuilder.object { writeLayers(e, into: &$0) }
+        return f.items.map { ($0.0, $0.1.objectValue ?? Fields()) }
+    }
+
+    /// Writes the event's layers as members of the event's object: `acl`, `l2cap`, the body's, `warning`.
+    static func writeLayers<S: FieldSink>(_ e: TraceEvent, into s: inout S) {
+        for (name, layer) in e.linkLayers {
+            s.key(name)
+            s.beginObject()
+            s.members(layer)
+            s.endObject()
+        }
+        if let a = e.acl {
+            s.object("acl") { s in
+                s.field("handle", Int(a.handle))
+                s.field("packet_boundary", Int(a.boundary))
+                s.field("broadcast", Int(a.broadcast))
+                s.field("length", Int(a.length))
+                switch e.body {
+                case let .aclFragment(f):
+                    s.field("fragment", f.start ? "start" : "continuation")
+                    s.field("have", f.have)
+                    s.field("expected", f.expected)
+                case let .aclProblem(p):
+                    s.field("data", hex: p.data)
+                default: break
+                }
+            }
+        }
+        if let l = e.l2cap {
+            s.object("l2cap") { s in
+                s.field("cid", Int(l.cid))
+                s.field("length", l.length)
+                if l.fragments > 1 {
+                    s.field("fragments", l.fragments)
+                    s.field("first_record", l.firstRecord)
+                }
+                if case let .l2cap(p) = e.body { s.field("payload", hex: p.payload) }
+                if let psm = l.psm {
+                    s.field("psm", Int(psm))
+                    if let n = LESignalingNames.psm(psm) { s.field("psm_name", n) }
+                }
+                if let n = l.sduLength { s.field("sdu_length", n) }
+                if let sdu = l.sdu { s.field("sdu", hex: sdu) }
+            }
+        }
+        switch e.body {
+        case let .legacy(l):
+            for (name, layer) in l.layers {
+                s.key(name)
+                s.beginObject()
+                s.members(layer)
+                s.endObject()
+            }
+        case let .sco(length):
+            s.object("sco") { $0.field("length", length) }
+        case let .iso(h):
+            s.object("iso") { s in
+                s.field("handle", Int(h.handle))
+                s.field("length", Int(h.length))
+            }
+        case let .vendor(data):
+            s.object("vendor") { $0.field("data", hex: data) }
+        case let .malformed(m):
+            s.object("raw") { s in
+                s.field("layer", m.layer)
+                s.field("data", hex: m.data)
+            }
+        case let .filtered(f):
+            s.object("filtered") { s in
+                s.field("layer", f.layer)
+                s.field("captured", f.data.count)
+                s.field("original", f.original)
+                s.field("data", hex: f.data)
+            }
+        case .aclFragment, .aclProblem, .l2cap, .empty: break
+        case let .hciCommand(x): x.writeLayers(e, into: &s)
+        case let .hciEvent(x): x.writeLayers(e, into: &s)
+        case let .att(x): x.writeLayers(e, into: &s)
+        case let .smp(x): x.writeLayers(e, into: &s)
+        case let .signaling(x): x.writeLayers(e, into: &s)
+        case let .linkLayer(x): x.writeLayers(e, into: &s)
+        case let .note(x): x.writeLayers(e, into: &s)
+        }
+        if let w = e.warning {
+            s.object("warning") { $0.field("reason", w) }
+        }
     }
 
     /// Writes the same object as `fields(e)` straight into the output, without building it first.
@@ -282,15 +386,28 @@ enum EventJSON {
             if let h = e.handle { b.append(string: ",\"handle\":"); b.append(decimal: Int(h)) }
             if let c = e.connection { b.append(string: ",\"connection\":"); b.append(decimal: c) }
             b.append(string: ",\"summary\":")
-            JSONOut.string(e.summary, into: &b)
+            writeText(e, into: &b)
             if let m = e.malformed { b.append(string: ",\"malformed\":"); JSONOut.string(m, into: &b) }
-            for (name, layer) in e.layers {
-                b.append(UInt8(ascii: ","))
-                JSONOut.string(name, into: &b)
-                b.append(UInt8(ascii: ":"))
-                JSONOut.object(layer, into: &b)
-            }
+            var j = JSONBytes(continuingObject: [], empty: false)
+            swap(&j.bytes, &b)
+            writeLayers(e, into: &j)
+            swap(&j.bytes, &b)
             b.append(UInt8(ascii: "}"))
+        }
+    }
+
+    /// The event's text as a JSON string: written in place, and escaped afresh only when it needs it.
+    static func writeText(_ e: TraceEvent, into b: inout [UInt8]) {
+        b.append(UInt8(ascii: "\""))
+        let start = b.count
+        EventText.write(e, into: &b)
+        let escape = b.withUnsafeBufferPointer { ByteScan.needsJSONEscape(UnsafeBufferPointer(rebasing: $0[start...])) }
+        if escape {
+            let raw = Array(b[start...])
+            b.removeSubrange((start - 1)...)
+            JSONOut.string(utf8: raw[...], into: &b)
+        } else {
+            b.append(UInt8(ascii: "\""))
         }
     }
 }

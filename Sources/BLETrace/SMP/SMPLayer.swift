@@ -103,13 +103,13 @@ public final class SMPLayer: ChannelDecoder, AnalysisLayer {
     }
 
     public func decode(_ frame: L2CAPFrame, connection: Connection, event e: inout TraceEvent) {
-        e.kind = .smp
+        e.legacy.kind = .smp
         pdus += 1
         var f = Fields()
         guard let code = frame.payload.first else {
-            e.malformed = "empty SMP PDU"
-            e.summary = "Malformed SMP: empty PDU"
-            e.layers.append(("smp", f))
+            e.legacy.malformed = "empty SMP PDU"
+            e.legacy.summary = "Malformed SMP: empty PDU"
+            e.legacy.layers.append(("smp", f))
             return
         }
         f.add("code", Int(code))
@@ -119,10 +119,10 @@ public final class SMPLayer: ChannelDecoder, AnalysisLayer {
             pdu = try SMPPDU.parse(frame.payload)
         } catch {
             let reason = (error as? ByteError)?.description ?? "\(error)"
-            e.malformed = reason
+            e.legacy.malformed = reason
             f.add("data", hex: frame.payload)
-            e.summary = "Malformed SMP \(SMPNames.code(code)): \(reason)"
-            e.layers.append(("smp", f))
+            e.legacy.summary = "Malformed SMP \(SMPNames.code(code)): \(reason)"
+            e.legacy.layers.append(("smp", f))
             return
         }
         let name = SMPNames.code(code)
@@ -207,8 +207,8 @@ public final class SMPLayer: ChannelDecoder, AnalysisLayer {
         case let .unknown(_, data):
             f.add("data", hex: data); detail = Hex.spaced(data, limit: 16)
         }
-        e.summary = "SMP \(name)" + (detail.isEmpty ? "" : ": " + detail)
-        e.layers.append(("smp", f))
+        e.legacy.summary = "SMP \(name)" + (detail.isEmpty ? "" : ": " + detail)
+        e.legacy.layers.append(("smp", f))
     }
 
     public func summary() -> SummarySection? {

@@ -89,32 +89,22 @@ public final class Pipeline {
         stats.records += 1
         if stats.first == nil { stats.first = r.timestamp }
         stats.last = r.timestamp
-        var e = TraceEvent(record: r.number, timestamp: r.timestamp, direction: r.direction, kind: .vendor, summary: "")
+        var e = TraceEvent(record: r.number, timestamp: r.timestamp, direction: r.direction, body: .legacy(LegacyBody(kind: .vendor)))
         switch r.kind {
         case .command: decodeCommand(r, &e)
         case .event: decodeEvent(r, &e)
         case .acl: decodeACL(r, &e)
-        case .sco:
-            e.kind = .sco
-            e.summary = "SCO data, \(r.data.count) bytes"
-            e.layers = [("sco", ["length": .int(r.data.count)])]
-        case .iso:
-            e.kind = .iso
-            decodeISO(r, &e)
-        case .vendor:
-            e.kind = .vendor
-            e.summary = "Vendor packet, \(r.data.count) bytes: \(Hex.spaced(r.data, limit: 16))"
-            e.layers = [("vendor", ["data": .hex(Array(r.data))])]
+        case .sco: e.body = .sco(length: r.data.count)
+        case .iso: decodeISO(r, &e)
+        case .vendor: e.body = .vendor(r.data)
         case .note:
-            e.kind = .note
+            e.legacy.kind = .note
             Notes.describe(r, &e)
             stats.notes += 1
         case .linkLayer:
             linkLayer.decode(r, &e)
         }
-        if let o = r.originalLength, e.layer("filtered") == nil {
-            e.summary += " [captured \(r.data.count) of \(o) bytes]"
-        }
+        if let o = r.originalLength, !e.isFiltered { e.cut = CutShort(captured: r.data.count, original: o) }
         stats.kindCounts[e.kind.index] += 1
         if e.malformed != nil {
             stats.malformed += 1
@@ -188,25 +178,34 @@ public final class Pipeline {
             return
         }
         let reason = (error as? ByteError)?.description ?? "\(error)"
-        e.malformed = reason
-        e.summary = "Malformed \(layer): \(reason) — \(Hex.spaced(r.data, limit: 24))"
-        e.layers.append(("raw", ["layer": .string(layer), "data": .hex(Array(r.data))]))
+        if case let .legacy(l) = e.body, !l.layers.isEmpty {
+            // A decoder that had already described part of the packet keeps that part.
+            e.legacy.malformed = reason
+            e.legacy.summary = "Malformed \(layer): \(reason) — \(Hex.spaced(r.data, limit: 24))"
+            e.legacy.layers.append(("raw", ["layer": .string(layer), "data": .hex(Array(r.data))]))
+            return
+        }
+        e.body = .malformed(Malformed(kind: e.kind, layer: layer, reason: reason, data: r.data))
     }
 
     func markFiltered(_ e: inout TraceEvent, _ r: Record, original: Int, layer: String) {
         stats.filtered += 1
-        e.summary = "\(layer) filtered by the capture: \(r.data.count) of \(original) bytes kept — \(Hex.spaced(r.data, limit: 16))"
-        e.layers.append(("filtered", ["layer": .string(layer), "captured": .int(r.data.count), "original": .int(original),
-                                      "data": .hex(Array(r.data))]))
+        if case let .legacy(l) = e.body, !l.layers.isEmpty {
+            e.legacy.summary = "\(layer) filtered by the capture: \(r.data.count) of \(original) bytes kept — \(Hex.spaced(r.data, limit: 16))"
+            e.legacy.layers.append(("filtered", ["layer": .string(layer), "captured": .int(r.data.count), "original": .int(original),
+                                                 "data": .hex(Array(r.data))]))
+            return
+        }
+        e.body = .filtered(Filtered(kind: e.kind, layer: layer, data: r.data, original: original))
     }
 
     func decodeCommand(_ r: Record, _ e: inout TraceEvent) {
-        e.kind = .hciCommand
+        e.legacy.kind = .hciCommand
         do {
             let d = try HCICommandDecoder.decode(r.data)
-            if d.opcode >> 10 == 0x3F { e.kind = .vendor }
-            e.summary = d.summary
-            e.layers = [("hci", d.fields)]
+            e.legacy.kind = d.opcode >> 10 == 0x3F ? .vendor : .hciCommand
+            e.legacy.summary = d.summary
+            e.legacy.layers = [("hci", d.fields)]
             if let h = d.handle {
                 e.handle = h
                 e.connection = connections.existing(h)?.id
@@ -217,12 +216,12 @@ public final class Pipeline {
     }
 
     func decodeEvent(_ r: Record, _ e: inout TraceEvent) {
-        e.kind = .hciEvent
+        e.legacy.kind = .hciEvent
         do {
             let d = try HCIEventDecoder.decode(r.data)
-            if d.code == 0xFF { e.kind = .vendor }
-            e.summary = d.summary
-            e.layers = [("hci", d.fields)]
+            if d.code == 0xFF { e.legacy.kind = .vendor }
+            e.legacy.summary = d.summary
+            e.legacy.layers = [("hci", d.fields)]
             if let ch = d.change {
                 connections.apply(ch, record: r.number, at: r.timestamp)
                 for o in connectionObservers { o(ch, r.number, r.timestamp) }
@@ -243,25 +242,18 @@ public final class Pipeline {
     }
 
     func decodeACL(_ r: Record, _ e: inout TraceEvent) {
-        e.kind = .acl
-        // acl, l2cap, the channel's layer and perhaps gatt or decoded: room for them all at once.
-        e.layers.reserveCapacity(5)
-        var aclHeader = Fields()
-        aclHeader.items.reserveCapacity(8)
+        e.legacy.kind = .acl
         if r.data.count >= 4 {
             let s = r.data.startIndex
             let hf = UInt16(r.data[s]) | UInt16(r.data[s + 1]) << 8
-            aclHeader.add("handle", Int(hf & 0x0FFF))
-            aclHeader.add("packet_boundary", Int((hf >> 12) & 0x3))
-            aclHeader.add("broadcast", Int((hf >> 14) & 0x3))
-            aclHeader.add("length", Int(UInt16(r.data[s + 2]) | UInt16(r.data[s + 3]) << 8))
+            e.acl = ACLHeader(handle: hf & 0x0FFF, boundary: UInt8((hf >> 12) & 0x3), broadcast: UInt8((hf >> 14) & 0x3),
+                              length: UInt16(r.data[s + 2]) | UInt16(r.data[s + 3]) << 8)
         }
-        defer { if !aclHeader.isEmpty { e.layers.insert(("acl", aclHeader), at: 0) } }
         if let original = r.originalLength {
             // A packet the capture cut short cannot be reassembled; show what is left of it.
-            if aclHeader.isEmpty == false, let h = aclHeader["handle"]?.intValue {
-                e.handle = UInt16(truncatingIfNeeded: h)
-                e.connection = connections.connection(for: UInt16(truncatingIfNeeded: h)).id
+            if let h = e.acl?.handle {
+                e.handle = h
+                e.connection = connections.connection(for: h).id
             }
             markFiltered(&e, r, original: original, layer: "ACL")
             return
@@ -275,21 +267,13 @@ public final class Pipeline {
             case let .partial(handle, have, expected, start):
                 e.handle = handle
                 e.connection = connections.connection(for: handle).id
-                e.summary = "ACL \(start ? "start" : "continuation") fragment: \(have)" + (expected >= 0 ? " of \(expected)" : "") + " bytes of an L2CAP frame"
-                aclHeader.add("fragment", start ? "start" : "continuation")
-                aclHeader.add("have", have)
-                aclHeader.add("expected", expected)
+                e.body = .aclFragment(ACLFragment(start: start, have: have, expected: expected))
             case let .problem(handle, reason):
                 e.handle = handle
                 e.connection = connections.connection(for: handle).id
-                e.malformed = reason
-                e.summary = "ACL: \(reason)"
-                aclHeader.add("data", hex: r.data)
+                e.body = .aclProblem(ACLProblem(reason: reason, data: r.data))
             }
-            if let w = warning {
-                e.layers.append(("warning", ["reason": .string(w)]))
-                e.summary += " [\(w)]"
-            }
+            e.warning = warning
         } catch {
             markMalformed(&e, r, layer: "ACL", error)
         }
@@ -299,33 +283,21 @@ public final class Pipeline {
     func deliver(_ frame: L2CAPFrame, _ conn: Connection, record: Int, _ e: inout TraceEvent) {
         e.handle = frame.handle
         e.connection = conn.id
-        var l2 = Fields()
-        l2.items.reserveCapacity(5)
-        l2.add("cid", Int(frame.cid))
-        l2.add("length", frame.payload.count)
-        if frame.fragments > 1 {
-            l2.add("fragments", frame.fragments)
-            l2.add("first_record", frame.firstRecord)
-        }
-        let at = e.layers.count
-        e.layers.append(("l2cap", l2))
+        e.l2cap = L2CAPHeader(cid: frame.cid, length: frame.payload.count, fragments: frame.fragments, firstRecord: frame.firstRecord)
         if let decoder = channels[frame.cid] ?? (frame.cid >= 0x0040 ? dynamicChannels : nil) {
             decoder.decode(frame, connection: conn, event: &e)
         } else {
-            e.kind = .l2cap
-            e.summary = "L2CAP \(L2CAPText.channelName(frame.cid)), \(frame.payload.count) bytes: \(Hex.spaced(frame.payload, limit: 16))"
-            e.layers[at].1.add("payload", hex: frame.payload)
+            e.body = .l2cap(L2CAPPayload(payload: frame.payload))
         }
-        if frame.fragments > 1 && describes { e.summary += " (reassembled from \(frame.fragments) fragments, records \(frame.firstRecord)–\(record))" }
     }
 
     func decodeISO(_ r: Record, _ e: inout TraceEvent) {
+        e.legacy.kind = .iso
         var c = ByteCursor(r.data)
         if let hf = try? c.u16le(), let len = try? c.u16le() {
             let h = hf & 0x0FFF
             e.handle = h
-            e.summary = "ISO data, handle \(Hex.hex(h, width: 4)), \(len) bytes"
-            e.layers = [("iso", ["handle": .int(Int(h)), "length": .int(Int(len))])]
+            e.body = .iso(ISOHeader(handle: h, length: len))
         } else {
             markMalformed(&e, r, layer: "ISO", ByteError.truncated(offset: 0, needed: 4, available: r.data.count))
         }
@@ -375,26 +347,26 @@ enum Notes {
                 let name = String(decoding: raw.prefix(while: { $0 != 0 }), as: UTF8.self)
                 f.add("index", Int(r.controller)); f.add("type", Int(type)); f.add("bus", Int(bus))
                 f.add("address", addr.description); f.add("name", name)
-                e.summary = "\(label): hci\(r.controller) \(name) \(addr) (type \(type), bus \(bus))"
-                e.layers = [("note", f)]
+                e.legacy.summary = "\(label): hci\(r.controller) \(name) \(addr) (type \(type), bus \(bus))"
+                e.legacy.layers = [("note", f)]
                 return
             }
         }
         if isMonitor(r) && r.sourceType == 1 {
             f.add("index", Int(r.controller))
-            e.summary = "\(label): hci\(r.controller)"
-            e.layers = [("note", f)]
+            e.legacy.summary = "\(label): hci\(r.controller)"
+            e.legacy.layers = [("note", f)]
             return
         }
         let printable = !text.isEmpty && text.unicodeScalars.allSatisfy { $0.value >= 0x20 || $0 == "\n" || $0 == "\t" }
         if printable {
             f.add("text", text)
-            e.summary = "\(label): \(text.replacingNewlines())"
+            e.legacy.summary = "\(label): \(text.replacingNewlines())"
         } else {
             f.add("data", hex: r.data)
-            e.summary = "\(label)" + (r.data.isEmpty ? "" : ", \(r.data.count) bytes: \(Hex.spaced(r.data, limit: 16))")
+            e.legacy.summary = "\(label)" + (r.data.isEmpty ? "" : ", \(r.data.count) bytes: \(Hex.spaced(r.data, limit: 16))")
         }
-        e.layers = [("note", f)]
+        e.legacy.layers = [("note", f)]
     }
 
     static func isMonitor(_ r: Record) -> Bool { r.origin == .linuxMonitor }

@@ -38,35 +38,281 @@ extension EventKind {
     }
 }
 
-/// One line of the timeline: a decoded packet (or note) with its layer's fields.
+/// One event of the timeline: the record's facts (number, time, direction, connection), the transport it
+/// came over (ACL and L2CAP headers) and a typed `body`. Names and text are made from it by the renderers
+/// (`EventText`, `EventJSON`), only when something prints them.
 public struct TraceEvent: Sendable {
     public var record: Int
     public var timestamp: Timestamp
     public var direction: Direction
-    public var kind: EventKind
     /// The connection handle the packet belongs to, where it has one.
     public var handle: UInt16?
     /// The connection's sequence number in this capture (1, 2, …); a reused handle gets a new one.
     public var connection: Int?
-    /// One-line human summary (the text timeline).
-    public var summary: String
-    /// Layer name → decoded fields, in output order ("hci", "l2cap", "att", "gatt", …).
-    public var layers: [(String, Fields)]
-    /// Why the packet could not be decoded, if it could not.
-    public var malformed: String?
+    /// Layers of the sniffer's link-layer packet that carried an L2CAP frame (sniffer captures).
+    public var linkLayers: [(String, Fields)] = []
+    /// The ACL data header, for events decoded from ACL data.
+    public var acl: ACLHeader?
+    /// The L2CAP basic header of a complete frame, for events decoded from one.
+    public var l2cap: L2CAPHeader?
+    /// Something odd about how the frame arrived (fragments left over), shown after the body.
+    public var warning: String?
+    /// Set when the capture kept fewer bytes than the packet had and the body was still decoded.
+    public var cut: CutShort?
+    /// What the packet is, decoded.
+    public var body: EventBody
 
-    public init(record: Int, timestamp: Timestamp, direction: Direction, kind: EventKind, handle: UInt16? = nil,
-                connection: Int? = nil, summary: String, layers: [(String, Fields)] = [], malformed: String? = nil) {
+    public init(record: Int, timestamp: Timestamp, direction: Direction, body: EventBody, handle: UInt16? = nil,
+                connection: Int? = nil) {
         self.record = record
         self.timestamp = timestamp
         self.direction = direction
-        self.kind = kind
         self.handle = handle
         self.connection = connection
+        self.body = body
+    }
+
+    /// An event whose body is already text and fields (notes made by tests and tools, migrated layers' fallback).
+    public init(record: Int, timestamp: Timestamp, direction: Direction, kind: EventKind, handle: UInt16? = nil,
+                connection: Int? = nil, summary: String, layers: [(String, Fields)] = [], malformed: String? = nil) {
+        self.init(record: record, timestamp: timestamp, direction: direction,
+                  body: .legacy(LegacyBody(kind: kind, summary: summary, layers: layers, malformed: malformed)),
+                  handle: handle, connection: connection)
+    }
+
+    public var kind: EventKind { body.kind }
+
+    /// Why the packet could not be decoded, if it could not.
+    public var malformed: String? { body.malformedReason }
+
+    /// The one-line text of the timeline, as the text renderer writes it (made on each use).
+    public var summary: String { EventText.string(self) }
+
+    /// The event's layers as JSON shows them, as a field tree (made on each use: for tests and tools; the
+    /// renderers write the typed values directly).
+    public var layers: [(String, Fields)] { EventJSON.layerFields(self) }
+
+    /// True when the capture cut the packet short and it is shown as what is left.
+    var isFiltered: Bool {
+        switch body {
+        case .filtered: return true
+        case let .legacy(l): return l.layers.contains(where: { $0.0 == "filtered" })
+        default: return false
+        }
+    }
+
+    public func layer(_ name: String) -> Fields? { layers.first(where: { $0.0 == name })?.1 }
+
+    /// The body as text and fields, for decoders that still build those. Reading it from another body gives
+    /// an empty one of the same kind; changing it makes the body a `legacy` one.
+    public var legacy: LegacyBody {
+        get {
+            if case let .legacy(l) = body { return l }
+            return LegacyBody(kind: body.kind)
+        }
+        _modify {
+            var l: LegacyBody
+            if case let .legacy(x) = body { l = x } else { l = LegacyBody(kind: body.kind) }
+            body = .empty
+            defer { body = .legacy(l) }
+            yield &l
+        }
+    }
+
+    /// The same event with its text and layers made into a `legacy` body (frame facts folded in): what
+    /// field-by-field processing such as redaction works on.
+    public func materialized() -> TraceEvent {
+        var e = TraceEvent(record: record, timestamp: timestamp, direction: direction,
+                           body: .legacy(LegacyBody(kind: kind, summary: summary, layers: layers, malformed: malformed)),
+                           handle: handle, connection: connection)
+        e.cut = nil
+        return e
+    }
+}
+
+/// The ACL data packet header (Core 5.4 Vol 4 Part E 5.4.2).
+public struct ACLHeader: Sendable, Equatable {
+    public var handle: UInt16
+    public var boundary: UInt8
+    public var broadcast: UInt8
+    public var length: UInt16
+}
+
+/// The L2CAP basic header of a reassembled frame, with how it was reassembled.
+public struct L2CAPHeader: Sendable, Equatable {
+    public var cid: UInt16
+    public var length: Int
+    /// ACL packets the frame came in (1 when it was not fragmented).
+    public var fragments: Int
+    public var firstRecord: Int
+    /// The PSM of the dynamic channel, when its opening was seen.
+    public var psm: UInt16?
+    /// The SDU length field of a K-frame that starts an SDU.
+    public var sduLength: Int?
+    /// A complete SDU no decoder takes.
+    public var sdu: ArraySlice<UInt8>?
+
+    public init(cid: UInt16, length: Int, fragments: Int, firstRecord: Int) {
+        self.cid = cid
+        self.length = length
+        self.fragments = fragments
+        self.firstRecord = firstRecord
+    }
+}
+
+/// A packet the capture kept only part of, decoded anyway.
+public struct CutShort: Sendable, Equatable {
+    public var captured: Int
+    public var original: Int
+}
+
+/// What an event carries. Each layer's decoder makes its case; renderers and consumers switch over it.
+public enum EventBody: Sendable {
+    /// A body that is already text and fields (layers not yet typed).
+    case legacy(LegacyBody)
+    /// An ACL packet that starts or continues an L2CAP frame not yet complete.
+    case aclFragment(ACLFragment)
+    /// An ACL packet the reassembler could not place.
+    case aclProblem(ACLProblem)
+    /// A complete L2CAP frame on a channel no decoder claims.
+    case l2cap(L2CAPPayload)
+    case sco(length: Int)
+    case iso(ISOHeader)
+    /// A vendor-specific record (not a vendor HCI command or event, which decode as HCI).
+    case vendor(ArraySlice<UInt8>)
+    /// A packet that could not be decoded: the layer, the reason and the bytes.
+    case malformed(Malformed)
+    /// A packet the capture cut short (Android's filtered snoop log, snap length), shown as what is left.
+    case filtered(Filtered)
+    case hciCommand(HCICommandBody)
+    case hciEvent(HCIEventBody)
+    case att(ATTEvent)
+    case smp(SMPBody)
+    case signaling(SignalingBody)
+    case linkLayer(LinkLayerBody)
+    case note(NoteBody)
+    /// Placeholder while a body is being changed in place.
+    case empty
+
+    /// The typed layer body, for the cases that have one.
+    var typed: (any LayerBody)? {
+        switch self {
+        case let .hciCommand(x): return x
+        case let .hciEvent(x): return x
+        case let .att(x): return x
+        case let .smp(x): return x
+        case let .signaling(x): return x
+        case let .linkLayer(x): return x
+        case let .note(x): return x
+        default: return nil
+        }
+    }
+
+    public var kind: EventKind {
+        switch self {
+        case let .legacy(l): return l.kind
+        case .aclFragment, .aclProblem: return .acl
+        case .l2cap: return .l2cap
+        case .sco: return .sco
+        case .iso: return .iso
+        case .vendor: return .vendor
+        case let .malformed(m): return m.kind
+        case let .filtered(f): return f.kind
+        case .empty: return .vendor
+        case let .hciCommand(x): return x.kind
+        case let .hciEvent(x): return x.kind
+        case let .att(x): return x.kind
+        case let .smp(x): return x.kind
+        case let .signaling(x): return x.kind
+        case let .linkLayer(x): return x.kind
+        case let .note(x): return x.kind
+        }
+    }
+
+    public var malformedReason: String? {
+        switch self {
+        case let .legacy(l): return l.malformed
+        case let .aclProblem(p): return p.reason
+        case let .malformed(m): return m.reason
+        default: return typed?.malformedReason
+        }
+    }
+}
+
+/// Text and fields made by a decoder that does not yet build a typed body.
+public struct LegacyBody: Sendable {
+    public var kind: EventKind
+    /// One-line human summary (the text timeline), without what the renderers add (reassembly, warnings).
+    public var summary: String
+    /// Layer name → decoded fields, in output order ("hci", "att", "gatt", …), after `acl` and `l2cap`.
+    public var layers: [(String, Fields)]
+    public var malformed: String?
+    /// Text added after the frame's notes once later records are known ("[response at record 9]").
+    public var late = ""
+
+    public init(kind: EventKind, summary: String = "", layers: [(String, Fields)] = [], malformed: String? = nil) {
+        self.kind = kind
         self.summary = summary
         self.layers = layers
         self.malformed = malformed
     }
+}
 
-    public func layer(_ name: String) -> Fields? { layers.first(where: { $0.0 == name })?.1 }
+public struct ACLFragment: Sendable, Equatable {
+    public var start: Bool
+    /// Bytes of the frame collected so far.
+    public var have: Int
+    /// The frame's length from its L2CAP header, or -1 while the header itself is incomplete.
+    public var expected: Int
+}
+
+public struct ACLProblem: Sendable, Equatable {
+    public var reason: String
+    public var data: ArraySlice<UInt8>
+}
+
+public struct L2CAPPayload: Sendable, Equatable {
+    public var payload: ArraySlice<UInt8>
+    /// A dynamic channel whose opening the capture does not show.
+    public var noOpening = false
+}
+
+public struct ISOHeader: Sendable, Equatable {
+    public var handle: UInt16
+    public var length: UInt16
+}
+
+public struct Malformed: Sendable {
+    /// The kind the event would have had.
+    public var kind: EventKind
+    /// The layer that failed, as text names it: "HCI command", "ACL", …
+    public var layer: String
+    public var reason: String
+    public var data: ArraySlice<UInt8>
+}
+
+public struct Filtered: Sendable {
+    public var kind: EventKind
+    public var layer: String
+    public var data: ArraySlice<UInt8>
+    public var original: Int
+}
+
+/// A layer's typed event body. The decoder makes it; its text and JSON are written by the renderers'
+/// extensions in `Report/` (names come from static tables there), only when something prints them.
+public protocol LayerBody: Sendable {
+    var kind: EventKind { get }
+    /// Why the packet could not be decoded, if it could not.
+    var malformedReason: String? { get }
+    /// The body's part of the event's one-line text (before the frame's notes).
+    func writeText(_ e: TraceEvent, into b: inout [UInt8])
+    /// Text after the frame's notes, made from what later records added ("[response at record 9]").
+    func writeLateText(_ e: TraceEvent, into b: inout [UInt8])
+    /// The body's layers, as members of the event's JSON object (after `acl` and `l2cap`).
+    func writeLayers<S: FieldSink>(_ e: TraceEvent, into s: inout S)
+}
+
+extension LayerBody {
+    public var malformedReason: String? { nil }
+    public func writeLateText(_ e: TraceEvent, into b: inout [UInt8]) {}
 }

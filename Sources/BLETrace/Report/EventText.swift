@@ -1,0 +1,122 @@
+/// The one-line text of an event, made from its typed body: what the text timeline prints and JSON's
+/// `summary`. Written into a byte buffer, so that a renderer reuses one buffer for every event.
+public enum EventText {
+    /// Appends the event's text to `b`.
+    public static func write(_ e: TraceEvent, into b: inout [UInt8]) {
+        switch e.body {
+        case let .legacy(l): b.append(string: l.summary)
+        case let .aclFragment(f):
+            b.append(string: f.start ? "ACL start fragment: " : "ACL continuation fragment: ")
+            b.append(decimal: f.have)
+            if f.expected >= 0 { b.append(string: " of "); b.append(decimal: f.expected) }
+            b.append(string: " bytes of an L2CAP frame")
+        case let .aclProblem(p):
+            b.append(string: "ACL: ")
+            b.append(string: p.reason)
+        case let .l2cap(p):
+            b.append(string: "L2CAP ")
+            b.append(string: L2CAPText.channelName(e.l2cap?.cid ?? 0))
+            b.append(string: p.noOpening ? " (no channel opening seen), " : ", ")
+            b.append(decimal: p.payload.count)
+            b.append(string: " bytes: ")
+            b.append(spacedHex: p.payload, limit: 16)
+        case let .sco(length):
+            b.append(string: "SCO data, ")
+            b.append(decimal: length)
+            b.append(string: " bytes")
+        case let .iso(h):
+            b.append(string: "ISO data, handle ")
+            b.append(hex: UInt64(h.handle), width: 4)
+            b.append(string: ", ")
+            b.append(decimal: Int(h.length))
+            b.append(string: " bytes")
+        case let .vendor(data):
+            b.append(string: "Vendor packet, ")
+            b.append(decimal: data.count)
+            b.append(string: " bytes: ")
+            b.append(spacedHex: data, limit: 16)
+        case let .malformed(m):
+            b.append(string: "Malformed ")
+            b.append(string: m.layer)
+            b.append(string: ": ")
+            b.append(string: m.reason)
+            b.append(string: " — ")
+            b.append(spacedHex: m.data, limit: 24)
+        case let .filtered(f):
+            b.append(string: f.layer)
+            b.append(string: " filtered by the capture: ")
+            b.append(decimal: f.data.count)
+            b.append(string: " of ")
+            b.append(decimal: f.original)
+            b.append(string: " bytes kept — ")
+            b.append(spacedHex: f.data, limit: 16)
+        case .empty: break
+        case .hciCommand, .hciEvent, .att, .smp, .signaling, .linkLayer, .note:
+            e.body.typed?.writeText(e, into: &b)
+        }
+        if let l2 = e.l2cap, l2.fragments > 1 {
+            b.append(string: " (reassembled from ")
+            b.append(decimal: l2.fragments)
+            b.append(string: " fragments, records ")
+            b.append(decimal: l2.firstRecord)
+            b.append(string: "–")
+            b.append(decimal: e.record)
+            b.append(UInt8(ascii: ")"))
+        }
+        if let w = e.warning {
+            b.append(string: " [")
+            b.append(string: w)
+            b.append(UInt8(ascii: "]"))
+        }
+        if let c = e.cut {
+            b.append(string: " [captured ")
+            b.append(decimal: c.captured)
+            b.append(string: " of ")
+            b.append(decimal: c.original)
+            b.append(string: " bytes]")
+        }
+        if case let .legacy(l) = e.body, !l.late.isEmpty { b.append(string: l.late) }
+        e.body.typed?.writeLateText(e, into: &b)
+    }
+
+    /// The event's text as a string.
+    public static func string(_ e: TraceEvent) -> String {
+        if case let .legacy(l) = e.body, e.l2cap.map({ $0.fragments <= 1 }) ?? true, e.warning == nil, e.cut == nil, l.late.isEmpty { return l.summary }
+        var b: [UInt8] = []
+        b.reserveCapacity(128)
+        write(e, into: &b)
+        return String(decoding: b, as: UTF8.self)
+    }
+}
+
+extension Array where Element == UInt8 {
+    /// Space-separated lowercase hex, cut after `limit` bytes with " …" (as `Hex.spaced`).
+    mutating func append<C: Collection>(spacedHex bytes: C, limit: Int) where C.Element == UInt8 {
+        var n = 0
+        let digits = Hex.digits
+        for x in bytes {
+            if n == limit { append(string: " …"); break }
+            if n > 0 { append(UInt8(ascii: " ")) }
+            append(digits[Int(x >> 4)])
+            append(digits[Int(x & 0xF)])
+            n += 1
+        }
+    }
+}
+
+extension Array where Element == UInt8 {
+    /// True when `needle` occurs in the array.
+    func contains(bytes needle: [UInt8]) -> Bool {
+        guard let first = needle.first, needle.count <= count else { return needle.isEmpty }
+        var i = 0
+        while i + needle.count <= count {
+            if self[i] == first {
+                var j = 1
+                while j < needle.count && self[i + j] == needle[j] { j += 1 }
+                if j == needle.count { return true }
+            }
+            i += 1
+        }
+        return false
+    }
+}

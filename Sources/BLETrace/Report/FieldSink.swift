@@ -1,0 +1,204 @@
+/// Where a typed value writes its JSON shape: members of objects, list items and scalars. A layer's JSON is
+/// written once against this protocol; `JSONBytes` puts it straight into the output buffer, `FieldsBuilder`
+/// makes a `Fields` tree of it (tests, tools, and field-by-field processing such as redaction).
+public protocol FieldSink {
+    /// Starts a member of the current object; its value follows.
+    mutating func key(_ k: String)
+    mutating func int(_ v: Int)
+    mutating func double(_ v: Double)
+    mutating func bool(_ v: Bool)
+    mutating func string(_ v: String)
+    /// A string given as UTF-8 bytes.
+    mutating func string(utf8 v: ArraySlice<UInt8>)
+    /// Bytes, written as lowercase hex without separators.
+    mutating func hex(_ v: ArraySlice<UInt8>)
+    mutating func null()
+    mutating func beginObject()
+    mutating func endObject()
+    mutating func beginList()
+    mutating func endList()
+}
+
+extension FieldSink {
+    @inline(__always) public mutating func field(_ k: String, _ v: Int) { key(k); int(v) }
+    @inline(__always) public mutating func field<T: FixedWidthInteger>(_ k: String, _ v: T) { key(k); int(Int(v)) }
+    @inline(__always) public mutating func field(_ k: String, _ v: String) { key(k); string(v) }
+    @inline(__always) public mutating func field(_ k: String, _ v: Bool) { key(k); bool(v) }
+    @inline(__always) public mutating func field(_ k: String, hex v: ArraySlice<UInt8>) { key(k); hex(v) }
+    @inline(__always) public mutating func field(_ k: String, hex v: [UInt8]) { key(k); hex(v[...]) }
+
+    /// A member whose value is an object written by `body`.
+    @inline(__always) public mutating func object(_ k: String, _ body: (inout Self) -> Void) {
+        key(k)
+        beginObject()
+        body(&self)
+        endObject()
+    }
+
+    /// A member whose value is a list written by `body`.
+    @inline(__always) public mutating func list(_ k: String, _ body: (inout Self) -> Void) {
+        key(k)
+        beginList()
+        body(&self)
+        endList()
+    }
+
+    /// A field tree value (for parts not yet typed).
+    public mutating func value(_ v: FieldValue) {
+        switch v {
+        case let .int(i): int(i)
+        case let .double(d): double(d)
+        case let .string(s): string(s)
+        case let .bool(b): bool(b)
+        case let .hex(b): hex(b[...])
+        case let .list(items):
+            beginList()
+            for x in items { value(x) }
+            endList()
+        case let .object(f):
+            beginObject()
+            members(f)
+            endObject()
+        case .null: null()
+        }
+    }
+
+    /// The pairs of `f` as members of the current object.
+    public mutating func members(_ f: Fields) {
+        for (k, v) in f.items {
+            key(k)
+            value(v)
+        }
+    }
+}
+
+/// Compact JSON into a byte buffer, with the commas placed as values arrive.
+public struct JSONBytes: FieldSink {
+    public var bytes: [UInt8]
+    /// One bit per open container, set for lists.
+    var lists: UInt64 = 0
+    var depth = 0
+    /// True until the current container has its first item.
+    var first = true
+
+    public init(bytes: [UInt8] = []) { self.bytes = bytes }
+
+    /// Continues an object whose opening brace (and perhaps some members) is already in `bytes`.
+    public init(continuingObject bytes: [UInt8], empty: Bool) {
+        self.bytes = bytes
+        depth = 1
+        first = empty
+    }
+
+    @inline(__always) mutating func item() {
+        if depth > 0 && lists & (1 << UInt64(min(depth - 1, 63))) != 0 {
+            if !first { bytes.append(UInt8(ascii: ",")) }
+            first = false
+        }
+    }
+
+    @inline(__always) public mutating func key(_ k: String) {
+        if !first { bytes.append(UInt8(ascii: ",")) }
+        first = false
+        JSONOut.string(k, into: &bytes)
+        bytes.append(UInt8(ascii: ":"))
+    }
+
+    public mutating func int(_ v: Int) { item(); bytes.append(decimal: v) }
+    public mutating func double(_ v: Double) { item(); bytes.append(string: v.isFinite ? String(v) : "null") }
+    public mutating func bool(_ v: Bool) { item(); bytes.append(string: v ? "true" : "false") }
+    public mutating func string(_ v: String) { item(); JSONOut.string(v, into: &bytes) }
+    public mutating func string(utf8 v: ArraySlice<UInt8>) { item(); JSONOut.string(utf8: v, into: &bytes) }
+    public mutating func null() { item(); bytes.append(string: "null") }
+
+    public mutating func hex(_ v: ArraySlice<UInt8>) {
+        item()
+        bytes.append(UInt8(ascii: "\""))
+        let digits = Hex.digits
+        for x in v {
+            bytes.append(digits[Int(x >> 4)])
+            bytes.append(digits[Int(x & 0xF)])
+        }
+        bytes.append(UInt8(ascii: "\""))
+    }
+
+    @inline(__always) mutating func open(_ byte: UInt8, list: Bool) {
+        item()
+        bytes.append(byte)
+        let bit: UInt64 = 1 << UInt64(min(depth, 63))
+        if list { lists |= bit } else { lists &= ~bit }
+        depth += 1
+        first = true
+    }
+
+    @inline(__always) mutating func close(_ byte: UInt8) {
+        bytes.append(byte)
+        depth -= 1
+        first = false
+    }
+
+    public mutating func beginObject() { open(UInt8(ascii: "{"), list: false) }
+    public mutating func endObject() { close(UInt8(ascii: "}")) }
+    public mutating func beginList() { open(UInt8(ascii: "["), list: true) }
+    public mutating func endList() { close(UInt8(ascii: "]")) }
+}
+
+/// Builds a `Fields` tree from what is written: the members written at the top level become `result`.
+public struct FieldsBuilder: FieldSink {
+    enum Container {
+        case object(Fields, key: String?)
+        case list([FieldValue], key: String?)
+    }
+    var stack: [Container] = []
+    public private(set) var result = Fields()
+    var pendingKey: String?
+
+    public init() {}
+
+    mutating func put(_ v: FieldValue) {
+        guard let top = stack.popLast() else {
+            if let k = pendingKey { result.add(k, v) }
+            pendingKey = nil
+            return
+        }
+        switch top {
+        case .object(var f, let k):
+            if let pk = pendingKey { f.add(pk, v) }
+            stack.append(.object(f, key: k))
+        case .list(var l, let k):
+            l.append(v)
+            stack.append(.list(l, key: k))
+        }
+        pendingKey = nil
+    }
+
+    public mutating func key(_ k: String) { pendingKey = k }
+    public mutating func int(_ v: Int) { put(.int(v)) }
+    public mutating func double(_ v: Double) { put(.double(v)) }
+    public mutating func bool(_ v: Bool) { put(.bool(v)) }
+    public mutating func string(_ v: String) { put(.string(v)) }
+    public mutating func string(utf8 v: ArraySlice<UInt8>) { put(.string(String(decoding: v, as: UTF8.self))) }
+    public mutating func hex(_ v: ArraySlice<UInt8>) { put(.hex(Array(v))) }
+    public mutating func null() { put(.null) }
+    public mutating func beginObject() { stack.append(.object(Fields(), key: pendingKey)); pendingKey = nil }
+    public mutating func beginList() { stack.append(.list([], key: pendingKey)); pendingKey = nil }
+
+    public mutating func endObject() {
+        guard case let .object(f, k)? = stack.popLast() else { return }
+        pendingKey = k
+        put(.object(f))
+    }
+
+    public mutating func endList() {
+        guard case let .list(l, k)? = stack.popLast() else { return }
+        pendingKey = k
+        put(.list(l))
+    }
+
+    /// The object one `write` call makes with this builder.
+    public static func object(_ write: (inout FieldsBuilder) -> Void) -> Fields {
+        var b = FieldsBuilder()
+        write(&b)
+        return b.result
+    }
+}

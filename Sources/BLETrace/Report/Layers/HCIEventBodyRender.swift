@@ -1,0 +1,5 @@
+/// Text and JSON of `HCIEventBody`.
+extension HCIEventBody: LayerBody {
+    public func writeText(_ e: TraceEvent, into b: inout [UInt8]) {}
+    public func writeLayers<S: FieldSink>(_ e: TraceEvent, into s: inout S) {}
+}
