@@ -90,7 +90,7 @@ public final class FilterSink: EventSink {
     }
 
     func matchesDevice(_ e: TraceEvent) -> Bool {
-        if case let .list(reports)? = e.layer("adv")?["reports"] {
+        if case let .list(reports)? = e.legacyLayer("adv")?["reports"] {
             var hit = false
             for case let .object(r) in reports {
                 guard let a = r["address"]?.stringValue.flatMap({ BDAddr(string: $0) }) else { continue }
@@ -108,7 +108,7 @@ public final class FilterSink: EventSink {
         if let id = e.connection, let p = pipeline, let peer = p.connections.connection(id: id)?.peer, addresses.contains(peer) {
             return true
         }
-        if e.kind == .hciEvent || e.kind == .hciCommand, let hci = e.layer("hci"), case let .object(params)? = hci["parameters"] {
+        if e.kind == .hciEvent || e.kind == .hciCommand, let hci = e.legacyLayer("hci"), case let .object(params)? = hci["parameters"] {
             for (_, v) in params.items {
                 if let s = v.stringValue, s.utf8.count == 17, let a = BDAddr(string: s), addresses.contains(a) { return true }
             }

@@ -77,9 +77,9 @@ public final class Findings: AnalysisLayer {
         }
         switch e.kind {
         case .att:
-            guard let att = e.layer("att") else { return }
+            guard let att = e.legacyLayer("att") else { return }
             // What the finding is about, worked out only for the events that make one.
-            var target: String { Findings.target(att: att, gatt: e.layer("gatt")) }
+            var target: String { Findings.target(att: att, gatt: e.legacyLayer("gatt")) }
             if att["opcode"]?.intValue == 0x01, let code = att["error"]?.intValue {
                 let req = att["request_opcode"]?.intValue ?? 0
                 if code == 0x0A && Findings.discoveryOpcodes.contains(req) { return }
@@ -91,11 +91,11 @@ public final class Findings: AnalysisLayer {
                 add(.unanswered, e, (target.isEmpty ? name : "\(name) \(target)") + ": \(why)")
             }
         case .smp:
-            guard let smp = e.layer("smp"), smp["code"]?.intValue == 0x05 else { return }
+            guard let smp = e.legacyLayer("smp"), smp["code"]?.intValue == 0x05 else { return }
             let by = e.direction == .hostToController ? "sent by the local host" : e.direction == .controllerToHost ? "sent by the peer" : ""
             add(.pairingFailed, e, (smp["reason_name"]?.stringValue ?? "Pairing Failed") + (by.isEmpty ? "" : " (\(by))"))
         case .hciEvent:
-            guard let hci = e.layer("hci"), let params = hci["parameters"]?.objectValue else { return }
+            guard let hci = e.legacyLayer("hci"), let params = hci["parameters"]?.objectValue else { return }
             let status = params["status"]?.intValue ?? 0
             let handle = params["handle"]?.intValue.map { Hex.hex($0, width: 4) }
             switch (hci["event"]?.intValue, hci["subevent"]?.intValue) {
@@ -115,7 +115,7 @@ public final class Findings: AnalysisLayer {
         default:
             break
         }
-        if let w = e.layer("warning")?["reason"]?.stringValue {
+        if let w = e.warning ?? e.legacyLayer("warning")?["reason"]?.stringValue {
             add(.l2cap, e, w)
         }
     }

@@ -118,11 +118,11 @@ public final class ActivityLog: AnalysisLayer {
     static func bytes(_ v: FieldValue?) -> [UInt8]? { if case let .hex(b)? = v { return b }; return nil }
 
     public func observe(_ e: TraceEvent) {
-        if e.kind == .hciCommand, let hci = e.layer("hci"), let op = hci["opcode"]?.intValue, op == 0x200D || op == 0x2043 {
+        if e.kind == .hciCommand, let hci = e.legacyLayer("hci"), let op = hci["opcode"]?.intValue, op == 0x200D || op == 0x2043 {
             pendingCreate = e.timestamp
             return
         }
-        guard e.kind == .att, e.malformed == nil, let att = e.layer("att"), let op = att["opcode"]?.intValue else { return }
+        guard e.kind == .att, e.malformed == nil, let att = e.legacyLayer("att"), let op = att["opcode"]?.intValue else { return }
         let conn = connection(e.connection)
         let peerKey = conn.map { ATTLayer.deviceKey($0) } ?? "unknown"
         let byServer = att["role"]?.stringValue == "server"
@@ -205,7 +205,7 @@ public final class ActivityLog: AnalysisLayer {
     /// Text for a value from a dissector's `decoded` object: its `text` or `summary` when it has one,
     /// otherwise its fields as `key value` pairs.
     static func decodedText(_ e: TraceEvent, _ att: Fields) -> String? {
-        guard let d = e.layer("decoded") ?? att["decoded"]?.objectValue, !d.isEmpty else { return nil }
+        guard let d = e.legacyLayer("decoded") ?? att["decoded"]?.objectValue, !d.isEmpty else { return nil }
         if let t = d["text"]?.stringValue ?? d["summary"]?.stringValue { return t }
         return d.items.map { "\($0.0) \(plain($0.1))" }.joined(separator: ", ")
     }

@@ -103,6 +103,12 @@ public struct TraceEvent: Sendable {
 
     public func layer(_ name: String) -> Fields? { layers.first(where: { $0.0 == name })?.1 }
 
+    /// A layer of a `legacy` body, without making the layers of any other body (nil for typed bodies).
+    public func legacyLayer(_ name: String) -> Fields? {
+        guard case let .legacy(l) = body else { return nil }
+        return l.layers.first(where: { $0.0 == name })?.1
+    }
+
     /// The body as text and fields, for decoders that still build those. Reading it from another body gives
     /// an empty one of the same kind; changing it makes the body a `legacy` one.
     public var legacy: LegacyBody {
