@@ -82,6 +82,8 @@ def main():
     ap.add_argument("--no-tshark", action="store_true")
     ap.add_argument("--no-build", action="store_true")
     ap.add_argument("--repeat", type=int, default=5, help="runs of each bletrace command; the median is reported (tshark runs once)")
+    ap.add_argument("--alloc-records", type=int, default=100_000,
+                    help="size of the captures whose heap allocations heaptrack counts (0: skip)")
     args = ap.parse_args()
 
     if not args.no_build:
@@ -120,6 +122,17 @@ def main():
         measure("bletrace analyze --summary-only", [BIN, "analyze", snoop, "--summary-only"], args.repeat)
         measure("bletrace devices", [BIN, "devices", snoop], args.repeat)
         measure("bletrace analyze pcap (text)", [BIN, "analyze", pcap, "--color", "never"], args.repeat)
+        # The capture where ATT dominates: its own record count, so its rate is computed here.
+        att = os.path.join(work, "att.btsnoop")
+        made = subprocess.run([BIN, "make-capture", "--records", str(args.records), "--mix", "att", att], check=True,
+                              capture_output=True, text=True).stdout
+        att_records = int(made.strip().split(": ")[-1].split()[0])
+        att_acl = acl_share(att)
+        runs = sorted(run([BIN, "analyze", att, "--summary-only"], out) for _ in range(args.repeat))
+        att_wall = runs[len(runs) // 2][0]
+        att_rate = att_records / att_wall
+        print(f"  ATT capture ({att_records:,} records, {att_acl * 100:.0f} % ACL): --summary-only {att_wall:.2f} s, "
+              f"{att_rate / 1e6:.2f} M rec/s", flush=True)
         if tshark:
             measure("tshark -r", [tshark, "-r", snoop])
             measure("tshark -r -V", [tshark, "-r", snoop, "-V"])
@@ -148,13 +161,64 @@ def main():
         rate = records / full[1]
         print(f"  full decode (summary only): {rate / 1e6:.2f} M records/s (target 2.00)")
 
+        allocs = []
+        alloc_records = min(args.alloc_records, args.records)
+        if alloc_records > 0 and shutil.which("heaptrack") and shutil.which("heaptrack_print"):
+            for mix in ("mixed", "att"):
+                path = os.path.join(work, f"alloc-{mix}.btsnoop")
+                made = subprocess.run([BIN, "make-capture", "--records", str(alloc_records), "--mix", mix, path],
+                                      check=True, capture_output=True, text=True).stdout
+                n = int(made.strip().split(": ")[-1].split()[0])
+                for name, extra in (("--summary-only", ["--summary-only"]), ("--format json", ["--format", "json", "--single-thread"])):
+                    calls = heap_allocations([BIN, "analyze", path] + extra, work)
+                    if calls is not None:
+                        allocs.append((mix, name, n, calls))
+                        print(f"  heap allocations, {mix} capture, {name:<15} {calls / n:6.2f} per record ({calls:,} for {n:,} records)")
+
         if args.write_doc:
-            write_doc(records, size, rows, ratios, rate, scale, args.repeat)
+            write_doc(records, size, rows, ratios, rate, scale, args.repeat, (att_records, att_acl, att_wall, att_rate), allocs)
     finally:
         shutil.rmtree(work, ignore_errors=True)
 
 
-def write_doc(records, size, rows, ratios, rate, scale, repeat):
+def acl_share(path):
+    """The fraction of a btsnoop (H4) file's records that are ACL data."""
+    total = acl = 0
+    with open(path, "rb") as f:
+        f.read(16)
+        while True:
+            head = f.read(24)
+            if len(head) < 24:
+                break
+            n = int.from_bytes(head[4:8], "big")
+            data = f.read(n)
+            total += 1
+            if data[:1] == b"\x02":
+                acl += 1
+    return acl / total if total else 0.0
+
+
+def heap_allocations(cmd, work):
+    """Calls to allocation functions during cmd, counted by heaptrack; None when it cannot say."""
+    prefix = os.path.join(work, "heaptrack")
+    proc = subprocess.run(["heaptrack", "-o", prefix] + cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    data = [os.path.join(work, f) for f in os.listdir(work) if f.startswith("heaptrack")]
+    try:
+        if proc.returncode != 0 or not data:
+            return None
+        printed = subprocess.run(["heaptrack_print", "-f", data[0], "--print-peaks", "0", "--print-allocators", "0",
+                                  "--print-temporary", "0", "--print-leaks", "0"],
+                                 capture_output=True, text=True).stdout
+        for line in printed.splitlines():
+            if line.startswith("calls to allocation functions:"):
+                return int(line.split(":")[1].split()[0])
+        return None
+    finally:
+        for f in data:
+            os.unlink(f)
+
+
+def write_doc(records, size, rows, ratios, rate, scale, repeat, att, allocs):
     lines = ["# Performance", "",
              "Measured by `python3 scripts/bench.py --scale-check --write-doc` (this file is written by that command).", "",
              f"- Date: {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}",
@@ -170,6 +234,14 @@ def write_doc(records, size, rows, ratios, rate, scale, repeat):
     for label, ratio, target in ratios:
         lines.append(f"| {label} | {ratio:.1f}x | {f'{target}x' if target else '—'} |")
     lines.append(f"| full decode rate (`--summary-only`) | {rate / 1e6:.2f} M rec/s | 2.00 M rec/s |")
+    att_records, att_acl, att_wall, att_rate = att
+    lines.append(f"| full decode rate, ATT capture ({att_records:,} records, {att_acl * 100:.0f} % ACL) | "
+                 f"{att_rate / 1e6:.2f} M rec/s | 2.00 M rec/s |")
+    if allocs:
+        lines += ["", "Heap allocations (heaptrack, calls to allocation functions):", "",
+                  "| capture | command | records | allocations per record | target |", "|---|---|---:|---:|---:|"]
+        for mix, name, n, calls in allocs:
+            lines.append(f"| {mix} | `analyze {name}` | {n:,} | {calls / n:.2f} | {'1' if 'summary' in name else '—'} |")
     if scale:
         lines += ["", "Memory with a file 5 times larger:", "", "| output | wall s | peak RSS MB |", "|---|---:|---:|"]
         for name, wall, rss in scale:

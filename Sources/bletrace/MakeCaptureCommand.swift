@@ -22,6 +22,9 @@ struct MakeCapture: ParsableCommand {
     @Option(help: "btsnoop (H4), pcap (link type 201) or pklg.")
     var format: Kind = .btsnoop
 
+    @Option(help: "mixed (adverts, connections, pairing, ATT) or att (mostly ATT traffic: over 60 % ACL records).")
+    var mix: String = "mixed"
+
     @Argument(help: "Output file.")
     var output: String
 
@@ -37,8 +40,12 @@ struct MakeCapture: ParsableCommand {
         case .pcap: writerFormat = .pcap(linkType: 201)
         case .pklg: writerFormat = .packetLogger(littleEndian: true)
         }
+        guard let m = SyntheticCapture.Mix(rawValue: mix) else {
+            reportError("--mix takes mixed or att")
+            throw ExitCode(2)
+        }
         var failed = false
-        let n = SyntheticCapture.generate(records: records, format: writerFormat) { chunk in
+        let n = SyntheticCapture.generate(records: records, format: writerFormat, mix: m) { chunk in
             let written = chunk.withUnsafeBytes { fwrite($0.baseAddress, 1, $0.count, f) }
             if written != chunk.count { failed = true }
         }

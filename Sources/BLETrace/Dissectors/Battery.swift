@@ -1,6 +1,9 @@
 /// A battery level reading, for the battery history in the summary.
-public struct BatteryReading: Sendable, Equatable {
+public struct BatteryReading: DecodedValue, Equatable {
     public var percent: Int
+
+    public func writeFields<S: FieldSink>(into s: inout S) { s.field("battery_level", percent) }
+    public var text: String { "\(percent)%" }
 }
 
 /// Battery Service 0x180F: Battery Level 0x2A19, Battery Level Status 0x2BED, Battery Critical Status 0x2BE9.
@@ -20,13 +23,10 @@ public struct BatteryDissector: ValueDissector {
     /// Battery Level: one byte, 0–100 percent.
     public static func level(_ v: ArraySlice<UInt8>) -> Dissection {
         guard let b = v.first else { return .invalid("battery", DissectorText.length(0, expected: 1)) }
-        var f = Fields()
-        f.add("battery_level", Int(b))
         var problem: String? = nil
         if b > 100 { problem = "battery level \(b) is above 100%" }
         if v.count != 1 { problem = DissectorText.length(v.count, expected: 1) }
-        return Dissection("battery", fields: f, text: "\(b)%", problem: problem,
-                          payload: problem == nil ? BatteryReading(percent: Int(b)) : nil)
+        return Dissection("battery", value: BatteryReading(percent: Int(b)), problem: problem)
     }
 
     static let externalSource = ["no", "yes", "unknown", "reserved"]

@@ -33,7 +33,10 @@ public struct CyclingSpeedCadenceDissector: ValueDissector {
             let state = ctx.state.get(CSCState.self) { CSCState() }
             var d = CyclingSpeedCadenceDissector.measurement(v, previous: state.last)
             if d.problem == nil, let m = d.payload as? Measurement { state.last = m }
-            d.payload = nil
+            if var f = d.value as? FieldsValue {
+                f.payload = nil
+                d.value = f
+            }
             return d
         case 0x2A5C:
             var c = ByteCursor(v)

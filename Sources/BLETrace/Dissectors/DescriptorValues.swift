@@ -14,10 +14,7 @@ public struct DescriptorDissector: ValueDissector {
         case 0x2903: d = DescriptorDissector.sccd(v)
         default: d = DescriptorDissector.presentationFormat(v)
         }
-        if let ch = ctx.characteristic {
-            d.fields.add("characteristic", ch.description)
-            if let n = GATTNaming.name(ch, kind: AssignedNumbers.characteristicName) { d.fields.add("characteristic_name", n) }
-        }
+        if let ch = ctx.characteristic { d.value = DescribedValue(inner: d.value, characteristic: ch) }
         return d
     }
 
@@ -31,16 +28,26 @@ public struct DescriptorDissector: ValueDissector {
     public static func cccd(_ v: ArraySlice<UInt8>, characteristic: BLEUUID? = nil) -> Dissection {
         var c = ByteCursor(v)
         guard v.count == 2, let x = try? c.u16le() else { return .invalid("descriptor", DissectorText.length(v.count, expected: 2)) }
-        var f = Fields()
-        f.add("cccd", Int(x))
-        f.add("notifications", x & 1 != 0)
-        f.add("indications", x & 2 != 0)
-        var parts: [String] = []
-        parts.append("notifications " + (x & 1 != 0 ? "on" : "off"))
-        parts.append("indications " + (x & 2 != 0 ? "on" : "off"))
-        return Dissection("descriptor", fields: f, text: parts.joined(separator: ", "),
-                          problem: x & 0xFFFC != 0 ? "reserved bits set (\(Hex.hex(x, width: 4)))" : nil,
-                          payload: Subscription(characteristic: characteristic, notifications: x & 1 != 0, indications: x & 2 != 0))
+        return Dissection("descriptor", value: CCCDValue(bits: x, characteristic: characteristic),
+                          problem: x & 0xFFFC != 0 ? "reserved bits set (\(Hex.hex(x, width: 4)))" : nil)
+    }
+
+    /// A Client Characteristic Configuration value.
+    public struct CCCDValue: DecodedValue, Equatable {
+        public var bits: UInt16
+        public var characteristic: BLEUUID?
+
+        public func writeFields<S: FieldSink>(into s: inout S) {
+            s.field("cccd", Int(bits))
+            s.field("notifications", bits & 1 != 0)
+            s.field("indications", bits & 2 != 0)
+        }
+        public var text: String {
+            (bits & 1 != 0 ? "notifications on" : "notifications off") + (bits & 2 != 0 ? ", indications on" : ", indications off")
+        }
+        public var summaryPayload: (any Sendable)? {
+            Subscription(characteristic: characteristic, notifications: bits & 1 != 0, indications: bits & 2 != 0)
+        }
     }
 
     static func sccd(_ v: ArraySlice<UInt8>) -> Dissection {

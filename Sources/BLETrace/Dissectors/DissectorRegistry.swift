@@ -1,23 +1,45 @@
+/// A decoded attribute value: what a dissector returns. It writes its own JSON members and one line of text;
+/// the summary layers (battery history, identity cards, the ANCS view) read the typed value itself.
+public protocol DecodedValue: Sendable {
+    /// The value's members of JSON `decoded` (after `dissector`, before `text`).
+    func writeFields<S: FieldSink>(into s: inout S)
+    /// One line for the timeline: "90%", "\"Acme\"".
+    var text: String { get }
+    /// What the summary layers receive (`Dissection.payload`) when the value is valid: by default the value.
+    var summaryPayload: (any Sendable)? { get }
+}
+
+extension DecodedValue {
+    public var summaryPayload: (any Sendable)? { self }
+}
+
+/// A value given as a field tree and text (dissectors not yet typed; `--uuids` decoders).
+public struct FieldsValue: DecodedValue {
+    public var fields: Fields
+    public var text: String
+    public var payload: (any Sendable)?
+    public func writeFields<S: FieldSink>(into s: inout S) { s.members(fields) }
+    public var summaryPayload: (any Sendable)? { payload }
+}
+
 /// What a value dissector made of one attribute value.
 public struct Dissection: Sendable {
     /// The dissector's name: `battery`, `device_information`, `ancs`, … (JSON `decoded.dissector`).
     public var dissector: String
-    /// Typed fields (JSON `decoded`, after `dissector`).
-    public var fields: Fields
-    /// One line for the timeline: "90%", "Manufacturer Name \"Acme\"".
-    public var text: String
+    /// The decoded value.
+    public var value: any DecodedValue
     /// Why the value does not fit its characteristic (wrong length, out of range, bad UTF-8), when it does not.
     /// The value is then shown raw next to whatever could be decoded.
     public var problem: String?
-    /// A typed result for the summary layers (battery history, identity cards, the ANCS view).
-    public var payload: (any Sendable)?
+
+    public init(_ dissector: String, value: any DecodedValue, problem: String? = nil) {
+        self.dissector = dissector
+        self.value = value
+        self.problem = problem
+    }
 
     public init(_ dissector: String, fields: Fields = Fields(), text: String, problem: String? = nil, payload: (any Sendable)? = nil) {
-        self.dissector = dissector
-        self.fields = fields
-        self.text = text
-        self.problem = problem
-        self.payload = payload
+        self.init(dissector, value: FieldsValue(fields: fields, text: text, payload: payload), problem: problem)
     }
 
     /// A value that could not be decoded at all: only the reason.
@@ -25,17 +47,30 @@ public struct Dissection: Sendable {
         Dissection(dissector, fields: fields, text: "", problem: reason)
     }
 
-    /// `decoded` as the JSON shows it: `dissector`, the fields, `text` (the one-line rendering) and
-    /// `problem` when there is one.
-    public var jsonFields: Fields {
-        var f = Fields()
-        f.items.reserveCapacity(fields.items.count + 3)
-        f.add("dissector", dissector)
-        f.items.append(contentsOf: fields.items)
-        if !text.isEmpty { f.add("text", text) }
-        if let p = problem { f.add("problem", p) }
-        return f
+    /// One line for the timeline: "90%", "Manufacturer Name \"Acme\"".
+    public var text: String { value.text }
+
+    /// The value's fields as a tree (JSON `decoded`, after `dissector`).
+    public var fields: Fields { FieldsBuilder.object { value.writeFields(into: &$0) } }
+
+    /// The typed result for the summary layers: a typed value's own, when valid; a field value's given payload.
+    public var payload: (any Sendable)? {
+        if value is FieldsValue { return value.summaryPayload }
+        return problem == nil ? value.summaryPayload : nil
     }
+
+    /// Writes `decoded` as the JSON shows it: `dissector`, the value's fields, `text` (the one-line rendering)
+    /// and `problem` when there is one.
+    public func writeJSON<S: FieldSink>(into s: inout S) {
+        s.field("dissector", dissector)
+        value.writeFields(into: &s)
+        let t = text
+        if !t.isEmpty { s.field("text", t) }
+        if let p = problem { s.field("problem", p) }
+    }
+
+    /// `decoded` as a field tree (`writeJSON`).
+    public var jsonFields: Fields { FieldsBuilder.object { writeJSON(into: &$0) } }
 
     /// The timeline text: the decoded text, and the problem with the raw bytes when there is one.
     public func summaryText(raw: ArraySlice<UInt8>) -> String {
@@ -187,15 +222,11 @@ enum DissectorText {
     /// replacement character where the bytes break. The text is the quoted string (the event already names
     /// the characteristic).
     static func string(_ dissector: String, key: String, _ v: ArraySlice<UInt8>, identity: Bool = false) -> Dissection {
-        var f = Fields()
         if let s = utf8(v) {
-            f.add(key, s)
-            return Dissection(dissector, fields: f, text: "\"\(s)\"",
-                              payload: identity ? IdentityItem.string(key: key, value: s) : nil)
+            return Dissection(dissector, value: StringValue(key: key, value: s, identity: identity))
         }
-        let lossy = String(decoding: v, as: UTF8.self)
-        f.add(key, lossy)
-        return Dissection(dissector, fields: f, text: "\"\(lossy)\"", problem: "not valid UTF-8")
+        return Dissection(dissector, value: StringValue(key: key, value: String(decoding: v, as: UTF8.self), identity: false),
+                          problem: "not valid UTF-8")
     }
 
     /// "1 extra byte" style suffix for over-long values, or nil.
@@ -224,3 +255,31 @@ enum DissectorText {
     static func list(_ names: [String]) -> FieldValue { .list(names.map { .string($0) }) }
 }
 
+
+/// A UTF-8 string characteristic (Device Name, the Device Information strings, User Description): `key` holds
+/// the text.
+public struct StringValue: DecodedValue, Equatable {
+    public var key: String
+    public var value: String
+    /// True when the string belongs on the device's identity card.
+    public var identity: Bool
+
+    public func writeFields<S: FieldSink>(into s: inout S) { s.field(key, value) }
+    /// The quoted string (the event already names the characteristic).
+    public var text: String { "\"" + value + "\"" }
+    public var summaryPayload: (any Sendable)? { identity ? IdentityItem.string(key: key, value: value) : nil }
+}
+
+/// A descriptor's value with the characteristic it describes.
+public struct DescribedValue: DecodedValue {
+    public var inner: any DecodedValue
+    public var characteristic: BLEUUID
+
+    public func writeFields<S: FieldSink>(into s: inout S) {
+        inner.writeFields(into: &s)
+        s.field("characteristic", characteristic.description)
+        if let n = GATTNaming.name(characteristic, kind: AssignedNumbers.characteristicName) { s.field("characteristic_name", n) }
+    }
+    public var text: String { inner.text }
+    public var summaryPayload: (any Sendable)? { inner.summaryPayload }
+}
