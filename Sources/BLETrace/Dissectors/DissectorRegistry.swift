@@ -7,10 +7,13 @@ public protocol DecodedValue: Sendable {
     var text: String { get }
     /// What the summary layers receive (`Dissection.payload`) when the value is valid: by default the value.
     var summaryPayload: (any Sendable)? { get }
+    /// True when `summaryPayload` holds even for a value with a problem (field values carry their own).
+    var payloadDespiteProblem: Bool { get }
 }
 
 extension DecodedValue {
     public var summaryPayload: (any Sendable)? { self }
+    public var payloadDespiteProblem: Bool { false }
 }
 
 /// A value given as a field tree and text (dissectors not yet typed; `--uuids` decoders).
@@ -20,6 +23,7 @@ public struct FieldsValue: DecodedValue {
     public var payload: (any Sendable)?
     public func writeFields<S: FieldSink>(into s: inout S) { s.members(fields) }
     public var summaryPayload: (any Sendable)? { payload }
+    public var payloadDespiteProblem: Bool { true }
 }
 
 /// What a value dissector made of one attribute value.
@@ -55,8 +59,7 @@ public struct Dissection: Sendable {
 
     /// The typed result for the summary layers: a typed value's own, when valid; a field value's given payload.
     public var payload: (any Sendable)? {
-        if value is FieldsValue { return value.summaryPayload }
-        return problem == nil ? value.summaryPayload : nil
+        problem == nil || value.payloadDespiteProblem ? value.summaryPayload : nil
     }
 
     /// Writes `decoded` as the JSON shows it: `dissector`, the value's fields, `text` (the one-line rendering)
@@ -282,4 +285,5 @@ public struct DescribedValue: DecodedValue {
     }
     public var text: String { inner.text }
     public var summaryPayload: (any Sendable)? { inner.summaryPayload }
+    public var payloadDespiteProblem: Bool { inner.payloadDespiteProblem }
 }
