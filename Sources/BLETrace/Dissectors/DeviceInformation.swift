@@ -23,16 +23,17 @@ public struct PnPID: Sendable, Equatable {
         "\(productVersion >> 8).\((productVersion >> 4) & 0xF).\(productVersion & 0xF)"
     }
 
-    public var fields: Fields {
-        var f = Fields()
-        f.add("vendor_id_source", Int(vendorIDSource))
-        f.add("vendor_id_source_name", sourceName)
-        f.add("vendor_id", Int(vendorID))
-        if let n = vendorName { f.add("vendor_name", n) }
-        f.add("product_id", Int(productID))
-        f.add("product_version", Int(productVersion))
-        f.add("product_version_text", versionText)
-        return f
+    public var fields: Fields { FieldsBuilder.object { writeMembers(into: &$0) } }
+
+    /// The PnP ID's members as JSON shows them.
+    public func writeMembers<S: FieldSink>(into s: inout S) {
+        s.field("vendor_id_source", Int(vendorIDSource))
+        s.field("vendor_id_source_name", sourceName)
+        s.field("vendor_id", Int(vendorID))
+        if let n = vendorName { s.field("vendor_name", n) }
+        s.field("product_id", Int(productID))
+        s.field("product_version", Int(productVersion))
+        s.field("product_version_text", versionText)
     }
 
     public var text: String {
@@ -41,10 +42,25 @@ public struct PnPID: Sendable, Equatable {
     }
 }
 
+extension PnPID: DecodedValue {
+    public func writeFields<S: FieldSink>(into s: inout S) { s.object("pnp_id") { writeMembers(into: &$0) } }
+    public var summaryPayload: (any Sendable)? { IdentityItem.pnp(self) }
+}
+
 /// System ID (0x2A23): a 40-bit manufacturer-defined identifier and a 24-bit organizationally unique identifier.
-public struct SystemID: Sendable, Equatable {
+public struct SystemID: DecodedValue, Equatable {
     public var manufacturerIdentifier: UInt64
     public var oui: UInt32
+
+    public func writeFields<S: FieldSink>(into s: inout S) {
+        s.object("system_id") { s in
+            s.field("manufacturer_identifier", Int(manufacturerIdentifier))
+            s.field("oui", Int(oui))
+            s.field("oui_text", DeviceInformationDissector.ouiText(oui))
+        }
+    }
+    public var text: String { "manufacturer identifier \(Hex.hex(manufacturerIdentifier, width: 10)), OUI \(DeviceInformationDissector.ouiText(oui))" }
+    public var summaryPayload: (any Sendable)? { IdentityItem.systemID(self) }
 }
 
 /// One item of the identity card, for the summary.
@@ -87,11 +103,8 @@ public struct DeviceInformationDissector: ValueDissector {
             return .invalid("device_information", DissectorText.length(v.count, expected: 7))
         }
         let p = PnPID(vendorIDSource: src, vendorID: vid, productID: pid, productVersion: ver)
-        var f = Fields()
-        f.add("pnp_id", p.fields)
         let problem = (src == 1 || src == 2) ? nil : "vendor ID source \(src) is reserved (1 = Bluetooth SIG, 2 = USB)"
-        return Dissection("device_information", fields: f, text: p.text, problem: problem,
-                          payload: problem == nil ? IdentityItem.pnp(p) : nil)
+        return Dissection("device_information", value: p, problem: problem)
     }
 
     public static func systemID(_ v: ArraySlice<UInt8>) -> Dissection {
@@ -100,16 +113,7 @@ public struct DeviceInformationDissector: ValueDissector {
         for (i, b) in v.enumerated() {
             if i < 5 { m |= UInt64(b) << (8 * UInt64(i)) } else { o |= UInt32(b) << (8 * UInt32(i - 5)) }
         }
-        let s = SystemID(manufacturerIdentifier: m, oui: o)
-        var f = Fields()
-        var inner = Fields()
-        inner.add("manufacturer_identifier", Int(m))
-        inner.add("oui", Int(o))
-        inner.add("oui_text", ouiText(o))
-        f.add("system_id", inner)
-        return Dissection("device_information", fields: f,
-                          text: "manufacturer identifier \(Hex.hex(m, width: 10)), OUI \(ouiText(o))",
-                          payload: IdentityItem.systemID(s))
+        return Dissection("device_information", value: SystemID(manufacturerIdentifier: m, oui: o))
     }
 
     /// "00:1A:7D" (most significant first).

@@ -19,17 +19,29 @@ public struct GAPDissector: ValueDissector {
     public static func appearance(_ v: ArraySlice<UInt8>) -> Dissection {
         var c = ByteCursor(v)
         guard v.count == 2, let a = try? c.u16le() else { return .invalid("gap", DissectorText.length(v.count, expected: 2)) }
-        var f = Fields()
-        f.add("appearance", Int(a))
-        f.add("category_value", Int(a >> 6))
-        f.add("subcategory_value", Int(a & 0x3F))
-        let names = AssignedNumbers.appearance(a)
-        if let n = names {
-            f.add("category", n.category)
-            if let s = n.subcategory { f.add("subcategory", s) }
+        return Dissection("gap", value: Appearance(value: a))
+    }
+
+    /// An Appearance value: category (bits 15–6) and sub-category (bits 5–0), named from the assigned numbers.
+    public struct Appearance: DecodedValue, Equatable {
+        public var value: UInt16
+
+        public func writeFields<S: FieldSink>(into s: inout S) {
+            s.field("appearance", Int(value))
+            s.field("category_value", Int(value >> 6))
+            s.field("subcategory_value", Int(value & 0x3F))
+            if let n = AssignedNumbers.appearance(value) {
+                s.field("category", n.category)
+                if let sub = n.subcategory { s.field("subcategory", sub) }
+            }
         }
-        let text = names.map { $0.category + ($0.subcategory.map { ": " + $0 } ?? "") } ?? "unassigned category \(a >> 6)"
-        return Dissection("gap", fields: f, text: "\(Hex.hex(a, width: 4)) \(text)", payload: IdentityItem.appearance(a))
+        public var text: String {
+            let names = AssignedNumbers.appearance(value)
+            return Hex.hex(value, width: 4) + " "
+                + (names.map { $0.category + ($0.subcategory.map { ": " + $0 } ?? "") } ?? "unassigned category \(value >> 6)")
+        }
+        public var summaryPayload: (any Sendable)? { IdentityItem.appearance(value) }
+        public var payloadDespiteProblem: Bool { true }
     }
 
     /// Peripheral Preferred Connection Parameters: intervals (1.25 ms), latency, timeout (10 ms); 0xFFFF means

@@ -20,11 +20,20 @@ public struct GATTServiceDissector: ValueDissector {
         guard v.count == 4, let a = try? c.u16le(), let b = try? c.u16le() else {
             return .invalid("gatt", DissectorText.length(v.count, expected: 4))
         }
-        var f = Fields()
-        f.add("start_handle", Int(a))
-        f.add("end_handle", Int(b))
-        return Dissection("gatt", fields: f, text: "services changed in \(Hex.hex(a, width: 4))–\(Hex.hex(b, width: 4))",
-                          problem: a > b || a == 0 ? "invalid handle range" : nil)
+        return Dissection("gatt", value: ServiceChanged(start: a, end: b), problem: a > b || a == 0 ? "invalid handle range" : nil)
+    }
+
+    /// Service Changed: the handle range whose attributes changed.
+    public struct ServiceChanged: DecodedValue, Equatable {
+        public var start: UInt16
+        public var end: UInt16
+
+        public func writeFields<S: FieldSink>(into s: inout S) {
+            s.field("start_handle", Int(start))
+            s.field("end_handle", Int(end))
+        }
+        public var text: String { "services changed in \(Hex.hex(start, width: 4))–\(Hex.hex(end, width: 4))" }
+        public var summaryPayload: (any Sendable)? { nil }
     }
 
     static func features(_ v: ArraySlice<UInt8>, key: String, names: [String]) -> Dissection {
