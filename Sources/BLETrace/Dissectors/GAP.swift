@@ -51,13 +51,7 @@ public struct GAPDissector: ValueDissector {
         guard v.count == 8, let lo = try? c.u16le(), let hi = try? c.u16le(), let lat = try? c.u16le(), let to = try? c.u16le() else {
             return .invalid("gap", DissectorText.length(v.count, expected: 8))
         }
-        var f = Fields()
-        f.add("interval_min", Int(lo))
-        f.add("interval_max", Int(hi))
-        f.add("latency", Int(lat))
-        f.add("timeout", Int(to))
-        func iv(_ x: UInt16) -> String { x == 0xFFFF ? "any" : Fmt.interval1250(Int(x)) }
-        let text = "interval \(iv(lo))–\(iv(hi)), latency \(lat), timeout " + (to == 0xFFFF ? "any" : Fmt.timeout10(Int(to)))
+        let value = PreferredParameters(intervalMin: lo, intervalMax: hi, latency: lat, timeout: to)
         var problems: [String] = []
         for (name, x) in [("minimum interval", lo), ("maximum interval", hi)] where x != 0xFFFF && !(6...3200).contains(x) {
             problems.append("\(name) \(x) outside 6–3200")
@@ -65,15 +59,44 @@ public struct GAPDissector: ValueDissector {
         if lo != 0xFFFF, hi != 0xFFFF, lo > hi { problems.append("minimum interval above maximum") }
         if lat > 499 { problems.append("latency \(lat) above 499") }
         if to != 0xFFFF, !(10...3200).contains(to) { problems.append("timeout \(to) outside 10–3200") }
-        return Dissection("gap", fields: f, text: text, problem: problems.isEmpty ? nil : problems.joined(separator: "; "))
+        return Dissection("gap", value: value, problem: problems.isEmpty ? nil : problems.joined(separator: "; "))
+    }
+
+    /// Peripheral Preferred Connection Parameters as sent (0xFFFF: no preference).
+    public struct PreferredParameters: DecodedValue, Equatable {
+        public var intervalMin: UInt16
+        public var intervalMax: UInt16
+        public var latency: UInt16
+        public var timeout: UInt16
+
+        public func writeFields<S: FieldSink>(into s: inout S) {
+            s.field("interval_min", Int(intervalMin))
+            s.field("interval_max", Int(intervalMax))
+            s.field("latency", Int(latency))
+            s.field("timeout", Int(timeout))
+        }
+        public var text: String {
+            func iv(_ x: UInt16) -> String { x == 0xFFFF ? "any" : Fmt.interval1250(Int(x)) }
+            return "interval \(iv(intervalMin))–\(iv(intervalMax)), latency \(latency), timeout "
+                + (timeout == 0xFFFF ? "any" : Fmt.timeout10(Int(timeout)))
+        }
+        public var summaryPayload: (any Sendable)? { nil }
     }
 
     /// A one-byte 0/1 characteristic.
     static func flag(_ v: ArraySlice<UInt8>, key: String, label: String) -> Dissection {
         guard v.count == 1, let b = v.first else { return .invalid("gap", DissectorText.length(v.count, expected: 1)) }
-        var f = Fields()
-        f.add(key, Int(b))
-        return Dissection("gap", fields: f, text: (b == 0 ? "no " : "") + label + (b == 1 ? " supported" : ""),
-                          problem: b > 1 ? "value \(b) is reserved (0 or 1)" : nil)
+        return Dissection("gap", value: Flag(key: key, label: label, value: b), problem: b > 1 ? "value \(b) is reserved (0 or 1)" : nil)
+    }
+
+    /// A one-byte 0/1 characteristic: its JSON key, its text label and the byte.
+    public struct Flag: DecodedValue, Equatable {
+        public var key: String
+        public var label: String
+        public var value: UInt8
+
+        public func writeFields<S: FieldSink>(into s: inout S) { s.field(key, Int(value)) }
+        public var text: String { (value == 0 ? "no " : "") + label + (value == 1 ? " supported" : "") }
+        public var summaryPayload: (any Sendable)? { nil }
     }
 }

@@ -38,23 +38,48 @@ public struct GATTServiceDissector: ValueDissector {
 
     static func features(_ v: ArraySlice<UInt8>, key: String, names: [String]) -> Dissection {
         guard !v.isEmpty else { return .invalid("gatt", "empty value") }
-        var f = Fields()
-        f.add(key, hex: v)
-        var set: [String] = []
-        for (i, b) in v.enumerated() {
-            for bit in 0..<8 where b & (1 << bit) != 0 {
-                let n = i * 8 + bit
-                set.append(n < names.count ? names[n] : "bit \(n)")
+        return Dissection("gatt", value: Features(key: key, names: names, bits: v))
+    }
+
+    /// A supported-features bit field: its JSON key, the names of its bits (bit 0 first) and the bytes.
+    public struct Features: DecodedValue, Equatable {
+        public var key: String
+        public var names: [String]
+        public var bits: ArraySlice<UInt8>
+
+        /// The names of the set bits; unnamed ones as "bit N".
+        public var set: [String] {
+            var out: [String] = []
+            for (i, b) in bits.enumerated() {
+                for bit in 0..<8 where b & (1 << bit) != 0 {
+                    let n = i * 8 + bit
+                    out.append(n < names.count ? names[n] : "bit \(n)")
+                }
             }
+            return out
         }
-        f.add("features", DissectorText.list(set))
-        return Dissection("gatt", fields: f, text: set.isEmpty ? "no features" : set.joined(separator: ", "))
+
+        public func writeFields<S: FieldSink>(into s: inout S) {
+            s.field(key, hex: bits)
+            s.list("features") { s in for n in set { s.string(n) } }
+        }
+        public var text: String {
+            let set = self.set
+            return set.isEmpty ? "no features" : set.joined(separator: ", ")
+        }
+        public var summaryPayload: (any Sendable)? { nil }
     }
 
     static func databaseHash(_ v: ArraySlice<UInt8>) -> Dissection {
         guard v.count == 16 else { return .invalid("gatt", DissectorText.length(v.count, expected: 16)) }
-        var f = Fields()
-        f.add("database_hash", hex: v)
-        return Dissection("gatt", fields: f, text: "database hash " + Hex.string(v))
+        return Dissection("gatt", value: DatabaseHash(hash: v))
+    }
+
+    /// Database Hash: 128 bits over the server's database.
+    public struct DatabaseHash: DecodedValue, Equatable {
+        public var hash: ArraySlice<UInt8>
+        public func writeFields<S: FieldSink>(into s: inout S) { s.field("database_hash", hex: hash) }
+        public var text: String { "database hash " + Hex.string(hash) }
+        public var summaryPayload: (any Sendable)? { nil }
     }
 }
