@@ -85,13 +85,24 @@ public struct BatteryDissector: ValueDissector {
     /// Battery Critical Status: one byte of flags.
     public static func criticalStatus(_ v: ArraySlice<UInt8>) -> Dissection {
         guard let b = v.first else { return .invalid("battery", DissectorText.length(0, expected: 1)) }
-        var f = Fields()
-        f.add("critical_power_state", b & 1 != 0)
-        f.add("immediate_service_required", b & 2 != 0)
-        var parts: [String] = []
-        if b & 1 != 0 { parts.append("critical power state") }
-        if b & 2 != 0 { parts.append("immediate service required") }
-        return Dissection("battery", fields: f, text: parts.isEmpty ? "not critical" : parts.joined(separator: ", "),
-                          problem: v.count != 1 ? DissectorText.length(v.count, expected: 1) : nil)
+        return Dissection("battery", value: CriticalStatus(flags: b), problem: v.count != 1 ? DissectorText.length(v.count, expected: 1) : nil)
+    }
+
+    /// Battery Critical Status flags.
+    public struct CriticalStatus: DecodedValue, Equatable {
+        public var flags: UInt8
+        public func writeFields<S: FieldSink>(into s: inout S) {
+            s.field("critical_power_state", flags & 1 != 0)
+            s.field("immediate_service_required", flags & 2 != 0)
+        }
+        public var text: String {
+            switch flags & 3 {
+            case 0: return "not critical"
+            case 1: return "critical power state"
+            case 2: return "immediate service required"
+            default: return "critical power state, immediate service required"
+            }
+        }
+        public var summaryPayload: (any Sendable)? { nil }
     }
 }

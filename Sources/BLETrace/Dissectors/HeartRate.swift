@@ -14,18 +14,30 @@ public struct HeartRateDissector: ValueDissector {
         case 0x2A37: return HeartRateDissector.measurement(v)
         case 0x2A38:
             guard v.count == 1, let b = v.first else { return .invalid(name, DissectorText.length(v.count, expected: 1)) }
-            var f = Fields()
-            f.add("body_sensor_location", Int(b))
-            f.add("location", HeartRateDissector.locationName(b))
-            return Dissection(name, fields: f, text: "sensor on the " + HeartRateDissector.locationName(b).lowercased(),
-                              problem: b > 6 ? "location \(b) is reserved" : nil)
+            return Dissection(name, value: SensorLocation(location: b), problem: b > 6 ? "location \(b) is reserved" : nil)
         default:
             guard v.count == 1, let b = v.first else { return .invalid(name, DissectorText.length(v.count, expected: 1)) }
-            var f = Fields()
-            f.add("command", Int(b))
-            return Dissection(name, fields: f, text: b == 1 ? "reset energy expended" : "command \(b)",
-                              problem: b != 1 ? "command \(b) is reserved" : nil)
+            return Dissection(name, value: ControlPoint(command: b), problem: b != 1 ? "command \(b) is reserved" : nil)
         }
+    }
+
+    /// Body Sensor Location.
+    public struct SensorLocation: DecodedValue, Equatable {
+        public var location: UInt8
+        public func writeFields<S: FieldSink>(into s: inout S) {
+            s.field("body_sensor_location", Int(location))
+            s.field("location", HeartRateDissector.locationName(location))
+        }
+        public var text: String { "sensor on the " + HeartRateDissector.locationName(location).lowercased() }
+        public var summaryPayload: (any Sendable)? { nil }
+    }
+
+    /// Heart Rate Control Point command (1: reset energy expended).
+    public struct ControlPoint: DecodedValue, Equatable {
+        public var command: UInt8
+        public func writeFields<S: FieldSink>(into s: inout S) { s.field("command", Int(command)) }
+        public var text: String { command == 1 ? "reset energy expended" : "command \(command)" }
+        public var summaryPayload: (any Sendable)? { nil }
     }
 
     /// Flags; heart rate (8 or 16 bits); energy expended (kJ) and RR intervals (1/1024 s) when flagged.
