@@ -115,9 +115,15 @@ public final class Findings: AnalysisLayer {
         default:
             break
         }
-        if let w = e.warning ?? e.legacyLayer("warning")?["reason"]?.stringValue {
+        if let w = e.warning ?? Findings.linkLayerProblem(e) {
             add(.l2cap, e, w)
         }
+    }
+
+    /// Why a sniffed data PDU could not be placed in an L2CAP frame.
+    static func linkLayerProblem(_ e: TraceEvent) -> String? {
+        guard case let .linkLayer(ll) = e.body, case let .problem(reason, _) = ll.content else { return nil }
+        return reason
     }
 
     /// "of Battery Level (Battery, handle 0x000E)", or "of handle 0x000E".
