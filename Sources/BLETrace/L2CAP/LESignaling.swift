@@ -296,7 +296,7 @@ public final class LESignalingLayer: ChannelDecoder, AnalysisLayer {
                 opened.append((e.record, connection.id, req.spsm, "\(Hex.hex(s, width: 4))/\(Hex.hex(d, width: 4))"))
             }
         }
-        return OpenedChannels(spsm: req.spsm, count: n)
+        return OpenedChannels(spsm: req.spsm, count: UInt16(truncatingIfNeeded: n))
     }
 
     public func summary() -> SummarySection? {

@@ -49,7 +49,8 @@ public struct SignalingCommandFrame: Sendable {
 
 public struct OpenedChannels: Sendable, Equatable {
     public var spsm: UInt16
-    public var count: Int
+    /// Channels opened (at most one per destination CID of the response).
+    public var count: UInt16
 }
 
 /// A K-frame (Core 5.4 Vol 3 Part A 3.4.3) on a credit-based channel whose opening was seen.

@@ -10,15 +10,22 @@ public struct SMPBody: Sendable {
     }
 
     public var content: Content
-    /// Pairing Response after a Pairing Request: the association model the two derive.
-    public var method: PairingMethodChoice?
+    /// Pairing Response: the Pairing Request it answers, when the capture showed it.
+    public var request: PairingFeatures?
     /// Key distribution PDUs: which side of the pairing sent the key.
     public var from: PairingSide?
 
-    public init(_ content: Content, method: PairingMethodChoice? = nil, from: PairingSide? = nil) {
+    public init(_ content: Content, request: PairingFeatures? = nil, from: PairingSide? = nil) {
         self.content = content
-        self.method = method
+        self.request = request
         self.from = from
+    }
+
+    /// Pairing Response after a Pairing Request: the association model the two derive.
+    public var method: PairingMethodChoice? {
+        guard let q = request, case let .pdu(.pairingResponse(r)) = content else { return nil }
+        let m = PairingMethodTable.method(initiator: q, responder: r)
+        return PairingMethodChoice(method: m.method, secureConnections: m.secureConnections, detail: m.detail)
     }
 
     public var kind: EventKind { .smp }

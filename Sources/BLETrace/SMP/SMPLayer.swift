@@ -142,7 +142,7 @@ public final class SMPLayer: ChannelDecoder, AnalysisLayer {
                 a.method = m.method
                 a.methodDetail = m.detail
                 a.secureConnections = m.secureConnections
-                body.method = PairingMethodChoice(method: m.method, secureConnections: m.secureConnections, detail: m.detail)
+                body.request = q
             }
         case let .pairingFailed(reason):
             let a = attempt(connection.id, e.record, fresh: false)

@@ -159,7 +159,7 @@ extension SignalingBody: LayerBody {
     func writeOpened(into b: inout [UInt8]) {
         guard let o = opened, o.count > 0 else { return }
         b.append(string: " [")
-        b.append(decimal: o.count)
+        b.append(decimal: Int(o.count))
         b.append(string: o.count == 1 ? " channel open, PSM " : " channels open, PSM ")
         b.append(hex: UInt64(o.spsm), width: 4)
         b.append(UInt8(ascii: "]"))
