@@ -172,7 +172,7 @@ extension SMPBody: LayerBody {
         writeKeys("responder_keys", p.responderKeys, into: &s)
     }
 
-    /// The `auth_req` object (as `SMPNames.authReqFields`).
+    /// The `auth_req` object: the value and its bits.
     static func writeAuthReq<S: FieldSink>(_ a: UInt8, into s: inout S) {
         s.object("auth_req") { s in
             s.field("value", Int(a))
