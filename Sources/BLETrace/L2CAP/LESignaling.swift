@@ -195,39 +195,40 @@ public final class LESignalingLayer: ChannelDecoder, AnalysisLayer {
             return
         }
         e.l2cap?.psm = ch.psm
-        let psmText = "PSM \(Hex.hex(ch.psm, width: 4))" + (LESignalingNames.psm(ch.psm).map { " (\($0))" } ?? "")
         // K-frames (Core 5.4 Vol 3 Part A 3.4.3): the first of an SDU starts with the SDU length.
         var sdu: ArraySlice<UInt8>? = nil
         var state = ch.sdu[e.direction]
+        // Text for the EATT branch only (made when bytes follow the SDU); other frames get a typed `KFrame`.
         var note = ""
+        var beyond = 0
+        var part = KFrame.Part.malformed
         if state == nil {
             var c = ByteCursor(frame.payload)
             guard let len = try? c.u16le() else {
-                e.legacy.kind = .l2cap
-                e.legacy.malformed = "K-frame shorter than its SDU length field"
-                e.legacy.summary = "L2CAP \(psmText) CID \(Hex.hex(frame.cid, width: 4)): malformed K-frame"
+                e.body = .signaling(SignalingBody(.kFrame(KFrame(cid: frame.cid, psm: ch.psm, part: .malformed, length: frame.payload.count))))
                 return
             }
             let rest = c.rest()
             e.l2cap?.sduLength = Int(len)
             if rest.count >= Int(len) {
                 sdu = rest.prefix(Int(len))
-                if rest.count > Int(len) { note = " [\(rest.count - Int(len)) bytes beyond the SDU length]" }
+                beyond = rest.count - Int(len)
             } else {
                 state = (Int(len), Array(rest))
-                note = "SDU start, \(rest.count) of \(len) bytes"
+                part = .start(have: rest.count, expected: Int(len))
             }
         } else if var s = state {
             s.bytes.append(contentsOf: frame.payload)
             if s.bytes.count >= s.expected {
-                if s.bytes.count > s.expected { note = " [\(s.bytes.count - s.expected) bytes beyond the SDU length]" }
+                beyond = s.bytes.count - s.expected
                 sdu = s.bytes[0..<s.expected]
                 state = nil
             } else {
                 state = s
-                note = "SDU continuation, \(s.bytes.count) of \(s.expected) bytes"
+                part = .continuation(have: s.bytes.count, expected: s.expected)
             }
         }
+        if beyond > 0 { note = " [\(beyond) bytes beyond the SDU length]" }
         ch.sdu[e.direction] = state
         if let s = sdu {
             if ch.psm == 0x0027, let att {
@@ -235,119 +236,54 @@ public final class LESignalingLayer: ChannelDecoder, AnalysisLayer {
                 e.legacy.summary = "EATT " + e.legacy.summary + note
                 return
             }
-            e.legacy.kind = .l2cap
             e.l2cap?.sdu = s
-            e.legacy.summary = "L2CAP \(psmText) CID \(Hex.hex(frame.cid, width: 4)): SDU of \(s.count) bytes: \(Hex.spaced(s, limit: 16))" + note
+            e.body = .signaling(SignalingBody(.kFrame(KFrame(cid: frame.cid, psm: ch.psm, part: .sdu(s, beyond: beyond), length: frame.payload.count))))
         } else {
-            e.legacy.kind = .l2cap
-            e.legacy.summary = "L2CAP \(psmText) CID \(Hex.hex(frame.cid, width: 4)): \(note), \(frame.payload.count) bytes in this frame"
+            e.body = .signaling(SignalingBody(.kFrame(KFrame(cid: frame.cid, psm: ch.psm, part: part, length: frame.payload.count))))
         }
     }
 
     // MARK: Signaling
 
     func decodeSignaling(_ frame: L2CAPFrame, connection: Connection, event e: inout TraceEvent) {
-        e.legacy.kind = .signaling
         commands += 1
-        var f = Fields()
         let parsed: (code: UInt8, identifier: UInt8, command: LESignalingCommand, surplus: Int)
         do {
             parsed = try LESignalingCommand.parse(frame.payload)
         } catch {
             let reason = (error as? ByteError)?.description ?? "\(error)"
-            if let c = frame.payload.first {
-                f.add("code", Int(c))
-                f.add("name", LESignalingNames.code(c))
-            }
-            f.add("data", hex: frame.payload)
-            e.legacy.malformed = reason
-            e.legacy.summary = "Malformed LE signaling" + (frame.payload.first.map { " " + LESignalingNames.code($0) } ?? "") + ": \(reason)"
-            e.legacy.layers.append(("signaling", f))
+            e.body = .signaling(SignalingBody(.malformed(reason: reason, data: frame.payload)))
             return
         }
-        let name = LESignalingNames.code(parsed.code)
-        f.add("code", Int(parsed.code))
-        f.add("name", name)
-        f.add("identifier", Int(parsed.identifier))
-        var detail = ""
-        func cidList(_ l: [UInt16]) -> String { l.map { Hex.hex($0, width: 4) }.joined(separator: ", ") }
-        func psmText(_ p: UInt16) -> String { Hex.hex(p, width: 4) + (LESignalingNames.psm(p).map { " (\($0))" } ?? "") }
+        var body = SignalingBody(.command(SignalingCommandFrame(code: parsed.code, identifier: parsed.identifier,
+                                                                command: parsed.command, surplus: parsed.surplus)))
         switch parsed.command {
-        case let .commandReject(reason, data):
-            f.add("reason", Int(reason)); f.add("reason_name", LESignalingNames.rejectReason(reason))
-            if !data.isEmpty { f.add("data", hex: data) }
-            detail = LESignalingNames.rejectReason(reason)
-        case let .disconnectionRequest(dcid, scid), let .disconnectionResponse(dcid, scid):
-            f.add("dcid", Int(dcid)); f.add("scid", Int(scid))
-            detail = "destination CID \(Hex.hex(dcid, width: 4)), source CID \(Hex.hex(scid, width: 4))"
-            if parsed.code == 0x07 {
-                // The response's sender owns dcid; the request's sender owns scid.
-                let d = e.direction
-                let a = WireKey(connection: connection.id, direction: LESignalingLayer.opposite(d), cid: dcid)
-                let b = WireKey(connection: connection.id, direction: d, cid: scid)
-                if let ch = channels[a] ?? channels[b] {
-                    f.add("psm", Int(ch.psm))
-                    detail += ", PSM \(psmText(ch.psm))"
-                }
-                channels[a] = nil
-                channels[b] = nil
-            }
-        case let .connectionParameterUpdateRequest(minI, maxI, lat, to):
-            f.add("interval_min", Int(minI)); f.add("interval_max", Int(maxI)); f.add("latency", Int(lat)); f.add("timeout", Int(to))
-            detail = "interval \(Fmt.interval1250(Int(minI)))–\(Fmt.interval1250(Int(maxI))), latency \(lat), timeout \(Fmt.timeout10(Int(to)))"
-        case let .connectionParameterUpdateResponse(result):
-            f.add("result", Int(result))
-            let r = result == 0 ? "accepted" : result == 1 ? "rejected" : "reserved result \(Hex.hex(result, width: 4))"
-            f.add("result_name", r)
-            detail = r
-        case let .leCreditBasedConnectionRequest(spsm, scid, mtu, mps, credits):
-            f.add("spsm", Int(spsm)); f.add("scid", Int(scid)); f.add("mtu", Int(mtu)); f.add("mps", Int(mps)); f.add("credits", Int(credits))
-            if let n = LESignalingNames.psm(spsm) { f.add("spsm_name", n) }
-            detail = "SPSM \(psmText(spsm)), source CID \(Hex.hex(scid, width: 4)), MTU \(mtu), MPS \(mps), \(credits) credits"
+        case let .disconnectionResponse(dcid, scid):
+            // The response's sender owns dcid; the request's sender owns scid.
+            let d = e.direction
+            let a = WireKey(connection: connection.id, direction: LESignalingLayer.opposite(d), cid: dcid)
+            let b = WireKey(connection: connection.id, direction: d, cid: scid)
+            if let ch = channels[a] ?? channels[b] { body.closedPSM = ch.psm }
+            channels[a] = nil
+            channels[b] = nil
+        case let .leCreditBasedConnectionRequest(spsm, scid, mtu, _, _):
             pendingOpens[connection.id, default: [:]][parsed.identifier] = PendingOpen(spsm: spsm, scids: [scid], direction: e.direction, mtu: mtu)
-        case let .creditBasedConnectionRequest(spsm, mtu, mps, credits, scids):
-            f.add("spsm", Int(spsm)); f.add("mtu", Int(mtu)); f.add("mps", Int(mps)); f.add("credits", Int(credits))
-            f.add("scids", .list(scids.map { .int(Int($0)) }))
-            if let n = LESignalingNames.psm(spsm) { f.add("spsm_name", n) }
-            detail = "SPSM \(psmText(spsm)), source CIDs \(cidList(scids)), MTU \(mtu), MPS \(mps), \(credits) credits"
+        case let .creditBasedConnectionRequest(spsm, mtu, _, _, scids):
             pendingOpens[connection.id, default: [:]][parsed.identifier] = PendingOpen(spsm: spsm, scids: scids, direction: e.direction, mtu: mtu)
-        case let .leCreditBasedConnectionResponse(dcid, mtu, mps, credits, result):
-            f.add("dcid", Int(dcid)); f.add("mtu", Int(mtu)); f.add("mps", Int(mps)); f.add("credits", Int(credits))
-            f.add("result", Int(result)); f.add("result_name", LESignalingNames.connectionResult(result))
-            detail = "\(LESignalingNames.connectionResult(result))"
-            if result == 0 { detail += ", destination CID \(Hex.hex(dcid, width: 4)), MTU \(mtu), MPS \(mps), \(credits) credits" }
-            detail += open(connection, e, identifier: parsed.identifier, dcids: result == 0 ? [dcid] : [], fields: &f)
-        case let .creditBasedConnectionResponse(mtu, mps, credits, result, dcids):
-            f.add("mtu", Int(mtu)); f.add("mps", Int(mps)); f.add("credits", Int(credits))
-            f.add("result", Int(result)); f.add("result_name", LESignalingNames.connectionResult(result))
-            f.add("dcids", .list(dcids.map { .int(Int($0)) }))
-            detail = "\(LESignalingNames.connectionResult(result)), destination CIDs \(cidList(dcids)), MTU \(mtu), MPS \(mps), \(credits) credits"
-            detail += open(connection, e, identifier: parsed.identifier, dcids: dcids, fields: &f)
-        case let .flowControlCredit(cid, credits):
-            f.add("cid", Int(cid)); f.add("credits", Int(credits))
-            detail = "CID \(Hex.hex(cid, width: 4)), \(credits) credits"
-        case let .creditBasedReconfigureRequest(mtu, mps, dcids):
-            f.add("mtu", Int(mtu)); f.add("mps", Int(mps)); f.add("dcids", .list(dcids.map { .int(Int($0)) }))
-            detail = "MTU \(mtu), MPS \(mps), destination CIDs \(cidList(dcids))"
-        case let .creditBasedReconfigureResponse(result):
-            f.add("result", Int(result)); f.add("result_name", LESignalingNames.reconfigureResult(result))
-            detail = LESignalingNames.reconfigureResult(result)
-        case let .unknown(_, data):
-            f.add("data", hex: data)
-            detail = Hex.spaced(data, limit: 16)
+        case let .leCreditBasedConnectionResponse(dcid, _, _, _, result):
+            body.opened = open(connection, e, identifier: parsed.identifier, dcids: result == 0 ? [dcid] : [])
+        case let .creditBasedConnectionResponse(_, _, _, _, dcids):
+            body.opened = open(connection, e, identifier: parsed.identifier, dcids: dcids)
+        default:
+            break
         }
-        if parsed.surplus > 0 {
-            f.add("surplus_bytes", parsed.surplus)
-            detail += " [\(parsed.surplus) bytes after the command]"
-        }
-        e.legacy.summary = "LE Signaling \(name) (id \(parsed.identifier))" + (detail.isEmpty ? "" : ": " + detail)
-        e.legacy.layers.append(("signaling", f))
+        e.body = .signaling(body)
     }
 
-    /// Records the channels a successful response opens; 0x0000 destination CIDs were refused.
-    func open(_ connection: Connection, _ e: TraceEvent, identifier: UInt8, dcids: [UInt16], fields f: inout Fields) -> String {
-        guard let req = pendingOpens[connection.id]?.removeValue(forKey: identifier) else { return "" }
-        f.add("spsm", Int(req.spsm))
+    /// Records the channels a successful response opens; 0x0000 destination CIDs were refused. Nil when the
+    /// request was not seen.
+    func open(_ connection: Connection, _ e: TraceEvent, identifier: UInt8, dcids: [UInt16]) -> OpenedChannels? {
+        guard let req = pendingOpens[connection.id]?.removeValue(forKey: identifier) else { return nil }
         var n = 0
         for (i, d) in dcids.enumerated() where d != 0 && i < req.scids.count && channels.count < LESignalingLayer.maxChannels {
             let s = req.scids[i]
@@ -360,7 +296,7 @@ public final class LESignalingLayer: ChannelDecoder, AnalysisLayer {
                 opened.append((e.record, connection.id, req.spsm, "\(Hex.hex(s, width: 4))/\(Hex.hex(d, width: 4))"))
             }
         }
-        return n > 0 ? " [\(n) channel\(n == 1 ? "" : "s") open, PSM \(Hex.hex(req.spsm, width: 4))]" : ""
+        return OpenedChannels(spsm: req.spsm, count: UInt16(truncatingIfNeeded: n))
     }
 
     public func summary() -> SummarySection? {

@@ -1,4 +1,71 @@
-/// A decoded LE signaling command: the typed body of its event (not yet filled: the layer still builds a `legacy` body).
+/// A decoded LE signaling command, or a K-frame on a credit-based channel it opened: the typed body of its
+/// event. Names and text are made by the renderer (`Report/Layers/SignalingBodyRender.swift`).
 public struct SignalingBody: Sendable {
-    public var kind: EventKind { .signaling }
+    public enum Content: Sendable {
+        /// A C-frame that did not parse: why, and the whole frame.
+        case malformed(reason: String, data: ArraySlice<UInt8>)
+        case command(SignalingCommandFrame)
+        /// A frame on a dynamic channel (kind `l2cap`): its SDU is in `TraceEvent.l2cap`.
+        case kFrame(KFrame)
+    }
+
+    public var content: Content
+    /// Disconnection Response: the PSM of the channel it closed.
+    public var closedPSM: UInt16?
+    /// Credit-based connection responses whose request was seen: the request's SPSM and the channels opened.
+    public var opened: OpenedChannels?
+
+    public init(_ content: Content) { self.content = content }
+
+    public var kind: EventKind {
+        if case .kFrame = content { return .l2cap }
+        return .signaling
+    }
+
+    public var malformedReason: String? {
+        switch content {
+        case let .malformed(reason, _): return reason
+        case let .kFrame(k):
+            if case .malformed = k.part { return "K-frame shorter than its SDU length field" }
+            return nil
+        case .command: return nil
+        }
+    }
+
+    /// The command, when the frame parsed.
+    public var command: LESignalingCommand? {
+        if case let .command(c) = content { return c.command }
+        return nil
+    }
+}
+
+/// One parsed C-frame: code, identifier, command and the bytes after it.
+public struct SignalingCommandFrame: Sendable {
+    public var code: UInt8
+    public var identifier: UInt8
+    public var command: LESignalingCommand
+    public var surplus: Int
+}
+
+public struct OpenedChannels: Sendable, Equatable {
+    public var spsm: UInt16
+    /// Channels opened (at most one per destination CID of the response).
+    public var count: UInt16
+}
+
+/// A K-frame (Core 5.4 Vol 3 Part A 3.4.3) on a credit-based channel whose opening was seen.
+public struct KFrame: Sendable {
+    public enum Part: Sendable {
+        /// Too short for the SDU length field that starts an SDU.
+        case malformed
+        /// Completes an SDU (the SDU is `TraceEvent.l2cap.sdu`); `beyond` bytes past the SDU length.
+        case sdu(ArraySlice<UInt8>, beyond: Int)
+        case start(have: Int, expected: Int)
+        case continuation(have: Int, expected: Int)
+    }
+    public var cid: UInt16
+    public var psm: UInt16
+    public var part: Part
+    /// Bytes in this frame.
+    public var length: Int
 }

@@ -1,13 +1,7 @@
-/// LL control PDUs (LLID 0b11; Core 5.4 Vol 6 Part B 2.4.2): names, fields and a one-line summary.
+/// LL control PDUs (LLID 0b11; Core 5.4 Vol 6 Part B 2.4.2): the parsed PDU, its names, and what it does to
+/// the connection. Text and fields are written by the renderer (`Report/Layers/LLControlRender.swift`).
 public enum LLControl {
-    public struct Decoded {
-        public var opcode: UInt8
-        public var name: String
-        public var fields: Fields
-        public var detail: String
-        /// What the PDU does to the connection, for the tracker.
-        public var effect: Effect?
-    }
+    public typealias Decoded = LLControlPDU
 
     public enum Effect: Equatable {
         case update(interval: Int, latency: Int, timeout: Int, instant: Int)
@@ -111,111 +105,101 @@ public enum LLControl {
     ]
 
     /// Decodes an LL control PDU's payload (opcode first).
-    public static func decode(_ payload: ArraySlice<UInt8>) throws -> Decoded {
+    public static func decode(_ payload: ArraySlice<UInt8>) throws -> LLControlPDU {
         var c = ByteCursor(payload)
         let op = try c.u8()
-        var f = Fields()
-        f.add("opcode", Int(op))
-        let n = name(op)
-        f.add("name", n)
-        var detail = ""
-        var effect: Effect? = nil
+        let p: LLControlPDU.Parameters
         switch op {
         case 0x00:
-            let win = try c.u8(), off = try c.u16le(), interval = try c.u16le(), latency = try c.u16le()
-            let timeout = try c.u16le(), instant = try c.u16le()
-            f.add("window_size", Int(win)); f.add("window_offset", Int(off)); f.add("interval", Int(interval))
-            f.add("latency", Int(latency)); f.add("timeout", Int(timeout)); f.add("instant", Int(instant))
-            detail = "interval \(Fmt.interval1250(Int(interval))), latency \(latency), timeout \(Int(timeout) * 10) ms, instant \(instant)"
-            effect = .update(interval: Int(interval), latency: Int(latency), timeout: Int(timeout), instant: Int(instant))
-        case 0x01:
-            let map = try c.array(5), instant = try c.u16le()
-            let used = map.enumerated().reduce(0) { $0 + ($1.offset == 4 ? ($1.element & 0x1F) : $1.element).nonzeroBitCount }
-            f.add("channel_map", hex: map); f.add("used_channels", used); f.add("instant", Int(instant))
-            detail = "\(used) channels used, instant \(instant)"
-        case 0x02, 0x0D:
-            let code = try c.u8()
-            f.add("error", Int(code)); f.add("error_name", HCIText.status(code))
-            detail = HCIText.status(code)
-            effect = op == 0x02 ? .terminate(reason: code) : .reject
-        case 0x03:
-            let rand = try c.array(8), ediv = try c.u16le(), skd = try c.array(8), iv = try c.array(4)
-            f.add("rand", hex: rand); f.add("ediv", Int(ediv)); f.add("skd_c", hex: skd); f.add("iv_c", hex: iv)
-            detail = "EDIV \(Hex.hex(ediv, width: 4)), Rand \(Hex.string(rand))"
-            effect = .encryptionRequest
-        case 0x04:
-            let skd = try c.array(8), iv = try c.array(4)
-            f.add("skd_p", hex: skd); f.add("iv_p", hex: iv)
-            effect = .encryptionResponse
-        case 0x05:
-            effect = .startEncryption
-        case 0x07:
-            let t = try c.u8()
-            f.add("unknown_type", Int(t)); f.add("unknown_type_name", name(t))
-            detail = name(t)
-        case 0x08, 0x09, 0x0E:
-            let set = try c.u64le()
-            let names = featureNames(set)
-            f.add("features", Int(Int64(bitPattern: set)))
-            f.add("feature_names", .list(names.map { .string($0) }))
-            detail = names.isEmpty ? "no features" : names.joined(separator: ", ")
-        case 0x0C:
-            let v = try c.u8(), company = try c.u16le(), sub = try c.u16le()
-            f.add("version", Int(v)); f.add("version_name", versionName(v)); f.add("company", Int(company))
-            let cname = AssignedNumbers.companyName(company) ?? "company \(Hex.hex(company, width: 4))"
-            f.add("company_name", cname); f.add("subversion", Int(sub))
-            detail = "\(versionName(v)), \(cname), subversion \(Hex.hex(sub, width: 4))"
+            p = .connectionUpdate(windowSize: try c.u8(), windowOffset: try c.u16le(), interval: try c.u16le(), latency: try c.u16le(),
+                                  timeout: try c.u16le(), instant: try c.u16le())
+        case 0x01: p = .channelMap(map: try c.bytes(5), instant: try c.u16le())
+        case 0x02, 0x0D: p = .error(try c.u8())
+        case 0x03: p = .encryptionRequest(rand: try c.bytes(8), ediv: try c.u16le(), skd: try c.bytes(8), iv: try c.bytes(4))
+        case 0x04: p = .encryptionResponse(skd: try c.bytes(8), iv: try c.bytes(4))
+        case 0x07: p = .unknownResponse(type: try c.u8())
+        case 0x08, 0x09, 0x0E: p = .features(try c.u64le())
+        case 0x0C: p = .version(version: try c.u8(), company: try c.u16le(), subversion: try c.u16le())
         case 0x0F, 0x10:
             let minI = try c.u16le(), maxI = try c.u16le(), latency = try c.u16le(), timeout = try c.u16le()
             let periodicity = try c.u8(), ref = try c.u16le()
-            var offsets: [FieldValue] = []
-            for _ in 0..<6 { offsets.append(.int(Int(try c.u16le()))) }
-            f.add("interval_min", Int(minI)); f.add("interval_max", Int(maxI)); f.add("latency", Int(latency))
-            f.add("timeout", Int(timeout)); f.add("preferred_periodicity", Int(periodicity))
-            f.add("reference_event_count", Int(ref)); f.add("offsets", .list(offsets))
-            detail = "interval \(Fmt.interval1250(Int(minI)))–\(Fmt.interval1250(Int(maxI))), latency \(latency), timeout \(Int(timeout) * 10) ms"
-        case 0x11:
-            let rop = try c.u8(), code = try c.u8()
-            f.add("reject_opcode", Int(rop)); f.add("reject_name", name(rop))
-            f.add("error", Int(code)); f.add("error_name", HCIText.status(code))
-            detail = "\(name(rop)): \(HCIText.status(code))"
-            effect = .reject
-        case 0x14, 0x15:
-            let rxO = try c.u16le(), rxT = try c.u16le(), txO = try c.u16le(), txT = try c.u16le()
-            f.add("max_rx_octets", Int(rxO)); f.add("max_rx_time", Int(rxT))
-            f.add("max_tx_octets", Int(txO)); f.add("max_tx_time", Int(txT))
-            detail = "RX \(rxO) bytes/\(rxT) µs, TX \(txO) bytes/\(txT) µs"
-        case 0x16, 0x17:
-            let tx = try c.u8(), rx = try c.u8()
-            f.add("tx_phys", Int(tx)); f.add("rx_phys", Int(rx))
-            f.add("tx_phy_names", .list(phys(tx).map { .string($0) })); f.add("rx_phy_names", .list(phys(rx).map { .string($0) }))
-            detail = "TX \(phys(tx).joined(separator: "/")), RX \(phys(rx).joined(separator: "/"))"
-        case 0x18:
-            let cp = try c.u8(), pc = try c.u8(), instant = try c.u16le()
-            f.add("phy_c_to_p", Int(cp)); f.add("phy_p_to_c", Int(pc)); f.add("instant", Int(instant))
-            let a = phys(cp).first ?? "unchanged", b = phys(pc).first ?? "unchanged"
-            detail = "central→peripheral \(a), peripheral→central \(b), instant \(instant)"
-        case 0x19:
-            let p = try c.u8(), minUsed = try c.u8()
-            f.add("phys", Int(p)); f.add("min_used_channels", Int(minUsed))
-            detail = "\(phys(p).joined(separator: "/")): at least \(minUsed) channels"
-        case 0x1A:
-            let b = try c.u8()
-            f.add("cte_time", Int(b & 0x1F)); f.add("cte_type", Int(b >> 6))
-        case 0x1D, 0x1E:
-            let sca = try c.u8()
-            f.add("sca", Int(sca)); f.add("sca_ppm", LLAdvertisingPDU.sca(Int(sca)))
-            detail = "SCA \(LLAdvertisingPDU.sca(Int(sca)))"
-        case 0x22:
-            let cig = try c.u8(), cis = try c.u8(), code = try c.u8()
-            f.add("cig_id", Int(cig)); f.add("cis_id", Int(cis)); f.add("error", Int(code)); f.add("error_name", HCIText.status(code))
-            detail = "CIG \(cig) CIS \(cis): \(HCIText.status(code))"
-        case 0x06, 0x0A, 0x0B, 0x12, 0x13:
-            break
-        default:
-            if !c.isAtEnd { f.add("parameters", hex: c.rest()) }
+            // Six offsets, read one by one (so that a short PDU fails where it runs out).
+            var offsets = c
+            for _ in 0..<6 { _ = try c.u16le() }
+            p = .connectionParameters(minInterval: minI, maxInterval: maxI, latency: latency, timeout: timeout, periodicity: periodicity,
+                                      referenceEventCount: ref, offsets: try offsets.bytes(12))
+        case 0x11: p = .rejectExtended(opcode: try c.u8(), error: try c.u8())
+        case 0x14, 0x15: p = .length(rxOctets: try c.u16le(), rxTime: try c.u16le(), txOctets: try c.u16le(), txTime: try c.u16le())
+        case 0x16, 0x17: p = .phys(tx: try c.u8(), rx: try c.u8())
+        case 0x18: p = .phyUpdate(centralToPeripheral: try c.u8(), peripheralToCentral: try c.u8(), instant: try c.u16le())
+        case 0x19: p = .minUsedChannels(phys: try c.u8(), minUsed: try c.u8())
+        case 0x1A: p = .cteRequest(try c.u8())
+        case 0x1D, 0x1E: p = .clockAccuracy(try c.u8())
+        case 0x22: p = .cisTerminate(cig: try c.u8(), cis: try c.u8(), error: try c.u8())
+        case 0x05, 0x06, 0x0A, 0x0B, 0x12, 0x13: p = .none
+        default: p = .other(c.rest())
         }
-        if !c.isAtEnd { f.add("surplus_bytes", c.remaining) }
-        return Decoded(opcode: op, name: n, fields: f, detail: detail, effect: effect)
+        return LLControlPDU(opcode: op, parameters: p, surplus: c.remaining)
+    }
+}
+
+/// One LL control PDU: opcode, parameters, and the bytes after them.
+public struct LLControlPDU: Sendable {
+    public enum Parameters: Sendable {
+        case connectionUpdate(windowSize: UInt8, windowOffset: UInt16, interval: UInt16, latency: UInt16, timeout: UInt16, instant: UInt16)
+        case channelMap(map: ArraySlice<UInt8>, instant: UInt16)
+        /// LL_TERMINATE_IND, LL_REJECT_IND: an HCI error code.
+        case error(UInt8)
+        case encryptionRequest(rand: ArraySlice<UInt8>, ediv: UInt16, skd: ArraySlice<UInt8>, iv: ArraySlice<UInt8>)
+        case encryptionResponse(skd: ArraySlice<UInt8>, iv: ArraySlice<UInt8>)
+        case unknownResponse(type: UInt8)
+        case features(UInt64)
+        case version(version: UInt8, company: UInt16, subversion: UInt16)
+        /// LL_CONNECTION_PARAM_REQ/RSP; `offsets` holds the six 16-bit offsets.
+        case connectionParameters(minInterval: UInt16, maxInterval: UInt16, latency: UInt16, timeout: UInt16, periodicity: UInt8,
+                                  referenceEventCount: UInt16, offsets: ArraySlice<UInt8>)
+        case rejectExtended(opcode: UInt8, error: UInt8)
+        case length(rxOctets: UInt16, rxTime: UInt16, txOctets: UInt16, txTime: UInt16)
+        case phys(tx: UInt8, rx: UInt8)
+        case phyUpdate(centralToPeripheral: UInt8, peripheralToCentral: UInt8, instant: UInt16)
+        case minUsedChannels(phys: UInt8, minUsed: UInt8)
+        case cteRequest(UInt8)
+        case clockAccuracy(UInt8)
+        case cisTerminate(cig: UInt8, cis: UInt8, error: UInt8)
+        /// Opcodes without parameters.
+        case none
+        /// Opcodes not decoded: their parameter bytes.
+        case other(ArraySlice<UInt8>)
+    }
+
+    public var opcode: UInt8
+    public var parameters: Parameters
+    /// Bytes after the parameters.
+    public var surplus: Int
+
+    public var name: String { LLControl.name(opcode) }
+
+    /// What the PDU does to the connection, for the tracker.
+    public var effect: LLControl.Effect? {
+        switch parameters {
+        case let .connectionUpdate(_, _, interval, latency, timeout, instant):
+            return .update(interval: Int(interval), latency: Int(latency), timeout: Int(timeout), instant: Int(instant))
+        case let .error(code): return opcode == 0x02 ? .terminate(reason: code) : .reject
+        case .encryptionRequest: return .encryptionRequest
+        case .encryptionResponse: return .encryptionResponse
+        case .rejectExtended: return .reject
+        case .none: return opcode == 0x05 ? .startEncryption : nil
+        default: return nil
+        }
+    }
+
+    /// The `control` object as a field tree (tests and tools).
+    public var fields: Fields { FieldsBuilder.object { writeFields(into: &$0) } }
+
+    /// The text after the name ("" when the PDU has none to show).
+    public var detail: String {
+        var b: [UInt8] = []
+        writeDetail(into: &b)
+        return String(decoding: b, as: UTF8.self)
     }
 }

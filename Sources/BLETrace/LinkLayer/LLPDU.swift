@@ -51,7 +51,11 @@ public struct LLAdvertisingPDU: Sendable {
     public var txAdd: Bool
     public var rxAdd: Bool
     public var length: Int
-    public var name: String
+    /// On a secondary advertising channel (AUX_* names).
+    public var secondary: Bool
+    /// The sniffer's secondary-channel PDU kind (see `SnifferInfo.auxType`).
+    public var auxType: Int?
+    public var name: String { LLAdvertisingPDU.typeName(type, secondary: secondary, auxType: auxType) }
     public var advA: BDAddr?
     public var targetA: BDAddr?
     public var scanA: BDAddr?
@@ -69,7 +73,7 @@ public struct LLAdvertisingPDU: Sendable {
         public var interval: Int
         public var latency: Int
         public var timeout: Int
-        public var channelMap: [UInt8]
+        public var channelMap: ArraySlice<UInt8>
         public var hop: Int
         public var sca: Int
 
@@ -137,7 +141,7 @@ public struct LLAdvertisingPDU: Sendable {
         let length = Int(try c.u8())
         let type = h0 & 0x0F
         var p = LLAdvertisingPDU(type: type, chSel: h0 & 0x20 != 0, txAdd: h0 & 0x40 != 0, rxAdd: h0 & 0x80 != 0,
-                                 length: length, name: typeName(type, secondary: secondary, auxType: auxType))
+                                 length: length, secondary: secondary, auxType: auxType)
         var b = ByteCursor(try c.bytes(length))
         switch type {
         case 0, 2, 4, 6:
@@ -154,7 +158,7 @@ public struct LLAdvertisingPDU: Sendable {
             p.advA = try b.address()
             let aa = try b.u32le(), crc = try b.u24le(), win = try b.u8(), off = try b.u16le()
             let interval = try b.u16le(), latency = try b.u16le(), timeout = try b.u16le()
-            let map = try b.array(5)
+            let map = try b.bytes(5)
             let hs = try b.u8()
             p.connect = ConnectData(accessAddress: aa, crcInit: crc, windowSize: Int(win), windowOffset: Int(off),
                                     interval: Int(interval), latency: Int(latency), timeout: Int(timeout),
@@ -200,67 +204,8 @@ public struct LLAdvertisingPDU: Sendable {
 
     public var advType: AddressType { txAdd ? AddressType.randomKind(advA ?? BDAddr(0)) : .public }
 
-    /// JSON fields (after `access_address`).
-    public func fields(addressTypes: (BDAddr, Bool) -> AddressType = { a, r in r ? AddressType.randomKind(a) : .public }) -> Fields {
-        var f = Fields()
-        f.add("pdu_type", Int(type))
-        f.add("pdu", name)
-        f.add("tx_add", txAdd ? "random" : "public")
-        f.add("rx_add", rxAdd ? "random" : "public")
-        f.add("chsel", chSel ? 2 : 1)
-        f.add("length", length)
-        func addr(_ key: String, _ a: BDAddr?, random: Bool) {
-            guard let a = a else { return }
-            f.add(key, a.description)
-            f.add(key + "_type", addressTypes(a, random).name)
-        }
-        switch type {
-        case 3:
-            addr("scan_address", scanA, random: txAdd)
-            addr("adv_address", advA, random: rxAdd)
-        case 5:
-            addr("init_address", initA, random: txAdd)
-            addr("adv_address", advA, random: rxAdd)
-        default:
-            addr("adv_address", advA, random: txAdd)
-            addr("target_address", targetA, random: rxAdd)
-        }
-        if let k = connect {
-            var d = Fields()
-            d.add("access_address", Int(k.accessAddress))
-            d.add("crc_init", Int(k.crcInit))
-            d.add("window_size", k.windowSize)
-            d.add("window_offset", k.windowOffset)
-            d.add("interval", k.interval)
-            d.add("latency", k.latency)
-            d.add("timeout", k.timeout)
-            d.add("channel_map", hex: k.channelMap)
-            d.add("used_channels", k.usedChannels)
-            d.add("hop", k.hop)
-            d.add("sca", k.sca)
-            d.add("sca_ppm", LLAdvertisingPDU.sca(k.sca))
-            f.add("ll_data", d)
-        }
-        if let x = extended {
-            f.add("adv_mode", x.advMode)
-            f.add("adv_mode_name", ["non-connectable non-scannable", "connectable", "scannable", "reserved"][x.advMode & 3])
-            var e = Fields()
-            e.add("flags", Int(x.flags))
-            if let v = x.cteInfo { e.add("cte_info", Int(v)) }
-            if let d = x.did, let s = x.sid { e.add("adi", ["did": .int(d), "sid": .int(s)]) }
-            if let a = x.auxPtr {
-                e.add("aux_ptr", ["channel": .int(a.channel), "clock_accuracy": .string(a.clockAccuracy == 1 ? "0–50 ppm" : "51–500 ppm"),
-                                  "offset_units_us": .int(a.offsetUnits), "offset_us": .int(a.offsetMicros),
-                                  "phy": .string(SnifferHeader.phyName(a.phy))])
-            }
-            if let s = x.syncInfo { e.add("sync_info", hex: s) }
-            if let t = x.txPower { e.add("tx_power", t) }
-            if !x.acad.isEmpty { e.add("acad", hex: x.acad) }
-            f.add("extended_header", e)
-        }
-        if [0, 2, 4, 6, 7, 8].contains(type) { f.add("adv_data", hex: advData) }
-        return f
-    }
+    /// JSON fields (after `access_address`), as a field tree (tests and tools; renderers use `writeFields`).
+    public func fields() -> Fields { FieldsBuilder.object { writeFields(into: &$0) } }
 }
 
 /// The 2-byte header of a data channel PDU (Core 5.4 Vol 6 Part B 2.4).

@@ -93,7 +93,7 @@ public final class LinkLayerDecoder {
     // MARK: Records
 
     func decode(_ r: Record, _ e: inout TraceEvent) {
-        e.legacy.kind = .linkLayer
+        e.body = .legacy(LegacyBody(kind: .linkLayer))
         stats.packets += 1
         let info: SnifferInfo, bytes: ArraySlice<UInt8>
         do {
@@ -102,19 +102,17 @@ public final class LinkLayerDecoder {
             pipeline.markMalformed(&e, r, layer: "sniffer header", error)
             return
         }
-        if info.linkType != LinkType.bluetoothLELL { e.legacy.layers.append(("sniffer", info.fields)) }
+        let sniffer = info.linkType != LinkType.bluetoothLELL ? info : nil
         let packet: LLPacket
         do {
             packet = try LLPacket.split(bytes)
         } catch {
+            if sniffer != nil { e.radio = LinkLayerFacts(sniffer: sniffer) }
             pipeline.markMalformed(&e, r, layer: "LL packet", error)
             return
         }
-        var ll = Fields()
-        ll.add("access_address", Int(packet.accessAddress))
         // Before version 3 the nRF Sniffer's packet ID does not say; the access address always does.
         let advertising = packet.isAdvertising
-        ll.add("channel_pdu", advertising ? "advertising" : "data")
 
         // CRC: the sniffer's verdict, else computed where CRCInit is known.
         var crc = info.crc
@@ -123,32 +121,26 @@ public final class LinkLayerDecoder {
             let initial = advertising ? LLCRC.advertisingInit : link?.crcInit
             if let i = initial { crc = LLCRC.check(packet.pdu, initial: i, value: value) ? .good : .bad }
         }
-        ll.add("crc", crc.jsonName)
-        if let v = packet.crc { ll.add("crc_value", Int(v)) }
-        if packet.trailing > 0 { ll.add("trailing_bytes", packet.trailing) }
+        let facts = PacketFacts(accessAddress: packet.accessAddress, advertising: advertising, crc: crc, crcValue: packet.crc,
+                                trailing: packet.trailing)
         if crc == .unchecked { stats.crcUnchecked += 1 }
         if crc == .bad {
             stats.crcBad += 1
             if stats.crcBadRecords.count < 1000 { stats.crcBadRecords.append(r.number) }
             link?.crcBad += 1
-            ll.add("length", packet.pdu.count)
-            ll.add("data", hex: packet.pdu)
-            e.legacy.layers.append(("ll", ll))
-            e.legacy.summary = "LL packet with bad CRC, AA \(Hex.hex(packet.accessAddress, width: 8)), \(packet.pdu.count) bytes (not decoded)"
+            e.body = .linkLayer(LinkLayerBody(radio: LinkLayerFacts(sniffer: sniffer, packet: facts), .badCRC(pdu: packet.pdu)))
             if let l = link, let c = l.connection { e.handle = l.handle; e.connection = c.id }
             return
         }
         if advertising {
             stats.advertising += 1
-            decodeAdvertising(r, packet, info, &ll, &e)
+            decodeAdvertising(r, packet, info, sniffer, facts, &e)
         } else if let l = link ?? self.link(packet.accessAddress, create: true) {
             stats.data += 1
-            decodeData(r, packet, info, l, &ll, &e)
+            decodeData(r, packet, info, sniffer, facts, l, &e)
         } else {
             stats.data += 1
-            ll.add("data", hex: packet.pdu)
-            e.legacy.layers.append(("ll", ll))
-            e.legacy.summary = "LL data PDU on AA \(Hex.hex(packet.accessAddress, width: 8)) (too many access addresses to follow)"
+            e.body = .linkLayer(LinkLayerBody(radio: LinkLayerFacts(sniffer: sniffer, packet: facts), .untracked(pdu: packet.pdu)))
         }
     }
 
@@ -169,7 +161,8 @@ public final class LinkLayerDecoder {
 
     // MARK: Advertising channel
 
-    func decodeAdvertising(_ r: Record, _ packet: LLPacket, _ info: SnifferInfo, _ ll: inout Fields, _ e: inout TraceEvent) {
+    func decodeAdvertising(_ r: Record, _ packet: LLPacket, _ info: SnifferInfo, _ sniffer: SnifferInfo?, _ facts: PacketFacts,
+                           _ e: inout TraceEvent) {
         // The secondary advertising channels are 0–36. Legacy-only PDU types there mean the sniffer wrote a
         // placeholder channel, so only the PDU types shared with AUX_* names read the channel.
         let type = packet.pdu.first.map { $0 & 0x0F } ?? 0
@@ -179,42 +172,33 @@ public final class LinkLayerDecoder {
         do {
             pdu = try LLAdvertisingPDU.parse(packet.pdu, secondary: secondary, auxType: info.auxType)
         } catch {
-            e.legacy.layers.append(("ll", ll))
+            e.radio = LinkLayerFacts(sniffer: sniffer, packet: facts)
             pipeline.markMalformed(&e, r, layer: "LL advertising PDU", error)
             return
         }
-        for (k, v) in pdu.fields().items { ll.add(k, v) }
-        e.legacy.layers.append(("ll", ll))
+        let radio = LinkLayerFacts(sniffer: sniffer, packet: facts, advertising: pdu)
         let txType = pdu.txAdd ? AddressType.randomKind(pdu.advA ?? BDAddr(0)) : AddressType.public
-        func typed(_ a: BDAddr?, random: Bool) -> String {
-            guard let a = a else { return "?" }
-            return "\(a) (\((random ? AddressType.randomKind(a) : AddressType.public).name))"
-        }
         switch pdu.type {
         case 3:
-            e.legacy.summary = "LL \(pdu.name) \(typed(pdu.scanA, random: pdu.txAdd)) → \(typed(pdu.advA, random: pdu.rxAdd))"
+            e.body = .linkLayer(LinkLayerBody(radio: radio, .advertising))
         case 5:
+            e.body = .linkLayer(LinkLayerBody(radio: radio, .advertising))
             guard let k = pdu.connect, let adv = pdu.advA, let ini = pdu.initA else { return }
             let peripheralType = pdu.rxAdd ? AddressType.randomKind(adv) : .public
             let centralType = pdu.txAdd ? AddressType.randomKind(ini) : .public
-            e.legacy.summary = "LL \(pdu.name) \(typed(ini, random: pdu.txAdd)) → \(typed(adv, random: pdu.rxAdd)), AA \(Hex.hex(k.accessAddress, width: 8)), interval \(Fmt.interval1250(k.interval)), latency \(k.latency), timeout \(Fmt.timeout10(k.timeout)), \(k.usedChannels) channels, hop \(k.hop), SCA \(LLAdvertisingPDU.sca(k.sca))"
             connect(k, central: ini, centralType: centralType, peripheral: adv, peripheralType: peripheralType, r, &e)
         default:
-            var reports: [AdvertisingReport] = []
-            if let report = self.report(pdu, txType: txType, info: info) { reports.append(report) }
-            if reports.isEmpty {
-                var s = "LL \(pdu.name)"
-                if let a = pdu.advA { s += " \(typed(a, random: pdu.txAdd))" }
-                if let x = pdu.extended {
-                    if let sid = x.sid, let did = x.did { s += ", SID \(sid) DID \(did)" }
-                    if let p = x.auxPtr { s += ", AuxPtr channel \(p.channel) +\(p.offsetMicros) µs \(SnifferHeader.phyName(p.phy))" }
-                }
-                if let t = pdu.targetA { s += " → \(typed(t, random: pdu.rxAdd))" }
-                e.legacy.summary = s
+            guard let report = self.report(pdu, txType: txType, info: info) else {
+                e.body = .linkLayer(LinkLayerBody(radio: radio, .advertising))
                 return
             }
-            let complete = pipeline.advertising.describe(reports, title: "LL", record: r.number, &e)
-            if e.legacy.summary.hasPrefix("LL: ") { e.legacy.summary = "LL " + e.legacy.summary.dropFirst(4) }
+            // The advertising decoder makes the body (`adv`); the sniffer's layers go in front of it.
+            e.radio = radio
+            let complete = pipeline.advertising.describe([report], title: "LL", record: r.number, &e)
+            if case var .legacy(l) = e.body, l.summary.hasPrefix("LL: ") {
+                l.summary = "LL " + l.summary.dropFirst(4)
+                e.body = .legacy(l)
+            }
             for report in complete {
                 for o in pipeline.advertisingObservers { o(report, r.number, r.timestamp) }
             }
@@ -296,7 +280,8 @@ public final class LinkLayerDecoder {
         }
     }
 
-    func decodeData(_ r: Record, _ packet: LLPacket, _ info: SnifferInfo, _ l: Link, _ ll: inout Fields, _ e: inout TraceEvent) {
+    func decodeData(_ r: Record, _ packet: LLPacket, _ info: SnifferInfo, _ sniffer: SnifferInfo?, _ facts: PacketFacts, _ l: Link,
+                    _ e: inout TraceEvent) {
         l.packets += 1
         var c = ByteCursor(packet.pdu)
         guard let b0 = try? c.u8(), let b1 = try? c.u8() else { return } // `split` guarantees the header
@@ -323,14 +308,9 @@ public final class LinkLayerDecoder {
         l.lastAirtime = air
         e.direction = dir.timelineDirection
 
-        ll.add("llid", Int(h.llid))
-        ll.add("nesn", Int(h.nesn))
-        ll.add("sn", Int(h.sn))
-        ll.add("md", h.md)
-        if h.cp { ll.add("cte_info", true) }
-        ll.add("length", h.length)
-        ll.add("direction", dir.jsonName)
-        if info.direction == nil { ll.add("direction_inferred", true) }
+        let radio = LinkLayerFacts(sniffer: sniffer, packet: facts,
+                                   data: DataPDUFacts(header: h, direction: dir, inferred: info.direction == nil))
+        func show(_ c: LinkLayerBody.Content) { e.body = .linkLayer(LinkLayerBody(radio: radio, c)) }
 
         let conn: Connection?
         if let existing = l.connection {
@@ -379,18 +359,12 @@ public final class LinkLayerDecoder {
 
         if retransmission {
             stats.retransmissions += 1
-            ll.add("retransmission", true)
-            ll.add("retransmission_of", s.record)
-            e.legacy.layers.append(("ll", ll))
-            e.legacy.summary = "LL retransmission of record \(s.record) (SN \(h.sn), \(h.length) bytes)"
+            show(.retransmission(of: s.record))
             return
         }
         if encrypted {
             stats.encrypted += 1
-            ll.add("encrypted", true)
-            ll.add("payload", hex: payload)
-            e.legacy.layers.append(("ll", ll))
-            e.legacy.summary = "LL \(h.llid == 3 ? "control" : "data") (encrypted, \(h.length) bytes)"
+            show(.encrypted(payload: payload))
             return
         }
         switch h.llid {
@@ -398,47 +372,35 @@ public final class LinkLayerDecoder {
             stats.control += 1
             do {
                 let d = try LLControl.decode(payload)
-                ll.add("control", d.fields)
-                e.legacy.layers.append(("ll", ll))
-                e.legacy.summary = d.detail.isEmpty ? d.name : "\(d.name): \(d.detail)"
+                show(.control(d))
                 if let effect = d.effect { control(effect, l, r) }
             } catch {
-                e.legacy.layers.append(("ll", ll))
+                e.radio = radio
                 pipeline.markMalformed(&e, r, layer: "LL control PDU", error)
             }
         case 1 where h.length == 0:
             stats.empty += 1
-            e.legacy.layers.append(("ll", ll))
-            e.legacy.summary = "LL empty PDU (SN \(h.sn), NESN \(h.nesn))"
+            show(.empty)
         case 1, 2:
             l.dataPDUs += 1
-            e.legacy.layers.append(("ll", ll))
-            let li = e.legacy.layers.count - 1
             guard let handle = l.handle, let connection = conn else {
-                e.legacy.summary = "LL data, \(h.length) bytes (connection not followed)"
+                show(.notFollowed)
                 return
             }
             let (outcome, warning) = reassembler.feed(handle: handle, start: h.llid == 2, payload, record: r.number)
             switch outcome {
             case let .frame(frame):
                 // The sniffer's layers stay in front of the frame's, whatever body the frame's decoder makes.
-                e.linkLayers = e.legacy.layers
-                e.body = .legacy(LegacyBody(kind: e.kind))
+                e.radio = radio
                 pipeline.deliver(frame, connection, record: r.number, &e)
             case let .partial(_, have, expected, start):
-                e.legacy.summary = "LL data \(start ? "start" : "continuation") fragment: \(have)" + (expected >= 0 ? " of \(expected)" : "") + " bytes of an L2CAP frame"
-                e.legacy.layers[li].1.add("fragment", start ? "start" : "continuation")
-                e.legacy.layers[li].1.add("have", have)
-                e.legacy.layers[li].1.add("expected", expected)
+                show(.fragment(start: start, have: have, expected: expected))
             case let .problem(_, reason):
-                e.legacy.summary = "LL data: \(reason)"
-                e.legacy.layers[li].1.add("payload", hex: payload)
-                e.legacy.layers.append(("warning", ["reason": .string(reason)]))
+                show(.problem(reason: reason, payload: payload))
             }
             e.warning = warning
         default:
-            e.legacy.layers.append(("ll", ll))
-            e.legacy.summary = "LL data PDU with reserved LLID 0, \(h.length) bytes"
+            show(.reservedLLID)
         }
     }
 

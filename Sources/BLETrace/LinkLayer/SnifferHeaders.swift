@@ -49,10 +49,38 @@ public struct SnifferInfo: Sendable {
     public var auxType: Int?
     /// 0 LE 1M, 1 LE 2M, 2 LE Coded.
     public var phy: Int?
-    /// The decoded pseudo-header, for the `sniffer` JSON object.
-    public var fields = Fields()
+    /// The pseudo-header's fields as read, for the `sniffer` JSON object.
+    public var header = SnifferPseudoHeader.none
 
     public init(linkType: Int) { self.linkType = linkType }
+
+    /// The decoded pseudo-header as a field tree (tests and tools; renderers write `header` directly).
+    public var fields: Fields { FieldsBuilder.object { header.writeFields(into: &$0) } }
+}
+
+/// The fields of a sniffer's pseudo-header, as read: the `sniffer` JSON object is written from them.
+public enum SnifferPseudoHeader: Sendable {
+    /// Link type 251: no pseudo-header.
+    case none
+    /// LINKTYPE_BLUETOOTH_LE_LL_WITH_PHDR.
+    case phdr(rf: UInt8, signal: Int8, noise: Int8, offenses: UInt8, reference: UInt32, flags: UInt16)
+    /// LINKTYPE_NORDIC_BLE (`headerLength` only in version 1; `advertising` as the packet was judged).
+    case nordic(NordicHeader)
+}
+
+public struct NordicHeader: Sendable {
+    public var board: UInt8
+    public var version: UInt8
+    public var headerLength: UInt8?
+    public var payloadLength: Int
+    public var counter: UInt16
+    public var packetID: UInt8
+    public var flags: UInt8
+    public var channel: UInt8
+    public var rssi: Int
+    public var eventCounter: UInt16
+    public var time: UInt32
+    public var advertising: Bool
 }
 
 /// Parses the pseudo-headers of pcap link types 251 (none), 256 (BLUETOOTH_LE_LL_WITH_PHDR) and 272
@@ -102,20 +130,11 @@ public enum SnifferHeader {
         let flags = try c.u16le()
         var s = SnifferInfo(linkType: LinkType.bluetoothLELLWithPHDR)
         s.channel = channelIndex(rf: rf)
-        var f = Fields()
-        f.add("rf_channel", rf)
-        f.add("channel", channelIndex(rf: rf))
-        if flags & 0x0002 != 0 { s.rssi = signal; f.add("signal_dbm", signal) }
-        if flags & 0x0004 != 0 { s.noise = noise; f.add("noise_dbm", noise) }
-        if flags & 0x0020 != 0 { f.add("aa_offenses", offenses) }
-        if flags & 0x0010 != 0 { f.add("reference_access_address", Int(reference)) }
-        f.add("flags", Int(flags))
-        f.add("dewhitened", flags & 0x0001 != 0)
-        f.add("decrypted", flags & 0x0008 != 0)
-        if flags & 0x0040 != 0 { f.add("channel_aliased", true) }
+        s.header = .phdr(rf: UInt8(truncatingIfNeeded: rf), signal: Int8(truncatingIfNeeded: signal), noise: Int8(truncatingIfNeeded: noise),
+                         offenses: UInt8(truncatingIfNeeded: offenses), reference: reference, flags: flags)
+        if flags & 0x0002 != 0 { s.rssi = signal }
+        if flags & 0x0004 != 0 { s.noise = noise }
         let pduType = Int((flags >> 7) & 0x7)
-        f.add("pdu_type", pduType)
-        f.add("pdu_type_name", pduTypeName256(pduType))
         switch pduType {
         case 1: s.advertisingHint = true; s.auxType = 1
         case 2: s.advertisingHint = false; s.direction = .centralToPeripheral
@@ -123,16 +142,11 @@ public enum SnifferHeader {
         default: break
         }
         let crcChecked = flags & 0x0400 != 0, crcValid = flags & 0x0800 != 0
-        f.add("crc_checked", crcChecked)
-        if crcChecked { f.add("crc_valid", crcValid); s.crc = crcValid ? .good : .bad }
-        let micChecked = flags & 0x1000 != 0, micValid = flags & 0x2000 != 0
-        if micChecked { f.add("mic_checked", true); f.add("mic_valid", micValid) }
+        if crcChecked { s.crc = crcValid ? .good : .bad }
+        let micChecked = flags & 0x1000 != 0
         s.decrypted = flags & 0x0008 != 0
         if s.decrypted || micChecked { s.encrypted = true }
-        let phy = Int(flags >> 14)
-        s.phy = phy
-        f.add("phy", phyName(phy))
-        s.fields = f
+        s.phy = Int(flags >> 14)
         return (s, c.rest())
     }
 
@@ -158,15 +172,12 @@ public enum SnifferHeader {
         var ahead = c
         try ahead.skip(2)
         let version = try ahead.u8() // third byte of the UART header in every version
-        var f = Fields()
-        f.add("board", Int(board))
-        f.add("header_version", Int(version))
         let payloadLength: Int
+        var headerLength: UInt8? = nil
         switch version {
         case 1:
-            let headerLength = try c.u8()
+            headerLength = try c.u8()
             payloadLength = Int(try c.u8())
-            f.add("header_length", Int(headerLength))
         case 2, 3:
             payloadLength = Int(try c.u16le())
         default:
@@ -175,15 +186,13 @@ public enum SnifferHeader {
         _ = try c.u8() // version, read above
         let counter = try c.u16le()
         let packetID = try c.u8()
-        f.add("payload_length", payloadLength)
-        f.add("packet_counter", Int(counter))
-        f.add("packet_id", Int(packetID))
         let eventHeaderLength = Int(try c.u8())
         guard eventHeaderLength >= 10 else {
             throw ByteError.invalid(offset: c.offset - 1, reason: "nRF Sniffer packet header length \(eventHeaderLength) (at least 10)")
         }
         let flags = try c.u8()
-        let channel = Int(try c.u8())
+        let channelByte = try c.u8()
+        let channel = Int(channelByte)
         let rssi = -Int(try c.u8())
         let eventCounter = try c.u16le()
         let time = try c.u32le()
@@ -204,31 +213,17 @@ public enum SnifferHeader {
         s.advertisingHint = advertising
         s.crc = flags & 0x01 != 0 ? .good : .bad
         s.phy = Int((flags >> 4) & 0x7)
-        f.add("flags", Int(flags))
-        f.add("crc_ok", flags & 0x01 != 0)
         if advertising {
-            if channel < 37 {
-                s.auxType = Int((flags >> 1) & 0x3)
-                f.add("aux_type", s.auxType ?? 0)
-            }
-            f.add("address_resolved", flags & 0x08 != 0)
+            if channel < 37 { s.auxType = Int((flags >> 1) & 0x3) }
         } else {
             s.direction = flags & 0x02 != 0 ? .centralToPeripheral : .peripheralToCentral
-            f.add("direction", s.direction?.jsonName ?? "")
             let encrypted = flags & 0x04 != 0
             s.encrypted = encrypted
-            f.add("encrypted", encrypted)
-            if encrypted {
-                f.add("mic_ok", flags & 0x08 != 0)
-                s.decrypted = flags & 0x08 != 0
-            }
+            if encrypted { s.decrypted = flags & 0x08 != 0 }
         }
-        f.add("phy", phyName(s.phy ?? 0))
-        f.add("channel", channel)
-        f.add("rssi", rssi)
-        f.add("event_counter", Int(eventCounter))
-        f.add(version >= 3 ? "timestamp_us" : "delta_time_us", Int(time))
-        s.fields = f
+        s.header = .nordic(NordicHeader(board: board, version: version, headerLength: headerLength, payloadLength: payloadLength,
+                                        counter: counter, packetID: packetID, flags: flags, channel: channelByte, rssi: rssi,
+                                        eventCounter: eventCounter, time: time, advertising: advertising))
         return (s, packet)
     }
 }

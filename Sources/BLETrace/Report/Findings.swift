@@ -91,9 +91,9 @@ public final class Findings: AnalysisLayer {
                 add(.unanswered, e, (target.isEmpty ? name : "\(name) \(target)") + ": \(why)")
             }
         case .smp:
-            guard let smp = e.legacyLayer("smp"), smp["code"]?.intValue == 0x05 else { return }
+            guard case let .smp(smp) = e.body, case let .pairingFailed(reason)? = smp.pdu else { return }
             let by = e.direction == .hostToController ? "sent by the local host" : e.direction == .controllerToHost ? "sent by the peer" : ""
-            add(.pairingFailed, e, (smp["reason_name"]?.stringValue ?? "Pairing Failed") + (by.isEmpty ? "" : " (\(by))"))
+            add(.pairingFailed, e, SMPNames.failReason(reason) + (by.isEmpty ? "" : " (\(by))"))
         case .hciEvent:
             guard let hci = e.legacyLayer("hci"), let params = hci["parameters"]?.objectValue else { return }
             let status = params["status"]?.intValue ?? 0
@@ -115,9 +115,15 @@ public final class Findings: AnalysisLayer {
         default:
             break
         }
-        if let w = e.warning ?? e.legacyLayer("warning")?["reason"]?.stringValue {
+        if let w = e.warning ?? Findings.linkLayerProblem(e) {
             add(.l2cap, e, w)
         }
+    }
+
+    /// Why a sniffed data PDU could not be placed in an L2CAP frame.
+    static func linkLayerProblem(_ e: TraceEvent) -> String? {
+        guard case let .linkLayer(ll) = e.body, case let .problem(reason, _) = ll.content else { return nil }
+        return reason
     }
 
     /// "of Battery Level (Battery, handle 0x000E)", or "of handle 0x000E".

@@ -286,14 +286,10 @@ enum EventJSON {
         return f.items.map { ($0.0, $0.1.objectValue ?? Fields()) }
     }
 
-    /// Writes the event's layers as members of the event's object: `acl`, `l2cap`, the body's, `warning`.
+    /// Writes the event's layers as members of the event's object: `sniffer` and `ll` (`radio`), `acl`, `l2cap`,
+    /// the body's, `warning`.
     static func writeLayers<S: FieldSink>(_ e: TraceEvent, into s: inout S) {
-        for (name, layer) in e.linkLayers {
-            s.key(name)
-            s.beginObject()
-            s.members(layer)
-            s.endObject()
-        }
+        if let r = e.radio { r.writeLayers(into: &s) }
         if let a = e.acl {
             s.object("acl") { s in
                 s.field("handle", Int(a.handle))

@@ -103,59 +103,38 @@ public final class SMPLayer: ChannelDecoder, AnalysisLayer {
     }
 
     public func decode(_ frame: L2CAPFrame, connection: Connection, event e: inout TraceEvent) {
-        e.legacy.kind = .smp
         pdus += 1
-        var f = Fields()
         guard let code = frame.payload.first else {
-            e.legacy.malformed = "empty SMP PDU"
-            e.legacy.summary = "Malformed SMP: empty PDU"
-            e.legacy.layers.append(("smp", f))
+            e.body = .smp(SMPBody(.empty))
             return
         }
-        f.add("code", Int(code))
-        f.add("name", SMPNames.code(code))
         let pdu: SMPPDU
         do {
             pdu = try SMPPDU.parse(frame.payload)
         } catch {
             let reason = (error as? ByteError)?.description ?? "\(error)"
-            e.legacy.malformed = reason
-            f.add("data", hex: frame.payload)
-            e.legacy.summary = "Malformed SMP \(SMPNames.code(code)): \(reason)"
-            e.legacy.layers.append(("smp", f))
+            e.body = .smp(SMPBody(.malformed(code: code, reason: reason, data: frame.payload)))
             return
         }
-        let name = SMPNames.code(code)
-        var detail = ""
-        func side(_ a: PairingAttempt) -> String {
-            guard let d = a.requestDirection else { return "unknown side" }
-            return d == e.direction ? "initiator" : "responder"
-        }
-        func features(_ p: PairingFeatures) {
-            f.add("io_capability", Int(p.ioCapability)); f.add("io_capability_name", SMPNames.ioCapability(p.ioCapability))
-            f.add("oob", p.oobPresent)
-            f.add("auth_req", SMPNames.authReqFields(p.authReq))
-            f.add("max_key_size", Int(p.maxKeySize))
-            f.add("initiator_keys", .list(SMPNames.keys(p.initiatorKeys).map { .string($0) }))
-            f.add("responder_keys", .list(SMPNames.keys(p.responderKeys).map { .string($0) }))
-            detail = "\(SMPNames.ioCapability(p.ioCapability)), OOB \(p.oobPresent ? "present" : "absent"), \(SMPNames.authReqText(p.authReq)), max key size \(p.maxKeySize), initiator keys [\(SMPNames.keys(p.initiatorKeys).joined(separator: ", "))], responder keys [\(SMPNames.keys(p.responderKeys).joined(separator: ", "))]"
+        var body = SMPBody(.pdu(pdu))
+        func side(_ a: PairingAttempt) -> PairingSide {
+            guard let d = a.requestDirection else { return .unknown }
+            return d == e.direction ? .initiator : .responder
         }
         func key(_ k: String) {
             let a = attempt(connection.id, e.record, fresh: false)
             let s = side(a)
-            if a.keys.count < 16 { a.keys.append((s, k)) }
-            f.add("from", s)
+            if a.keys.count < 16 { a.keys.append((s.name, k)) }
+            body.from = s
         }
         switch pdu {
         case let .pairingRequest(p):
-            features(p)
             // A Security Request that asked for this pairing belongs to the same attempt.
             let reuse = current[connection.id].map { $0.request == nil && $0.failedReason == nil && $0.keys.isEmpty } ?? false
             let a = attempt(connection.id, e.record, fresh: !reuse)
             a.request = p
             a.requestDirection = e.direction
         case let .pairingResponse(p):
-            features(p)
             let a = attempt(connection.id, e.record, fresh: false)
             a.response = p
             if let q = a.request {
@@ -163,52 +142,25 @@ public final class SMPLayer: ChannelDecoder, AnalysisLayer {
                 a.method = m.method
                 a.methodDetail = m.detail
                 a.secureConnections = m.secureConnections
-                f.add("pairing", m.secureConnections ? "secure_connections" : "legacy")
-                f.add("method", m.method.rawValue)
-                if let d = m.detail { f.add("method_detail", d) }
-                detail += " → \(m.secureConnections ? "LE Secure Connections" : "legacy"), \(m.method.rawValue)" + (m.detail.map { " (\($0))" } ?? "")
+                body.request = q
             }
-        case let .pairingConfirm(v):
-            f.add("confirm", hex: v); detail = Hex.string(v)
-        case let .pairingRandom(v):
-            f.add("random", hex: v); detail = Hex.string(v)
         case let .pairingFailed(reason):
-            f.add("reason", Int(reason)); f.add("reason_name", SMPNames.failReason(reason))
-            detail = SMPNames.failReason(reason)
             let a = attempt(connection.id, e.record, fresh: false)
             a.failedReason = reason
             a.failedRecord = e.record
-            a.failedBy = side(a)
-        case let .encryptionInformation(ltk):
-            f.add("ltk", hex: ltk); detail = "LTK \(Hex.string(ltk))"; key("LTK")
-        case let .centralIdentification(ediv, rand):
-            f.add("ediv", Int(ediv)); f.add("rand", hex: rand)
-            detail = "EDIV \(Hex.hex(ediv, width: 4)), Rand \(Hex.string(rand))"; key("EDIV/Rand")
-        case let .identityInformation(irk):
-            f.add("irk", hex: irk); detail = "IRK \(Hex.string(irk))"; key("IRK")
-        case let .identityAddressInformation(type, addr):
-            f.add("address_type", type == 0 ? "public" : type == 1 ? "random" : "reserved")
-            f.add("address", addr.description)
-            detail = "\(addr) (\(type == 0 ? "public" : type == 1 ? "random static" : "reserved type"))"; key("identity address")
-        case let .signingInformation(csrk):
-            f.add("csrk", hex: csrk); detail = "CSRK \(Hex.string(csrk))"; key("CSRK")
-        case let .securityRequest(authReq):
-            f.add("auth_req", SMPNames.authReqFields(authReq))
-            detail = SMPNames.authReqText(authReq)
+            a.failedBy = side(a).name
+        case .encryptionInformation: key("LTK")
+        case .centralIdentification: key("EDIV/Rand")
+        case .identityInformation: key("IRK")
+        case .identityAddressInformation: key("identity address")
+        case .signingInformation: key("CSRK")
+        case .securityRequest:
             let a = attempt(connection.id, e.record, fresh: true)
             a.securityRequestRecord = e.record
-        case let .pairingPublicKey(x, y):
-            f.add("x", hex: x); f.add("y", hex: y)
-            detail = "X \(Hex.string(x.prefix(8)))…"
-        case let .pairingDHKeyCheck(v):
-            f.add("check", hex: v); detail = Hex.string(v)
-        case let .keypressNotification(t):
-            f.add("type", Int(t)); f.add("type_name", SMPNames.keypress(t)); detail = SMPNames.keypress(t)
-        case let .unknown(_, data):
-            f.add("data", hex: data); detail = Hex.spaced(data, limit: 16)
+        case .pairingConfirm, .pairingRandom, .pairingPublicKey, .pairingDHKeyCheck, .keypressNotification, .unknown:
+            break
         }
-        e.legacy.summary = "SMP \(name)" + (detail.isEmpty ? "" : ": " + detail)
-        e.legacy.layers.append(("smp", f))
+        e.body = .smp(body)
     }
 
     public func summary() -> SummarySection? {

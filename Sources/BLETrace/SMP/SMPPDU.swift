@@ -171,17 +171,6 @@ public enum SMPNames {
         return out
     }
 
-    public static func authReqFields(_ a: UInt8) -> Fields {
-        var f = Fields()
-        f.add("value", Int(a))
-        f.add("bonding", a & 0x03 == 0x01)
-        f.add("mitm", a & 0x04 != 0)
-        f.add("secure_connections", a & 0x08 != 0)
-        f.add("keypress", a & 0x10 != 0)
-        f.add("ct2", a & 0x20 != 0)
-        return f
-    }
-
     public static func authReqText(_ a: UInt8) -> String {
         var parts: [String] = []
         parts.append(a & 0x03 == 0x01 ? "bonding" : "no bonding")

@@ -98,7 +98,6 @@ public final class Pipeline {
         case .iso: decodeISO(r, &e)
         case .vendor: e.body = .vendor(r.data)
         case .note:
-            e.legacy.kind = .note
             Notes.describe(r, &e)
             stats.notes += 1
         case .linkLayer:
@@ -327,56 +326,30 @@ public enum L2CAPText {
     }
 }
 
-/// Text and fields for the non-HCI records formats carry (PacketLogger notes, btmon system notes, index events).
+/// The non-HCI records formats carry (PacketLogger notes, btmon system notes, index events), as a `NoteBody`.
 enum Notes {
     static func describe(_ r: Record, _ e: inout TraceEvent) {
-        let text = String(decoding: r.data.prefix(while: { $0 != 0 }), as: UTF8.self)
-        var f = Fields()
-        f.add("source_type", Int(r.sourceType))
-        let label: String
-        if isMonitor(r) {
-            label = MonitorOpcode.name(r.sourceType)
-        } else {
-            label = PacketLoggerReader.RecordType.name(UInt8(truncatingIfNeeded: r.sourceType))
+        let monitor = isMonitor(r)
+        func body(_ c: NoteBody.Content) -> EventBody {
+            .note(NoteBody(c, sourceType: r.sourceType, monitor: monitor, controller: r.controller))
         }
-        f.add("label", label)
-        if isMonitor(r) && r.sourceType == 0 && r.data.count >= 16 {
+        if monitor && r.sourceType == 0 && r.data.count >= 16 {
             // New Index: type, bus, address, name.
             var c = ByteCursor(r.data)
             if let type = try? c.u8(), let bus = try? c.u8(), let addr = try? c.address(), let raw = try? c.bytes(8) {
-                let name = String(decoding: raw.prefix(while: { $0 != 0 }), as: UTF8.self)
-                f.add("index", Int(r.controller)); f.add("type", Int(type)); f.add("bus", Int(bus))
-                f.add("address", addr.description); f.add("name", name)
-                e.legacy.summary = "\(label): hci\(r.controller) \(name) \(addr) (type \(type), bus \(bus))"
-                e.legacy.layers = [("note", f)]
+                e.body = body(.newIndex(type: type, bus: bus, address: addr, name: raw.prefix(while: { $0 != 0 })))
                 return
             }
         }
-        if isMonitor(r) && r.sourceType == 1 {
-            f.add("index", Int(r.controller))
-            e.legacy.summary = "\(label): hci\(r.controller)"
-            e.legacy.layers = [("note", f)]
+        if monitor && r.sourceType == 1 {
+            e.body = body(.deleteIndex)
             return
         }
-        let printable = !text.isEmpty && text.unicodeScalars.allSatisfy { $0.value >= 0x20 || $0 == "\n" || $0 == "\t" }
-        if printable {
-            f.add("text", text)
-            e.legacy.summary = "\(label): \(text.replacingNewlines())"
-        } else {
-            f.add("data", hex: r.data)
-            e.legacy.summary = "\(label)" + (r.data.isEmpty ? "" : ", \(r.data.count) bytes: \(Hex.spaced(r.data, limit: 16))")
-        }
-        e.legacy.layers = [("note", f)]
+        // Printable: no control characters but line feed and tab (ill-formed UTF-8 shows as U+FFFD).
+        let text = r.data.prefix(while: { $0 != 0 })
+        let printable = !text.isEmpty && text.allSatisfy { $0 >= 0x20 || $0 == 0x0A || $0 == 0x09 }
+        e.body = body(printable ? .text(text) : .data(r.data))
     }
 
     static func isMonitor(_ r: Record) -> Bool { r.origin == .linuxMonitor }
-}
-
-extension String {
-    func replacingNewlines() -> String {
-        var s = ""
-        s.reserveCapacity(utf8.count)
-        for ch in self { s.append(ch == "\n" || ch == "\r" ? " " : ch) }
-        return s
-    }
 }

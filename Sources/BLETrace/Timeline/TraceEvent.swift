@@ -49,8 +49,9 @@ public struct TraceEvent: Sendable {
     public var handle: UInt16?
     /// The connection's sequence number in this capture (1, 2, …); a reused handle gets a new one.
     public var connection: Int?
-    /// Layers of the sniffer's link-layer packet that carried an L2CAP frame (sniffer captures).
-    public var linkLayers: [(String, Fields)] = []
+    /// The sniffer's link-layer packet that carried this event's L2CAP frame or advertising PDU (sniffer
+    /// captures): shown first, as the `sniffer` and `ll` layers.
+    public var radio: LinkLayerFacts?
     /// The ACL data header, for events decoded from ACL data.
     public var acl: ACLHeader?
     /// The L2CAP basic header of a complete frame, for events decoded from one.

@@ -94,4 +94,62 @@ struct LESignalingTests {
         #expect(h.layer(d, "signaling")?["psm"] == .int(0x80))
         #expect(h.layer(after, "l2cap")?["psm"] == nil)
     }
+
+    static func body(_ e: TraceEvent?) -> SignalingBody? {
+        guard case let .signaling(b)? = e?.body else { return nil }
+        return b
+    }
+
+    @Test("commands are typed bodies: the parsed command, the channels a response opened, the PSM a disconnection closed")
+    func typedBodies() {
+        let h = TraceHarness()
+        let req = h.l2cap(0x0040, cid: 5, Self.cmd(0x14, 2, le(0x0025) + le(0x0040) + le(256) + le(64) + le(10)), .hostToController)
+        let rsp = h.l2cap(0x0040, cid: 5, Self.cmd(0x15, 2, le(0x0051) + le(256) + le(64) + le(8) + le(0)), .controllerToHost)
+        let start = h.l2cap(0x0040, cid: 0x0040, le(5) + [9, 8], .controllerToHost)
+        let end = h.l2cap(0x0040, cid: 0x0040, [7, 6, 5, 4], .controllerToHost)
+        let short = h.l2cap(0x0040, cid: 0x0051, [1], .hostToController)
+        let disc = h.l2cap(0x0040, cid: 5, Self.cmd(0x07, 3, le(0x0051) + le(0x0040)), .controllerToHost)
+        let extra = h.l2cap(0x0040, cid: 5, Self.cmd(0x13, 4, le(0)) + [0xFF], .controllerToHost)
+        let bad = h.l2cap(0x0040, cid: 5, Self.cmd(0x12, 1, le(6)), .controllerToHost)
+        h.finish()
+
+        guard case let .command(c)? = Self.body(h.event(req))?.content,
+              case .leCreditBasedConnectionRequest(spsm: 0x0025, scid: 0x0040, mtu: 256, mps: 64, credits: 10) = c.command else {
+            Issue.record("request"); return
+        }
+        #expect(c.code == 0x14 && c.identifier == 2 && c.surplus == 0)
+        #expect(h.layer(req, "signaling")?["spsm_name"] == .string("OTS"))
+        let r = Self.body(h.event(rsp))
+        #expect(r?.opened == OpenedChannels(spsm: 0x0025, count: 1))
+        guard case .leCreditBasedConnectionResponse(dcid: 0x0051, mtu: 256, mps: 64, credits: 8, result: 0)? = r?.command else {
+            Issue.record("response"); return
+        }
+        #expect(h.event(rsp)?.summary.hasSuffix("[1 channel open, PSM 0x0025]") == true)
+
+        // K-frames on the channel: kind l2cap, typed by where they are in their SDU.
+        let s = Self.body(h.event(start))
+        #expect(s?.kind == .l2cap && h.event(start)?.kind == .l2cap)
+        guard case let .kFrame(k)? = s?.content, case .start(have: 2, expected: 5) = k.part else { Issue.record("start"); return }
+        #expect(k.cid == 0x0040 && k.psm == 0x0025 && k.length == 4)
+        #expect(h.event(start)?.summary == "L2CAP PSM 0x0025 (OTS) CID 0x0040: SDU start, 2 of 5 bytes, 4 bytes in this frame")
+        guard case let .kFrame(e)? = Self.body(h.event(end))?.content, case let .sdu(sdu, beyond) = e.part else { Issue.record("end"); return }
+        #expect(Array(sdu) == [9, 8, 7, 6, 5] && beyond == 1)
+        #expect(h.event(end)?.summary == "L2CAP PSM 0x0025 (OTS) CID 0x0040: SDU of 5 bytes: 09 08 07 06 05 [1 bytes beyond the SDU length]")
+        guard case let .kFrame(m)? = Self.body(h.event(short))?.content, case .malformed = m.part else { Issue.record("short"); return }
+        #expect(h.event(short)?.malformed == "K-frame shorter than its SDU length field")
+        #expect(h.event(short)?.summary == "L2CAP PSM 0x0025 (OTS) CID 0x0051: malformed K-frame")
+
+        #expect(Self.body(h.event(disc))?.closedPSM == 0x0025)
+        #expect(h.event(disc)?.summary == "LE Signaling Disconnection Response (id 3): destination CID 0x0051, source CID 0x0040, PSM 0x0025 (OTS)")
+        guard case let .command(x)? = Self.body(h.event(extra))?.content, case .connectionParameterUpdateResponse(result: 0) = x.command else {
+            Issue.record("extra"); return
+        }
+        #expect(x.surplus == 1)
+        #expect(h.event(extra)?.summary == "LE Signaling Connection Parameter Update Response (id 4): accepted [1 bytes after the command]")
+        guard case let .malformed(reason, data)? = Self.body(h.event(bad))?.content else { Issue.record("bad"); return }
+        #expect(Array(data) == Self.cmd(0x12, 1, le(6)))
+        #expect(h.event(bad)?.malformed == reason)
+        #expect(h.event(bad)?.summary == "Malformed LE signaling Connection Parameter Update Request: \(reason)")
+        #expect(h.layer(bad, "signaling")?["code"] == .int(0x12))
+    }
 }

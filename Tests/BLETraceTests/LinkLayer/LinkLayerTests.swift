@@ -612,3 +612,86 @@ struct LLConnectionTests {
         #expect(e.malformed != nil || e.layer("ll") != nil)
     }
 }
+
+@Suite("Typed link-layer bodies")
+struct LLTypedBodyTests {
+    static func body(_ e: TraceEvent) -> LinkLayerBody? {
+        guard case let .linkLayer(b) = e.body else { return nil }
+        return b
+    }
+
+    @Test("the pseudo-header is kept as read; its fields are made from it")
+    func pseudoHeader() throws {
+        let data = LL.packet(LL.connAA, LL.data(llid: 1, []))
+        let (s, _) = try SnifferHeader.parse(linkType: 272, LL.nordic(data, flags: LL.dflags(central: true, phy: 1), channel: 12)[...])
+        guard case let .nordic(h) = s.header else { Issue.record("nordic"); return }
+        #expect(h.board == 9 && h.version == 3 && h.headerLength == nil && h.counter == 0x1234 && h.channel == 12)
+        #expect(h.rssi == -60 && h.eventCounter == 7 && h.time == 1234 && !h.advertising)
+        #expect(s.fields["direction"] == .string("central_to_peripheral") && s.fields["phy"] == .string("LE 2M"))
+        let (p, _) = try SnifferHeader.parse(linkType: 256, LL.phdr(data, rf: 13, signal: -41, flags: 0x0002 | 0x0400 | 0x0800)[...])
+        guard case .phdr(rf: 13, signal: -41, noise: -90, offenses: 0, reference: 0, flags: 0x0C02) = p.header else { Issue.record("phdr"); return }
+        #expect(p.crc == .good && p.rssi == -41)
+    }
+
+    @Test("data channel PDUs: empty, control, fragments, retransmission, each a typed body with the packet's facts")
+    func dataPDUs() {
+        let f = LL.dflags(central: true), p = LL.dflags(central: false)
+        let ver: [UInt8] = [0x0C, 0x0C] + LL.le16(0x0059) + LL.le16(0x1234)
+        let (events, _, _) = LL.run([
+            LL.record(1, LL.nordic(LL.connectInd(), packetID: 0x02, flags: 0x01, channel: 37), linkType: 272),
+            LL.record(2, LL.nordic(LL.conn(LL.data(llid: 1, [])), flags: f), linkType: 272),
+            LL.record(3, LL.nordic(LL.conn(LL.data(llid: 3, sn: 1, ver)), flags: p), linkType: 272),
+            LL.record(4, LL.nordic(LL.conn(LL.data(llid: 2, sn: 1, nesn: 1, LL.le16(7) + LL.le16(4) + [0x0A])), flags: f), linkType: 272),
+            LL.record(5, LL.nordic(LL.conn(LL.data(llid: 2, sn: 1, nesn: 1, LL.le16(7) + LL.le16(4) + [0x0A])), flags: f), linkType: 272),
+            LL.record(6, LL.nordic(LL.conn(LL.data(llid: 3, sn: 0, nesn: 0, [0x0C, 0x0C])), flags: p), linkType: 272),
+        ])
+        #expect(events.count == 6)
+        // CONNECT_IND: shown as itself; the advertising PDU is in the facts.
+        let c = Self.body(events[0])
+        guard case .advertising? = c?.content, let pdu = c?.radio.advertising else { Issue.record("connect"); return }
+        #expect(pdu.type == 5 && pdu.name == "CONNECT_IND" && pdu.connect?.accessAddress == LL.connAA && pdu.connect?.interval == 24)
+        #expect(pdu.connect.map { Array($0.channelMap) } == [0xFF, 0xFF, 0xFF, 0xFF, 0x1F])
+        #expect(c?.radio.packet == PacketFacts(accessAddress: LL.advAA, advertising: true, crc: .good, crcValue: c?.radio.packet?.crcValue, trailing: 0))
+
+        let empty = Self.body(events[1])
+        guard case .empty? = empty?.content else { Issue.record("empty"); return }
+        #expect(empty?.radio.data == DataPDUFacts(header: LLDataHeader(0x01, 0), direction: .centralToPeripheral, inferred: false))
+        #expect(events[1].summary == "LL empty PDU (SN 0, NESN 0)")
+
+        guard case let .control(v)? = Self.body(events[2])?.content,
+              case .version(version: 0x0C, company: 0x0059, subversion: 0x1234) = v.parameters else { Issue.record("version"); return }
+        #expect(v.opcode == 0x0C && v.surplus == 0 && v.effect == nil)
+        #expect(events[2].summary.hasPrefix("LL_VERSION_IND: Bluetooth 5.3, "))
+        #expect(events[2].layer("ll")?["control"]?.objectValue?["subversion"] == .int(0x1234))
+
+        guard case .fragment(start: true, have: 1, expected: 7)? = Self.body(events[3])?.content else { Issue.record("fragment"); return }
+        #expect(events[3].layer("ll")?["fragment"] == .string("start"))
+        guard case .retransmission(of: 4)? = Self.body(events[4])?.content else { Issue.record("retransmission"); return }
+        #expect(events[4].summary == "LL retransmission of record 4 (SN 1, 5 bytes)")
+
+        // A control PDU cut short: a malformed body, with the packet's facts in front of it.
+        guard case let .malformed(m) = events[5].body else { Issue.record("malformed"); return }
+        #expect(m.layer == "LL control PDU" && m.kind == .linkLayer)
+        #expect(events[5].radio?.data?.header.llid == 3)
+        #expect(events[5].layers.map(\.0) == ["sniffer", "ll", "raw"])
+    }
+
+    @Test("a frame's sniffer facts travel with it as radio, rendered before its own layers")
+    func radio() {
+        let f = LL.dflags(central: true)
+        let (events, _, _) = LL.run([
+            LL.record(1, LL.nordic(LL.connectInd(), packetID: 0x02, flags: 0x01, channel: 37), linkType: 272),
+            LL.record(2, LL.nordic(LL.conn(LL.data(llid: 2, LL.le16(2) + LL.le16(6) + [0x0B, 0x0D])), flags: f), linkType: 272),
+            LL.record(3, LL.nordic(LL.packet(LL.advAA, LL.adv(2, LL.addr(0xC0_11_22_33_44_55) + [2, 1, 6]), crcInit: LLCRC.advertisingInit),
+                                   packetID: 0x02, flags: 0x01, channel: 38), linkType: 272),
+        ])
+        guard case let .smp(s) = events[1].body, case .securityRequest(authReq: 0x0D)? = s.pdu else { Issue.record("smp"); return }
+        #expect(events[1].radio?.data?.direction == .centralToPeripheral)
+        #expect(events[1].radio?.packet?.accessAddress == LL.connAA)
+        #expect(events[1].layers.map(\.0) == ["sniffer", "ll", "l2cap", "smp"])
+        #expect(events[2].kind == .adv)
+        #expect(events[2].radio?.advertising?.name == "ADV_NONCONN_IND")
+        #expect(events[2].layers.map(\.0) == ["sniffer", "ll", "adv"])
+        #expect(events[2].summary.hasPrefix("LL ADV_NONCONN_IND C0:11:22:33:44:55"))
+    }
+}

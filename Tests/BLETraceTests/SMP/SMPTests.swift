@@ -129,4 +129,82 @@ struct SMPTests {
         #expect(a?.encryptionRecord == nil && later > f)
         #expect(h.layer(f, "smp")?["reason_name"] == .string("Pairing Not Supported"))
     }
+
+    /// The SMP body of an event, or nil.
+    static func body(_ e: TraceEvent?) -> SMPBody? {
+        guard case let .smp(b)? = e?.body else { return nil }
+        return b
+    }
+
+    @Test("decoded PDUs are typed bodies: the PDU, the pairing method and the side that sent a key")
+    func typedBodies() {
+        let h = TraceHarness()
+        let sr = h.l2cap(0x0040, cid: 6, [0x0B, 0x0D], .controllerToHost)
+        let req = h.l2cap(0x0040, cid: 6, [0x01, 0x04, 0x00, 0x0D, 0x10, 0x03, 0x03], .hostToController)
+        let rsp = h.l2cap(0x0040, cid: 6, [0x02, 0x00, 0x00, 0x0D, 0x10, 0x02, 0x01], .controllerToHost)
+        let ltk = h.l2cap(0x0040, cid: 6, [0x06] + Array(1...16), .controllerToHost)
+        let ci = h.l2cap(0x0040, cid: 6, [0x07, 0x34, 0x12] + Array(repeating: 9, count: 8), .controllerToHost)
+        let ia = h.l2cap(0x0040, cid: 6, [0x09, 0x01, 0x66, 0x55, 0x44, 0x33, 0x22, 0xC1], .hostToController)
+        let failed = h.l2cap(0x0040, cid: 6, [0x05, 0x04], .hostToController)
+        h.finish()
+
+        guard case .securityRequest(authReq: 0x0D)? = Self.body(h.event(sr))?.pdu else { Issue.record("security request"); return }
+        guard case let .pairingRequest(p)? = Self.body(h.event(req))?.pdu else { Issue.record("request"); return }
+        #expect(p == Self.features(io: 4, auth: 0x0D, ik: 3, rk: 3))
+        #expect(Self.body(h.event(req))?.method == nil && Self.body(h.event(req))?.from == nil)
+
+        let r = Self.body(h.event(rsp))
+        guard case let .pairingResponse(q)? = r?.pdu else { Issue.record("response"); return }
+        #expect(q.ioCapability == 0 && q.responderKeys == 1)
+        #expect(r?.method == PairingMethodChoice(method: .passkeyEntry, secureConnections: true, detail: "responder displays, initiator inputs"))
+        #expect(h.event(rsp)?.summary.hasSuffix("→ LE Secure Connections, Passkey Entry (responder displays, initiator inputs)") == true)
+
+        let k = Self.body(h.event(ltk))
+        guard case let .encryptionInformation(key)? = k?.pdu else { Issue.record("ltk"); return }
+        #expect(Array(key) == Array(1...16))
+        #expect(k?.from == .responder)
+        guard case .centralIdentification(ediv: 0x1234, let rand)? = Self.body(h.event(ci))?.pdu else { Issue.record("ci"); return }
+        #expect(Array(rand) == Array(repeating: 9, count: 8))
+        let a = Self.body(h.event(ia))
+        guard case .identityAddressInformation(type: 1, let address)? = a?.pdu else { Issue.record("ia"); return }
+        #expect(address.description == "C1:22:33:44:55:66")
+        #expect(a?.from == .initiator)
+        #expect(h.event(ia)?.summary == "SMP Identity Address Information: C1:22:33:44:55:66 (random static)")
+        #expect(h.layer(ia, "smp")?["from"] == .string("initiator"))
+
+        guard case .pairingFailed(reason: 0x04)? = Self.body(h.event(failed))?.pdu else { Issue.record("failed"); return }
+        #expect(h.event(failed)?.summary == "SMP Pairing Failed: Confirm Value Failed")
+    }
+
+    @Test("an empty or short SMP PDU is a malformed typed body that keeps its bytes")
+    func malformedBodies() {
+        let h = TraceHarness()
+        let empty = h.l2cap(0x0040, cid: 6, [], .hostToController)
+        let short = h.l2cap(0x0040, cid: 6, [0x03, 1, 2, 3], .controllerToHost)
+        let unknown = h.l2cap(0x0040, cid: 6, [0x3F, 0xAA], .controllerToHost)
+        h.finish()
+        guard case .empty? = Self.body(h.event(empty))?.content else { Issue.record("empty"); return }
+        #expect(h.event(empty)?.malformed == "empty SMP PDU")
+        #expect(h.event(empty)?.summary == "Malformed SMP: empty PDU")
+        #expect(h.layer(empty, "smp") == Fields())
+        guard case let .malformed(code, reason, data)? = Self.body(h.event(short))?.content else { Issue.record("short"); return }
+        #expect(code == 0x03 && Array(data) == [0x03, 1, 2, 3])
+        #expect(h.event(short)?.malformed == reason)
+        #expect(h.event(short)?.summary == "Malformed SMP Pairing Confirm: \(reason)")
+        #expect(h.layer(short, "smp")?["data"] == .hex([0x03, 1, 2, 3]))
+        guard case .unknown(code: 0x3F, let rest)? = Self.body(h.event(unknown))?.pdu else { Issue.record("unknown"); return }
+        #expect(Array(rest) == [0xAA])
+        #expect(h.event(unknown)?.summary == "SMP Unknown SMP code 0x3F: aa")
+    }
+
+    @Test("the Pairing Failed finding reads the typed PDU")
+    func failedFinding() {
+        let h = TraceHarness()
+        h.l2cap(0x0040, cid: 6, [0x05, 0x0B], .controllerToHost)
+        h.finish()
+        let findings = Findings()
+        for e in h.events { findings.observe(e) }
+        #expect(findings.list.map(\.text) == ["DHKey Check Failed (sent by the peer)"])
+        #expect(findings.list.first?.kind == .pairingFailed)
+    }
 }

@@ -29,3 +29,36 @@ import Testing
         #expect(all.count == 60)
     }
 }
+
+@Suite("Typed notes")
+struct NoteBodyTests {
+    static func note(_ data: [UInt8], sourceType: UInt16, origin: Record.Origin, controller: UInt16 = 0) -> TraceEvent? {
+        var out: [TraceEvent] = []
+        let p = Pipeline { out.append($0) }
+        p.process(Record(number: 1, timestamp: Timestamp(micros: 0), direction: .unknown, kind: .note, data: data[...],
+                         controller: controller, sourceType: sourceType, origin: origin))
+        _ = p.finish()
+        return out.first
+    }
+
+    @Test("btmon index events and PacketLogger notes are typed bodies; text and fields are made from them")
+    func notes() {
+        let name = Array("hci-test".utf8)
+        let ni = Self.note([0x00, 0x01, 0x66, 0x55, 0x44, 0x33, 0x22, 0x11] + name, sourceType: 0, origin: .linuxMonitor, controller: 2)
+        guard case let .note(n)? = ni?.body, case .newIndex(type: 0, bus: 1, let address, let raw) = n.content else { Issue.record("new index"); return }
+        #expect(address.description == "11:22:33:44:55:66" && Array(raw) == name && n.controller == 2 && n.label == "New Index")
+        #expect(ni?.summary == "New Index: hci2 hci-test 11:22:33:44:55:66 (type 0, bus 1)")
+
+        let text = Self.note(Array("line one\nline two".utf8) + [0, 0x41], sourceType: 0xFB, origin: .packetLogger)
+        guard case let .note(t)? = text?.body, case let .text(bytes) = t.content else { Issue.record("text"); return }
+        #expect(String(decoding: bytes, as: UTF8.self) == "line one\nline two")
+        #expect(text?.summary.hasSuffix(": line one line two") == true)
+        #expect(text?.layer("note")?["text"] == .string("line one\nline two"))
+
+        let data = Self.note([0x01, 0x02], sourceType: 0xFB, origin: .packetLogger)
+        guard case let .note(d)? = data?.body, case let .data(bytes) = d.content else { Issue.record("data"); return }
+        #expect(Array(bytes) == [0x01, 0x02])
+        #expect(data?.summary.hasSuffix(", 2 bytes: 01 02") == true)
+        #expect(data?.layer("note")?["data"] == .hex([0x01, 0x02]))
+    }
+}

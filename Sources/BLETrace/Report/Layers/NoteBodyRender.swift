@@ -1,5 +1,57 @@
-/// Text and JSON of `NoteBody`.
+/// Text and JSON of `NoteBody`: "label: text" and the `note` layer.
 extension NoteBody: LayerBody {
-    public func writeText(_ e: TraceEvent, into b: inout [UInt8]) {}
-    public func writeLayers<S: FieldSink>(_ e: TraceEvent, into s: inout S) {}
+    public func writeText(_ e: TraceEvent, into b: inout [UInt8]) {
+        b.append(string: label)
+        switch content {
+        case let .newIndex(type, bus, address, name):
+            b.append(string: ": hci")
+            b.append(decimal: Int(controller))
+            b.append(UInt8(ascii: " "))
+            b.append(string: String(decoding: name, as: UTF8.self))
+            b.append(UInt8(ascii: " "))
+            b.append(string: address.description)
+            b.append(string: " (type ")
+            b.append(decimal: Int(type))
+            b.append(string: ", bus ")
+            b.append(decimal: Int(bus))
+            b.append(UInt8(ascii: ")"))
+        case .deleteIndex:
+            b.append(string: ": hci")
+            b.append(decimal: Int(controller))
+        case let .text(bytes):
+            b.append(string: ": ")
+            // As the text decodes (ill-formed UTF-8 becomes U+FFFD), with line breaks as spaces.
+            let start = b.count
+            b.append(string: String(decoding: bytes, as: UTF8.self))
+            for i in start..<b.count where b[i] == 0x0A { b[i] = 0x20 }
+        case let .data(bytes):
+            if !bytes.isEmpty {
+                b.append(string: ", ")
+                b.append(decimal: bytes.count)
+                b.append(string: " bytes: ")
+                b.append(spacedHex: bytes, limit: 16)
+            }
+        }
+    }
+
+    public func writeLayers<S: FieldSink>(_ e: TraceEvent, into s: inout S) {
+        s.object("note") { s in
+            s.field("source_type", Int(sourceType))
+            s.field("label", label)
+            switch content {
+            case let .newIndex(type, bus, address, name):
+                s.field("index", Int(controller))
+                s.field("type", Int(type))
+                s.field("bus", Int(bus))
+                s.field("address", address.description)
+                s.field("name", String(decoding: name, as: UTF8.self))
+            case .deleteIndex:
+                s.field("index", Int(controller))
+            case let .text(bytes):
+                s.field("text", String(decoding: bytes, as: UTF8.self))
+            case let .data(bytes):
+                s.field("data", hex: bytes)
+            }
+        }
+    }
 }
