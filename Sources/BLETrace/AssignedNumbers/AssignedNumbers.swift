@@ -76,14 +76,30 @@ enum AssignedNumbers {
     /// count the generator wrote, so a skipped line fails them.
     static func parseTable(_ text: String) -> [UInt16: String] {
         var table: [UInt16: String] = [:]
-        for line in text.split(separator: "\n", omittingEmptySubsequences: true) {
-            guard let tab = line.firstIndex(of: "\t"),
-                  let key = UInt16(line[..<tab], radix: 16)
-            else { continue }
-            let name = line[line.index(after: tab)...]
-            guard !name.isEmpty else { continue }
-            table[key] = String(name)
+        var text = text
+        text.withUTF8 { bytes in
+            table.reserveCapacity(bytes.count / 24)
+            var i = 0
+            while i < bytes.count {
+                var end = i
+                while end < bytes.count && bytes[end] != 0x0A { end += 1 }
+                defer { i = end + 1 }
+                // Key: hexadecimal digits up to the tab.
+                var key: UInt32 = 0, j = i, digits = 0
+                while j < end, let d = hexDigit(bytes[j]) { key = key << 4 | UInt32(d); j += 1; digits += 1 }
+                guard digits > 0, digits <= 4, j < end, bytes[j] == 0x09, j + 1 < end else { continue }
+                table[UInt16(key)] = String(decoding: UnsafeBufferPointer(rebasing: bytes[(j + 1)..<end]), as: UTF8.self)
+            }
         }
         return table
+    }
+
+    private static func hexDigit(_ c: UInt8) -> UInt8? {
+        switch c {
+        case 0x30...0x39: return c - 0x30
+        case 0x41...0x46: return c - 0x41 + 10
+        case 0x61...0x66: return c - 0x61 + 10
+        default: return nil
+        }
     }
 }
