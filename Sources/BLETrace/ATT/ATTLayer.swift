@@ -54,17 +54,12 @@ public final class ATTLayer: ChannelDecoder, AnalysisLayer {
     }
     var conns: [Int: ConnState] = [:]
 
-    /// What `DescribeContext` found for handles of one server: the location, and its text and `gatt` fields
-    /// once asked for. Valid while the server key and `generation` are unchanged.
+    /// What `DescribeContext` found for handles of one server. Valid while the server key and `generation`
+    /// are unchanged.
     struct LocateMemo {
         var key: String
         var generation: Int
-        var map: [UInt16: Located] = [:]
-    }
-    struct Located {
-        var location: GATTLocation
-        var text: String?
-        var fields: Fields?
+        var map: [UInt16: GATTLocation] = [:]
     }
     /// Bumped whenever a database or fallback changes what a handle lookup may return.
     var generation = 0
@@ -87,10 +82,13 @@ public final class ATTLayer: ChannelDecoder, AnalysisLayer {
         return nil
     }
     var errorCount = 0
-    var unanswered: [(record: Int, opcode: UInt8, reason: String)] = []
+    var unanswered: [(record: Int, opcode: UInt8, why: ATTUnanswered)] = []
     var unansweredCount = 0
     var unexpected: [(record: Int, opcode: UInt8)] = []
     var unexpectedCount = 0
+
+    /// Names of a `--uuids` file, handed to every event for its renderer.
+    var userNames: [BLEUUID: String]?
 
     /// The value dissectors: the built-in ones, then those of a `--uuids` file.
     public let registry: DissectorRegistry
@@ -99,6 +97,7 @@ public final class ATTLayer: ChannelDecoder, AnalysisLayer {
 
     public init(options: DecodeOptions = DecodeOptions()) {
         self.loaded = options.gatt
+        if let n = options.uuids?.names, !n.isEmpty { userNames = n }
         var r = DissectorRegistry.standard
         if let u = options.uuids?.dissector { r.add(u) }
         self.registry = r
@@ -126,33 +125,26 @@ public final class ATTLayer: ChannelDecoder, AnalysisLayer {
 
     /// Decodes one ATT PDU carried on `bearer` (0x0004, or an EATT channel's CID).
     public func decodeATT(_ bytes: ArraySlice<UInt8>, connection: Connection, bearer: UInt16, event e: inout TraceEvent) {
-        e.legacy.kind = .att
         pduCount += 1
         connObjects[connection.id] = connection
         let state = connState(connection.id)
         state.pdus += 1
-        var att = Fields()
-        att.items.reserveCapacity(12)
         guard let op = bytes.first else {
-            e.legacy.malformed = "empty ATT PDU"
-            e.legacy.summary = "Malformed ATT: empty PDU"
-            e.legacy.layers.append(("att", att))
+            e.body = .att(ATTEvent(.empty, bearer: bearer))
             return
         }
-        att.add("opcode", Int(op))
-        att.add("name", ATTNames.opcode(op))
-        if bearer != 0x0004 { att.add("bearer", Int(bearer)) }
         let pdu: ATTPDU
         do {
             pdu = try ATTPDU.parse(bytes)
         } catch {
             let reason = (error as? ByteError)?.description ?? "\(error)"
-            e.legacy.malformed = reason
-            att.add("data", hex: bytes)
-            e.legacy.summary = "Malformed ATT \(ATTNames.opcode(op)): \(reason) — \(Hex.spaced(bytes, limit: 24))"
-            e.legacy.layers.append(("att", att))
+            var a = ATTEvent(.malformed(opcode: op, reason: reason, data: bytes), bearer: bearer)
+            a.userNames = userNames
+            e.body = .att(a)
             return
         }
+        var a = ATTEvent(.pdu(pdu), bearer: bearer)
+        a.userNames = userNames
         let client = ATTNames.sentByClient(op)
         let peerIsServer: Bool
         switch e.direction {
@@ -160,68 +152,26 @@ public final class ATTLayer: ChannelDecoder, AnalysisLayer {
         case .hostToController: peerIsServer = client
         case .controllerToHost: peerIsServer = !client
         }
-        att.add("role", client ? "client" : "server")
+        a.peerIsServer = peerIsServer
         let serverKey = peerIsServer ? ATTLayer.deviceKey(connection, state) : "local"
 
         // Transactions.
-        var request: Pending? = nil
-        var note: String? = nil
-        let isIndication = op == 0x1D || op == 0x1E
-        if ATTNames.isRequest(op) || op == 0x1D {
-            let key = PendingKey(connection: connection.id, bearer: bearer, peerIsServer: peerIsServer, indication: isIndication)
-            if let old = pending.removeValue(forKey: key) {
-                flagUnanswered(old, reason: "a new \(isIndication ? "indication" : "request") (record \(e.record)) came before any response")
-            }
-            pending[key] = Pending(record: e.record, time: e.timestamp, pdu: pdu, handle: pdu.handle)
-            nextDeadline = min(nextDeadline, e.timestamp.micros + ATTLayer.timeoutMicros)
-            pipeline?.hold(e.record)
-        } else if ATTNames.isResponse(op) || op == 0x1E {
-            let key = PendingKey(connection: connection.id, bearer: bearer, peerIsServer: peerIsServer, indication: isIndication)
-            if let p = pending[key], ATTLayer.answers(pdu, p.pdu) {
-                pending[key] = nil
-                request = p
-                let latency = e.timestamp.micros - p.time.micros
-                transactions += 1
-                latencyTotal += latency
-                latencyMax = max(latencyMax, latency)
-                att.add("request", p.record)
-                att.add("latency_us", Int(latency))
-                let responseRecord = e.record
-                pipeline?.update(p.record) { req in
-                    guard let i = req.legacy.layers.firstIndex(where: { $0.0 == "att" }) else { return }
-                    req.legacy.layers[i].1.add("response", responseRecord)
-                    req.legacy.layers[i].1.add("latency_us", Int(latency))
-                    if !req.legacy.summary.isEmpty { req.legacy.late += " [response at record \(responseRecord)]" }
-                }
-                pipeline?.release(p.record)
-            } else {
-                let why: String
-                if let p = pending[key] {
-                    why = "does not answer the pending \(ATTNames.opcode(p.pdu.opcode)) (record \(p.record))"
-                } else {
-                    why = "no \(isIndication ? "indication" : "request") pending"
-                }
-                att.add("unexpected", why)
-                note = why
-                unexpectedCount += 1
-                if unexpected.count < ATTLayer.maxListed { unexpected.append((e.record, op)) }
-            }
-        }
+        let request = transaction(pdu, &a, connection: connection.id, bearer: bearer, peerIsServer: peerIsServer,
+                                  record: e.record, time: e.timestamp)
 
         // The handle the PDU is about: its own, or its request's.
         var handle = pdu.handle
         if handle == nil, let r = request, op != 0x01 { handle = r.handle }
+        a.handle = handle
 
         // MTU and discovery.
         switch pdu {
         case let .exchangeMTURequest(mtu):
             state.clientMTU = mtu
-            att.add("mtu", Int(mtu))
         case let .exchangeMTUResponse(mtu):
             state.serverMTU = mtu
             state.mtuRecord = e.record
-            att.add("mtu", Int(mtu))
-            if request != nil { att.add("att_mtu", state.mtu) }
+            if request != nil { a.attMTU = UInt16(state.mtu) }
         default: break
         }
         if let r = request, pdu.opcode != 0x01 {
@@ -235,37 +185,132 @@ public final class ATTLayer: ChannelDecoder, AnalysisLayer {
             errorCount += 1
             if errors.count < ATTLayer.maxListed { errors.append((e.record, reqOp, eh, code)) }
         }
-        let describes = pipeline?.describes ?? true
-        var ctx = DescribeContext(layer: self, serverKey: serverKey, state: state, side: peerIsServer ? 1 : 0, describes: describes)
+        var ctx = DescribeContext(layer: self, serverKey: serverKey, state: state, side: peerIsServer ? 1 : 0)
         let values = ValueSite(connection: connection.id, device: serverKey, record: e.record, time: e.timestamp, opcode: op,
                                fromClient: client, state: state.values)
-        var summaryText = describe(pdu, request: request?.pdu, state: state, peerIsServer: peerIsServer, handle: handle,
-                                   att: &att, ctx: &ctx, values: values)
-        if case let .errorResponse(_, _, code) = pdu, let name = att["error_name"]?.stringValue, name != ATTNames.error(code) {
+        locateAndDissect(pdu, request: request?.pdu, into: &a, ctx: &ctx, values: values)
+        if case let .errorResponse(_, _, code) = pdu, let d = a.decoded, let name = ATTLayer.serviceErrorName(d),
+           name != ATTNames.error(code) {
             serviceErrorNames[code] = name
         }
+        longValues(pdu, request: request?.pdu, into: &a, state: state, peerIsServer: peerIsServer, ctx: &ctx, values: values)
+        e.body = .att(a)
+    }
 
-        // Long values.
+    /// Links a response to its pending request (returned) and holds a request until its response; flags
+    /// what answers nothing and what a new request leaves unanswered.
+    func transaction(_ pdu: ATTPDU, _ a: inout ATTEvent, connection: Int, bearer: UInt16, peerIsServer: Bool,
+                     record: Int, time: Timestamp) -> Pending? {
+        let op = pdu.opcode
+        let isIndication = op == 0x1D || op == 0x1E
+        let key = PendingKey(connection: connection, bearer: bearer, peerIsServer: peerIsServer, indication: isIndication)
+        if ATTNames.isRequest(op) || op == 0x1D {
+            if let old = pending.removeValue(forKey: key) {
+                flagUnanswered(old, .superseded(by: record, indication: isIndication))
+            }
+            pending[key] = Pending(record: record, time: time, pdu: pdu, handle: pdu.handle)
+            nextDeadline = min(nextDeadline, time.micros + ATTLayer.timeoutMicros)
+            pipeline?.hold(record)
+        } else if ATTNames.isResponse(op) || op == 0x1E {
+            if let p = pending[key], ATTLayer.answers(pdu, p.pdu) {
+                pending[key] = nil
+                let latency = time.micros - p.time.micros
+                transactions += 1
+                latencyTotal += latency
+                latencyMax = max(latencyMax, latency)
+                a.request = ATTLink(record: p.record, latencyMicros: latency)
+                let link = ATTLink(record: record, latencyMicros: latency)
+                pipeline?.update(p.record) { req in
+                    guard case var .att(q) = req.body else { return }
+                    req.body = .empty
+                    q.response = link
+                    req.body = .att(q)
+                }
+                pipeline?.release(p.record)
+                return p
+            }
+            if let p = pending[key] {
+                a.unexpected = .mismatch(requestOpcode: p.pdu.opcode, record: p.record)
+            } else {
+                a.unexpected = .nothingPending(indication: isIndication)
+            }
+            unexpectedCount += 1
+            if unexpected.count < ATTLayer.maxListed { unexpected.append((record, op)) }
+        }
+        return nil
+    }
+
+    /// Looks up the handles the PDU is about and decodes the values it carries (in the PDU's order: value
+    /// dissectors may keep state), into the event's facts.
+    func locateAndDissect(_ pdu: ATTPDU, request: ATTPDU?, into a: inout ATTEvent, ctx: inout DescribeContext, values: ValueSite) {
+        if let x = a.handle { a.location = ctx.locate(x) }
+        switch pdu {
+        case let .errorResponse(_, eh, code):
+            a.decoded = dissectError(code, location: ctx.locate(eh), site: values)
+        case let .readByTypeResponse(entries):
+            if case let .readByTypeRequest(_, _, t)? = request { a.requestType = t }
+            let t = a.requestType?.uuid16
+            guard t != 0x2803 && t != 0x2802 else { return }
+            var list: [ATTEntryFacts] = []
+            list.reserveCapacity(entries.count)
+            for en in entries {
+                let loc = ctx.locate(en.handle)
+                let d = dissectValue(en.value, location: loc, type: a.requestType, handle: en.handle, site: values)
+                list.append(ATTEntryFacts(handle: en.handle, location: loc, decoded: d))
+            }
+            a.extra = ATTExtra(entries: list)
+        case let .readResponse(v):
+            if let x = a.handle { a.decoded = dissectValue(v, location: ctx.locate(x), handle: x, site: values) }
+        case let .readMultipleRequest(hs), let .readMultipleVariableRequest(hs):
+            a.extra = ATTExtra(entries: hs.prefix(8).map { ATTEntryFacts(handle: $0, location: ctx.locate($0)) })
+        case .readMultipleResponse:
+            if case let .readMultipleRequest(hs)? = request { a.requestHandles = hs }
+        case let .readMultipleVariableResponse(vs, truncated):
+            guard case let .readMultipleVariableRequest(hs)? = request else { return }
+            a.requestHandles = hs
+            var list: [ATTEntryFacts] = []
+            for (i, v) in vs.enumerated() where i < hs.count {
+                let loc = ctx.locate(hs[i])
+                // The last value may be cut short by the MTU; only whole values are decoded.
+                let d = truncated && i == vs.count - 1 ? nil : dissectValue(v, location: loc, handle: hs[i], site: values)
+                list.append(ATTEntryFacts(handle: hs[i], location: loc, decoded: d))
+            }
+            a.extra = ATTExtra(entries: list)
+        case let .writeRequest(x, v), let .writeCommand(x, v), let .signedWriteCommand(x, v, _),
+             let .notification(x, v), let .indication(x, v):
+            a.decoded = dissectValue(v, location: ctx.locate(x), handle: x, site: values)
+        case let .multipleNotification(entries):
+            var list: [ATTEntryFacts] = []
+            list.reserveCapacity(entries.count)
+            for en in entries {
+                let loc = ctx.locate(en.handle)
+                list.append(ATTEntryFacts(handle: en.handle, location: loc,
+                                          decoded: dissectValue(en.value, location: loc, handle: en.handle, site: values)))
+            }
+            a.extra = ATTExtra(entries: list)
+        default:
+            break
+        }
+    }
+
+    /// Reassembles long values: Read Blob sequences, and the queued writes an Execute Write Request writes.
+    func longValues(_ pdu: ATTPDU, request: ATTPDU?, into a: inout ATTEvent, state: ConnState, peerIsServer: Bool,
+                    ctx: inout DescribeContext, values: ValueSite) {
         switch pdu {
         case let .readResponse(v):
-            if let h = handle { state.blob[peerIsServer] = (h, Array(v)) }
+            if let h = a.handle { state.blob[peerIsServer] = (h, Array(v)) }
         case let .readBlobResponse(v):
-            if let r = request, case let .readBlobRequest(h, offset) = r.pdu {
-                var cur = state.blob[peerIsServer]
-                if cur == nil || cur?.handle != h { cur = (h, []) }
-                if var c = cur, Int(offset) <= c.bytes.count {
-                    c.bytes.removeSubrange(Int(offset)...)
-                    if c.bytes.count + v.count <= 65_535 { c.bytes.append(contentsOf: v) }
-                    state.blob[peerIsServer] = c
-                    att.add("long_value", hex: c.bytes)
-                    att.add("long_value_offset", Int(offset))
-                    if v.count < state.mtu - 1, let d = dissectValue(c.bytes[...], location: ctx.locate(h), site: values) {
-                        att.add("decoded", d.jsonFields)
-                        summaryText += " → " + d.summaryText(raw: c.bytes[...])
-                    }
-                } else {
-                    state.blob[peerIsServer] = nil
-                }
+            guard case let .readBlobRequest(h, offset)? = request else { return }
+            var cur = state.blob[peerIsServer]
+            if cur == nil || cur?.handle != h { cur = (h, []) }
+            if var c = cur, Int(offset) <= c.bytes.count {
+                c.bytes.removeSubrange(Int(offset)...)
+                if c.bytes.count + v.count <= 65_535 { c.bytes.append(contentsOf: v) }
+                state.blob[peerIsServer] = c
+                let d = v.count < state.mtu - 1 ? dissectValue(c.bytes[...], location: ctx.locate(h), site: values) : nil
+                a.extra = ATTExtra(longValue: ATTLongValue(bytes: c.bytes, offset: offset, decoded: d))
+            } else {
+                state.blob[peerIsServer] = nil
             }
         case let .prepareWriteRequest(h, offset, v):
             var q = state.prepared[peerIsServer] ?? []
@@ -274,51 +319,29 @@ public final class ATTLayer: ChannelDecoder, AnalysisLayer {
         case let .executeWriteRequest(flags):
             let q = state.prepared[peerIsServer] ?? []
             state.prepared[peerIsServer] = nil
-            if flags == 0x01 {
-                var order: [UInt16] = []
-                var written: [UInt16: [UInt8]] = [:]
-                for item in q {
-                    var v = written[item.handle] ?? []
-                    if written[item.handle] == nil { order.append(item.handle) }
-                    let o = Int(item.offset)
-                    if o <= v.count {
-                        v.removeSubrange(o...)
-                    } else {
-                        v.append(contentsOf: [UInt8](repeating: 0, count: min(o - v.count, 65_535)))
-                    }
-                    if v.count + item.value.count <= 65_535 { v.append(contentsOf: item.value) }
-                    written[item.handle] = v
+            guard flags == 0x01 else { return }
+            var order: [UInt16] = []
+            var written: [UInt16: [UInt8]] = [:]
+            for item in q {
+                var v = written[item.handle] ?? []
+                if written[item.handle] == nil { order.append(item.handle) }
+                let o = Int(item.offset)
+                if o <= v.count {
+                    v.removeSubrange(o...)
+                } else {
+                    v.append(contentsOf: [UInt8](repeating: 0, count: min(o - v.count, 65_535)))
                 }
-                var list: [FieldValue] = []
-                for h in order {
-                    let v = written[h] ?? []
-                    var w = Fields()
-                    w.add("handle", Int(h))
-                    w.add("value", hex: v)
-                    if let g = ctx.gattFields(h) { w.add("gatt", g) }
-                    if let d = dissectValue(v[...], location: ctx.locate(h), site: values) {
-                        w.add("decoded", d.jsonFields)
-                        summaryText += "; \(ctx.text(h)): " + d.summaryText(raw: v[...])
-                    }
-                    list.append(.object(w))
-                }
-                att.add("writes", .list(list))
+                if v.count + item.value.count <= 65_535 { v.append(contentsOf: item.value) }
+                written[item.handle] = v
             }
+            var list: [ATTWrite] = []
+            for h in order {
+                let v = written[h] ?? []
+                let loc = ctx.locate(h)
+                list.append(ATTWrite(handle: h, value: v, location: loc, decoded: dissectValue(v[...], location: loc, site: values)))
+            }
+            a.extra = ATTExtra(writes: list)
         default: break
-        }
-
-        if describes {
-            // Room for the suffixes, including the "[response at record …]" a held request gets later.
-            var s = "ATT "
-            s.reserveCapacity(summaryText.utf8.count + 64)
-            s += summaryText
-            if let n = note { s += " [unexpected: \(n)]" }
-            if let r = request { s += " [request at record \(r.record), \(Fmt.fixed(Int((e.timestamp.micros - r.time.micros) / 10), scale: 100)) ms]" }
-            e.legacy.summary = s
-        }
-        e.legacy.layers.append(("att", att))
-        if let h = handle, !ctx.multi {
-            if let g = ctx.gattFields(h) { e.legacy.layers.append(("gatt", g)) }
         }
     }
 
@@ -396,9 +419,9 @@ public final class ATTLayer: ChannelDecoder, AnalysisLayer {
         for (k, p) in expired.sorted(by: { $0.1.record < $1.1.record }) {
             pending[k] = nil
             if now == .max {
-                flagUnanswered(p, reason: "no response before the end of the capture")
+                flagUnanswered(p, .endOfCapture)
             } else {
-                flagUnanswered(p, reason: "no response within 30 s (ATT timeout)", timeout: true)
+                flagUnanswered(p, .timeout)
             }
         }
         nextDeadline = next
@@ -407,7 +430,7 @@ public final class ATTLayer: ChannelDecoder, AnalysisLayer {
     func closeConnection(_ id: Int) {
         let keys = pending.keys.filter { $0.connection == id }
         for k in keys.sorted(by: { pending[$0]!.record < pending[$1]!.record }) {
-            if let p = pending.removeValue(forKey: k) { flagUnanswered(p, reason: "the connection closed before any response") }
+            if let p = pending.removeValue(forKey: k) { flagUnanswered(p, .connectionClosed) }
         }
         // Kept for the connections the summary lists.
         if let s = conns[id], s.pdus > 0, id <= ConnectionTracker.maxListed { closedMTU[id] = (s.clientMTU, s.serverMTU, s.mtu) }
@@ -417,14 +440,14 @@ public final class ATTLayer: ChannelDecoder, AnalysisLayer {
         connObjects[id] = nil
     }
 
-    func flagUnanswered(_ p: Pending, reason: String, timeout: Bool = false) {
+    func flagUnanswered(_ p: Pending, _ why: ATTUnanswered) {
         unansweredCount += 1
-        if unanswered.count < ATTLayer.maxListed { unanswered.append((p.record, p.pdu.opcode, reason)) }
+        if unanswered.count < ATTLayer.maxListed { unanswered.append((p.record, p.pdu.opcode, why)) }
         pipeline?.update(p.record) { e in
-            guard let i = e.legacy.layers.firstIndex(where: { $0.0 == "att" }) else { return }
-            e.legacy.layers[i].1.add("unanswered", reason)
-            if timeout { e.legacy.layers[i].1.add("timeout", true) }
-            if !e.legacy.summary.isEmpty { e.legacy.late += " [unanswered: \(reason)]" }
+            guard case var .att(a) = e.body else { return }
+            e.body = .empty
+            a.unanswered = why
+            e.body = .att(a)
         }
         pipeline?.release(p.record)
     }
@@ -478,23 +501,20 @@ public final class ATTLayer: ChannelDecoder, AnalysisLayer {
         return l.device
     }
 
-    /// Looks handles up in one server's database, keeping the memo in the layer's copy.
+    /// Looks handles up in one server's database, keeping the memo in the connection's state.
     struct DescribeContext {
         unowned let layer: ATTLayer
         let serverKey: String
         /// The connection's state and server side, which keep the memo of lookups.
         unowned let state: ConnState
         let side: Int
-        var multi = false
-        /// False when no one reads the event's summary text (see `Pipeline.describes`).
-        var describes = true
 
-        func memo(_ h: UInt16) -> Located? {
+        func memo(_ h: UInt16) -> GATTLocation? {
             guard let m = state.located[side], m.generation == layer.generation, m.key == serverKey else { return nil }
             return m.map[h]
         }
 
-        mutating func remember(_ h: UInt16, _ l: Located) {
+        mutating func remember(_ h: UInt16, _ l: GATTLocation) {
             if let m = state.located[side], m.generation == layer.generation, m.key == serverKey {
                 if m.map.count >= 4096 && m.map[h] == nil { return }
             } else {
@@ -504,30 +524,10 @@ public final class ATTLayer: ChannelDecoder, AnalysisLayer {
         }
 
         mutating func locate(_ h: UInt16) -> GATTLocation {
-            if let l = memo(h) { return l.location }
+            if let l = memo(h) { return l }
             let loc = lookUp(h)
-            remember(h, Located(location: loc))
+            remember(h, loc)
             return loc
-        }
-
-        /// `ATTLayer.handleText` for `h`.
-        mutating func text(_ h: UInt16) -> String {
-            var l = memo(h) ?? Located(location: lookUp(h))
-            if let t = l.text { return t }
-            let t = ATTLayer.handleText(h, l.location)
-            l.text = t
-            remember(h, l)
-            return t
-        }
-
-        /// `ATTLayer.gattFields` for `h`; nil when nothing is known about the handle.
-        mutating func gattFields(_ h: UInt16) -> Fields? {
-            var l = memo(h) ?? Located(location: lookUp(h))
-            if let f = l.fields { return f.isEmpty ? nil : f }
-            let f = l.location.isEmpty ? Fields() : ATTLayer.gattFields(l.location)
-            l.fields = f
-            remember(h, l)
-            return f.isEmpty ? nil : f
         }
 
         mutating func lookUp(_ h: UInt16) -> GATTLocation {
@@ -537,274 +537,6 @@ public final class ATTLayer: ChannelDecoder, AnalysisLayer {
                 return layer.fallbacks[fallback]!.locate(h)
             }
             return layer.databases[serverKey]!.locate(h)
-        }
-    }
-
-    static func uuidFields(_ u: BLEUUID?, kind: (UInt16) -> String?) -> Fields {
-        var f = Fields()
-        guard let u else { return f }
-        f.add("uuid", u.description)
-        if let n = GATTNaming.name(u, kind: kind) { f.add("name", n) }
-        return f
-    }
-
-    static func gattFields(_ loc: GATTLocation) -> Fields {
-        var g = Fields()
-        if let s = loc.service {
-            var f = uuidFields(s.uuid, kind: AssignedNumbers.serviceName)
-            f.add("start", Int(s.start))
-            f.add("end", Int(s.end))
-            g.add("service", f)
-        }
-        if let c = loc.characteristic {
-            var f = uuidFields(c.uuid, kind: AssignedNumbers.characteristicName)
-            f.add("handle", Int(c.handle))
-            f.add("value_handle", Int(c.valueHandle))
-            g.add("characteristic", f)
-        }
-        if let d = loc.descriptor {
-            var f = uuidFields(d.uuid, kind: AssignedNumbers.descriptorName)
-            f.add("handle", Int(d.handle))
-            g.add("descriptor", f)
-        }
-        if loc.role != .unknown { g.add("role", loc.role.rawValue) }
-        return g
-    }
-
-    /// "handle 0x0003 Battery Level (Battery)" style text.
-    static func handleText(_ h: UInt16, _ loc: GATTLocation) -> String {
-        var s = "handle " + Hex.hex(h, width: 4)
-        let svc = loc.service.flatMap { $0.uuid }.map { GATTNaming.name($0, kind: AssignedNumbers.serviceName) ?? $0.description }
-        switch loc.role {
-        case .serviceDeclaration:
-            s += " service declaration" + (svc.map { " (\($0))" } ?? "")
-        case .include:
-            s += " include" + (svc.map { " (\($0))" } ?? "")
-        case .characteristicDeclaration:
-            let c = loc.characteristic?.uuid.map { GATTNaming.name($0, kind: AssignedNumbers.characteristicName) ?? $0.description }
-            s += " declaration of " + (c ?? "characteristic") + (svc.map { " (\($0))" } ?? "")
-        case .value:
-            let c = loc.characteristic?.uuid.map { GATTNaming.name($0, kind: AssignedNumbers.characteristicName) ?? $0.description }
-            s += " " + (c ?? "characteristic value") + (svc.map { " (\($0))" } ?? "")
-        case .descriptor:
-            let d = loc.descriptor?.uuid.map { GATTNaming.name($0, kind: AssignedNumbers.descriptorName) ?? $0.description } ?? "descriptor"
-            let c = loc.characteristic?.uuid.map { GATTNaming.name($0, kind: AssignedNumbers.characteristicName) ?? $0.description }
-            s += " " + d + (c.map { " of \($0)" } ?? "") + (svc.map { " (\($0))" } ?? "")
-        case .unknown:
-            if let svc { s += " (\(svc))" }
-        }
-        return s
-    }
-
-    static func valueText(_ v: ArraySlice<UInt8>) -> String {
-        if v.isEmpty { return "(empty)" }
-        var text = Hex.spaced(v, limit: 20)
-        if v.count >= 3, v.count <= 64, v.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) {
-            text += " \"" + String(decoding: v, as: UTF8.self) + "\""
-        }
-        return text
-    }
-
-    func uuidText(_ u: BLEUUID) -> String { u.shortName }
-
-    /// Fills `att` with the PDU's parameters and returns the summary text (without the "ATT " prefix).
-    func describe(_ pdu: ATTPDU, request: ATTPDU?, state: ConnState, peerIsServer: Bool, handle: UInt16?,
-                  att: inout Fields, ctx: inout DescribeContext, values: ValueSite) -> String {
-        let name = ATTNames.opcode(pdu.opcode)
-        func h(_ x: UInt16) -> String { ctx.text(x) }
-        /// The value's text: decoded when a dissector knows it (its fields go to `decoded` in `fields`).
-        func value(_ x: UInt16, _ v: ArraySlice<UInt8>, into fields: inout Fields, type: BLEUUID? = nil) -> String {
-            guard let d = dissectValue(v, location: ctx.locate(x), type: type, handle: x, site: values) else {
-                return ctx.describes ? ATTLayer.valueText(v) : ""
-            }
-            fields.add("decoded", d.jsonFields)
-            return ctx.describes ? d.summaryText(raw: v) : ""
-        }
-        func range(_ a: UInt16, _ b: UInt16) -> String { "\(Hex.hex(a, width: 4))–\(Hex.hex(b, width: 4))" }
-        if let x = handle { att.add("handle", Int(x)) }
-        if let v = pdu.value, pdu.opcode != 0x06 { att.add("value", hex: v) }
-        if !ctx.describes {
-            // The frequent PDUs whose description adds no field but `decoded`: no text when none is read.
-            switch pdu {
-            case .readRequest, .writeResponse, .confirmation, .exchangeMTURequest, .exchangeMTUResponse, .readBlobResponse: return ""
-            case let .readResponse(v):
-                if let x = handle { _ = value(x, v, into: &att) }
-                return ""
-            case let .writeRequest(x, v), let .writeCommand(x, v), let .notification(x, v), let .indication(x, v):
-                _ = value(x, v, into: &att)
-                return ""
-            default: break
-            }
-        }
-        switch pdu {
-        case let .errorResponse(reqOp, eh, code):
-            att.add("request_opcode", Int(reqOp))
-            att.add("request_name", ATTNames.opcode(reqOp))
-            att.add("error", Int(code))
-            let dissected = dissectError(code, location: ctx.locate(eh), site: values)
-            // A service's own error codes (ANCS 0xA0–0xA3) are named by the service's dissector.
-            att.add("error_name", dissected.flatMap(ATTLayer.serviceErrorName) ?? ATTNames.error(code))
-            if let d = dissected {
-                att.add("decoded", d.jsonFields)
-                return "\(name): \(ATTNames.opcode(reqOp)) \(h(eh)): \(d.text)"
-            }
-            return "\(name): \(ATTNames.opcode(reqOp)) \(h(eh)): \(ATTNames.error(code))"
-        case let .exchangeMTURequest(mtu): return "\(name): client MTU \(mtu)"
-        case let .exchangeMTUResponse(mtu):
-            return "\(name): server MTU \(mtu)" + (request != nil ? ", ATT_MTU \(state.mtu)" : "")
-        case let .findInformationRequest(s, e):
-            att.add("start_handle", Int(s)); att.add("end_handle", Int(e))
-            return "\(name): \(range(s, e))"
-        case let .findInformationResponse(format, entries):
-            att.add("format", Int(format))
-            att.add("entries", .list(entries.map { en in
-                var f = Fields()
-                f.add("handle", Int(en.handle))
-                f.add("uuid", en.uuid.description)
-                if let n = en.uuid.name { f.add("name", n) }
-                return .object(f)
-            }))
-            ctx.multi = true
-            return "\(name): " + entries.prefix(8).map { "\(Hex.hex($0.handle, width: 4)) \(uuidText($0.uuid))" }.joined(separator: ", ")
-                + (entries.count > 8 ? ", … (\(entries.count))" : "")
-        case let .findByTypeValueRequest(s, e, type, value):
-            att.add("start_handle", Int(s)); att.add("end_handle", Int(e))
-            att.add("type", BLEUUID(type).description)
-            att.add("value", hex: value)
-            let u = BLEUUID(littleEndian: value)
-            return "\(name): \(range(s, e)), type \(uuidText(BLEUUID(type)))" + (u.map { ", value \(uuidText($0))" } ?? ", value \(Hex.spaced(value, limit: 16))")
-        case let .findByTypeValueResponse(entries):
-            att.add("entries", .list(entries.map { .object(["handle": .int(Int($0.found)), "group_end_handle": .int(Int($0.groupEnd))]) }))
-            ctx.multi = true
-            return "\(name): " + entries.prefix(8).map { range($0.found, $0.groupEnd) }.joined(separator: ", ")
-        case let .readByTypeRequest(s, e, type), let .readByGroupTypeRequest(s, e, type):
-            att.add("start_handle", Int(s)); att.add("end_handle", Int(e))
-            att.add("type", type.description)
-            if let n = type.name { att.add("type_name", n) }
-            return "\(name): \(range(s, e)), type \(uuidText(type))"
-        case let .readByTypeResponse(entries):
-            ctx.multi = true
-            var type: BLEUUID? = nil
-            if case let .readByTypeRequest(_, _, t)? = request { type = t }
-            var parts: [String] = []
-            var list: [FieldValue] = []
-            for en in entries {
-                var f = Fields()
-                f.add("handle", Int(en.handle))
-                f.add("value", hex: en.value)
-                if type?.uuid16 == 0x2803 {
-                    var c = ByteCursor(en.value)
-                    if let p = try? c.u8(), let vh = try? c.u16le(), let u = BLEUUID(littleEndian: c.rest()) {
-                        f.add("properties", Int(p))
-                        f.add("value_handle", Int(vh))
-                        f.add("uuid", u.description)
-                        if let n = GATTNaming.name(u, kind: AssignedNumbers.characteristicName) { f.add("uuid_name", n) }
-                        if parts.count < 8 { parts.append("\(Hex.hex(en.handle, width: 4)) → \(Hex.hex(vh, width: 4)) \(GATTNaming.label(u, kind: AssignedNumbers.characteristicName)) [\(ATTNames.properties(p).joined(separator: ", "))]") }
-                    }
-                } else if type?.uuid16 == 0x2802 {
-                    var c = ByteCursor(en.value)
-                    if let a = try? c.u16le(), let b = try? c.u16le() {
-                        f.add("included_start", Int(a)); f.add("included_end", Int(b))
-                        if let u = BLEUUID(littleEndian: c.rest()) { f.add("uuid", u.description) }
-                        if parts.count < 8 { parts.append("\(Hex.hex(en.handle, width: 4)) includes \(range(a, b))") }
-                    }
-                } else {
-                    if let g = ctx.gattFields(en.handle) { f.add("gatt", g) }
-                    let text = value(en.handle, en.value, into: &f, type: type)
-                    if parts.count < 8 { parts.append("\(h(en.handle)): \(text)") }
-                }
-                list.append(.object(f))
-            }
-            att.add("entries", .list(list))
-            return "\(name): " + parts.joined(separator: ", ") + (entries.count > parts.count ? ", … (\(entries.count))" : "")
-        case let .readByGroupTypeResponse(entries):
-            ctx.multi = true
-            att.add("entries", .list(entries.map { en in
-                var f = Fields()
-                f.add("handle", Int(en.handle)); f.add("end_handle", Int(en.end)); f.add("value", hex: en.value)
-                if let u = BLEUUID(littleEndian: en.value) {
-                    f.add("uuid", u.description)
-                    if let n = GATTNaming.name(u, kind: AssignedNumbers.serviceName) { f.add("uuid_name", n) }
-                }
-                return .object(f)
-            }))
-            return "\(name): " + entries.prefix(8).map { en in
-                range(en.handle, en.end) + (BLEUUID(littleEndian: en.value).map { " " + GATTNaming.label($0, kind: AssignedNumbers.serviceName) } ?? "")
-            }.joined(separator: ", ") + (entries.count > 8 ? ", … (\(entries.count))" : "")
-        case let .readRequest(x): return "\(name): \(h(x))"
-        case let .readBlobRequest(x, o):
-            att.add("offset", Int(o))
-            return "\(name): \(h(x)), offset \(o)"
-        case let .readResponse(v):
-            guard let x = handle else { return "\(name): " + ATTLayer.valueText(v) }
-            return "\(name): \(h(x)): " + value(x, v, into: &att)
-        case let .readBlobResponse(v):
-            return "\(name): " + (handle.map { h($0) + ": " } ?? "") + ATTLayer.valueText(v)
-        case let .readMultipleRequest(hs), let .readMultipleVariableRequest(hs):
-            ctx.multi = true
-            att.add("handles", .list(hs.map { .int(Int($0)) }))
-            return "\(name): " + hs.prefix(8).map { h($0) }.joined(separator: ", ")
-        case let .readMultipleResponse(v):
-            ctx.multi = true
-            if case let .readMultipleRequest(hs)? = request { att.add("handles", .list(hs.map { .int(Int($0)) })) }
-            return "\(name): \(ATTLayer.valueText(v))"
-        case let .readMultipleVariableResponse(list_, truncated):
-            ctx.multi = true
-            var hs: [UInt16] = []
-            if case let .readMultipleVariableRequest(q)? = request { hs = q }
-            var list: [FieldValue] = []
-            var texts: [String] = []
-            for (i, v) in list_.enumerated() {
-                var f = Fields()
-                var text = ATTLayer.valueText(v)
-                if i < hs.count {
-                    f.add("handle", Int(hs[i]))
-                    if let g = ctx.gattFields(hs[i]) { f.add("gatt", g) }
-                }
-                f.add("value", hex: v)
-                // The last value may be cut short by the MTU; only whole values are decoded.
-                if i < hs.count, !(truncated && i == list_.count - 1) { text = value(hs[i], v, into: &f) }
-                if texts.count < 6 { texts.append((i < hs.count ? h(hs[i]) + ": " : "") + text) }
-                list.append(.object(f))
-            }
-            att.add("values", .list(list))
-            if truncated { att.add("truncated", true) }
-            return "\(name): " + texts.joined(separator: "; ")
-        case let .writeRequest(x, v), let .writeCommand(x, v):
-            return "\(name): \(h(x)): " + value(x, v, into: &att)
-        case let .signedWriteCommand(x, v, sig):
-            att.add("signature", hex: sig)
-            return "\(name): \(h(x)): \(value(x, v, into: &att)), signature \(Hex.string(sig))"
-        case .writeResponse:
-            return name + (handle.map { ": " + h($0) } ?? "")
-        case let .prepareWriteRequest(x, o, v), let .prepareWriteResponse(x, o, v):
-            att.add("offset", Int(o))
-            return "\(name): \(h(x)), offset \(o): \(ATTLayer.valueText(v))"
-        case let .executeWriteRequest(flags):
-            att.add("flags", Int(flags))
-            return "\(name): " + (flags == 0 ? "cancel all prepared writes" : flags == 1 ? "write all prepared values" : "flags \(Hex.hex(flags, width: 2))")
-        case .executeWriteResponse: return name
-        case let .notification(x, v), let .indication(x, v):
-            return "\(name): \(h(x)): " + value(x, v, into: &att)
-        case .confirmation: return name
-        case let .multipleNotification(entries):
-            ctx.multi = true
-            var list: [FieldValue] = []
-            var texts: [String] = []
-            for en in entries {
-                var f = Fields()
-                f.add("handle", Int(en.handle))
-                f.add("value", hex: en.value)
-                if let g = ctx.gattFields(en.handle) { f.add("gatt", g) }
-                let text = value(en.handle, en.value, into: &f)
-                if texts.count < 6 { texts.append("\(h(en.handle)): \(text)") }
-                list.append(.object(f))
-            }
-            att.add("entries", .list(list))
-            return "\(name): " + texts.joined(separator: "; ")
-        case let .unknown(_, params):
-            att.add("parameters", hex: params)
-            return "\(name): \(Hex.spaced(params, limit: 16))"
         }
     }
 
@@ -838,7 +570,7 @@ public final class ATTLayer: ChannelDecoder, AnalysisLayer {
         f.add("errors", errorCount)
         f.add("error_list", .list(errors.map { .object(["record": .int($0.record), "request_opcode": .int(Int($0.request)), "handle": .int(Int($0.handle)), "error": .int(Int($0.code)), "error_name": .string(self.serviceErrorNames[$0.code] ?? ATTNames.error($0.code))]) }))
         f.add("unanswered", unansweredCount)
-        f.add("unanswered_list", .list(unanswered.map { .object(["record": .int($0.record), "opcode": .int(Int($0.opcode)), "name": .string(ATTNames.opcode($0.opcode)), "reason": .string($0.reason)]) }))
+        f.add("unanswered_list", .list(unanswered.map { .object(["record": .int($0.record), "opcode": .int(Int($0.opcode)), "name": .string(ATTNames.opcode($0.opcode)), "reason": .string($0.why.reason)]) }))
         f.add("unexpected_responses", unexpectedCount)
         f.add("unexpected_list", .list(unexpected.map { .object(["record": .int($0.record), "opcode": .int(Int($0.opcode)), "name": .string(ATTNames.opcode($0.opcode))]) }))
         f.add("databases", .list(databaseCounts.map { d in
@@ -866,7 +598,7 @@ public final class ATTLayer: ChannelDecoder, AnalysisLayer {
             text.append("    errors: \(errorCount): " + byCode.sorted { $0.key < $1.key }.map { "\(serviceErrorNames[$0.key] ?? ATTNames.error($0.key)) ×\($0.value)" }.joined(separator: ", "))
         }
         for u in unanswered.prefix(20) {
-            text.append("    unanswered: record \(u.record) \(ATTNames.opcode(u.opcode)): \(u.reason)")
+            text.append("    unanswered: record \(u.record) \(ATTNames.opcode(u.opcode)): \(u.why.reason)")
         }
         if unansweredCount > 20 { text.append("    … \(unansweredCount - 20) more unanswered") }
         if unexpectedCount > 0 {
