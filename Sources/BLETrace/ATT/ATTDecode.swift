@@ -85,26 +85,29 @@ extension ATTLayer {
         case let .errorResponse(_, eh, code):
             a.decoded = dissectError(code, location: ctx.locate(eh), site: values)
         case let .readByTypeResponse(entries):
-            if case let .readByTypeRequest(_, _, t)? = request { a.requestType = t }
-            let t = a.requestType?.uuid16
-            guard t != 0x2803 && t != 0x2802 else { return }
+            var type: BLEUUID? = nil
+            if case let .readByTypeRequest(_, _, t)? = request { type = t }
+            let t = type?.uuid16
+            guard t != 0x2803 && t != 0x2802 else {
+                if type != nil { a.extra = ATTExtra(requestType: type) }
+                return
+            }
             var list: [ATTEntryFacts] = []
             list.reserveCapacity(entries.count)
             for en in entries {
                 let loc = ctx.locate(en.handle)
-                let d = dissectValue(en.value, location: loc, type: a.requestType, handle: en.handle, site: values)
+                let d = dissectValue(en.value, location: loc, type: type, handle: en.handle, site: values)
                 list.append(ATTEntryFacts(handle: en.handle, location: loc, decoded: d))
             }
-            a.extra = ATTExtra(entries: list)
+            a.extra = ATTExtra(entries: list, requestType: type)
         case let .readResponse(v):
             if let x = a.handle { a.decoded = dissectValue(v, location: ctx.locate(x), handle: x, site: values) }
         case let .readMultipleRequest(hs), let .readMultipleVariableRequest(hs):
             a.extra = ATTExtra(entries: hs.prefix(8).map { ATTEntryFacts(handle: $0, location: ctx.locate($0)) })
         case .readMultipleResponse:
-            if case let .readMultipleRequest(hs)? = request { a.requestHandles = hs }
+            if case let .readMultipleRequest(hs)? = request { a.extra = ATTExtra(requestHandles: hs) }
         case let .readMultipleVariableResponse(vs, truncated):
             guard case let .readMultipleVariableRequest(hs)? = request else { return }
-            a.requestHandles = hs
             var list: [ATTEntryFacts] = []
             for (i, v) in vs.enumerated() where i < hs.count {
                 let loc = ctx.locate(hs[i])
@@ -112,7 +115,7 @@ extension ATTLayer {
                 let d = truncated && i == vs.count - 1 ? nil : dissectValue(v, location: loc, handle: hs[i], site: values)
                 list.append(ATTEntryFacts(handle: hs[i], location: loc, decoded: d))
             }
-            a.extra = ATTExtra(entries: list)
+            a.extra = ATTExtra(entries: list, requestHandles: hs)
         case let .writeRequest(x, v), let .writeCommand(x, v), let .signedWriteCommand(x, v, _),
              let .notification(x, v), let .indication(x, v):
             a.decoded = dissectValue(v, location: ctx.locate(x), handle: x, site: values)

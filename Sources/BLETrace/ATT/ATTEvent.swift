@@ -22,22 +22,12 @@ public struct ATTEvent: Sendable {
     public var location: GATTLocation?
     /// The value the PDU carries (or, for an Error Response, the service's error code), as a dissector decoded it.
     public var decoded: Dissection?
-    /// A response: the request it answers, and the time since it.
-    public var request: ATTLink?
-    /// A response or confirmation that answers no pending request.
-    public var unexpected: ATTUnexpected?
-    /// A request: its response and the time to it, filled in once the response is seen.
-    public var response: ATTLink?
-    /// A request or indication that got no answer, filled in once that is known.
-    public var unanswered: ATTUnanswered?
+    /// Where the PDU stands in its transaction: the request it answers, the response it got, or why neither.
+    public var transaction: ATTTransaction?
     /// Exchange MTU Response answering a request: the ATT_MTU the two MTUs give.
     public var attMTU: UInt16?
-    /// What of the request a response is read with: a Read By Type Request's attribute type, a Read Multiple
-    /// (Variable) Request's handles.
-    public var requestType: BLEUUID?
-    public var requestHandles: [UInt16]?
     /// EATT (a PDU handed over by the LE signaling layer): bytes that followed the SDU in its K-frame.
-    public var eattBeyond: Int?
+    public var eattBeyond: Int32?
     /// The rarer facts: per-entry locations and values of multi-value PDUs, long values, executed writes.
     public var extra: ATTExtra?
     /// The names of a `--uuids` file the run used (shared, not copied): the renderer names UUIDs with them,
@@ -50,6 +40,35 @@ public struct ATTEvent: Sendable {
     }
 
     public var kind: EventKind { .att }
+
+    /// A response: the request it answers, and the time since it.
+    public var request: ATTLink? {
+        get { if case let .answers(l)? = transaction { return l }; return nil }
+        set { transaction = newValue.map { .answers($0) } }
+    }
+
+    /// A request: its response and the time to it, filled in once the response is seen.
+    public var response: ATTLink? {
+        get { if case let .answeredBy(l)? = transaction { return l }; return nil }
+        set { transaction = newValue.map { .answeredBy($0) } }
+    }
+
+    /// A response or confirmation that answers no pending request.
+    public var unexpected: ATTUnexpected? {
+        get { if case let .unexpected(u)? = transaction { return u }; return nil }
+        set { transaction = newValue.map { .unexpected($0) } }
+    }
+
+    /// A request or indication that got no answer, filled in once that is known.
+    public var unanswered: ATTUnanswered? {
+        get { if case let .unanswered(u)? = transaction { return u }; return nil }
+        set { transaction = newValue.map { .unanswered($0) } }
+    }
+
+    /// A Read By Type Request's attribute type, for its response.
+    public var requestType: BLEUUID? { extra?.requestType }
+    /// A Read Multiple (Variable) Request's handles, for its response.
+    public var requestHandles: [UInt16]? { extra?.requestHandles }
 
     /// The PDU, when it parsed.
     public var pdu: ATTPDU? {
@@ -117,6 +136,16 @@ public struct ATTEvent: Sendable {
             body(en.handle, en.value)
         }
     }
+}
+
+/// Where an ATT PDU stands in its transaction (a PDU is a request or a response, never both).
+public enum ATTTransaction: Sendable, Equatable {
+    /// A response or confirmation: the request or indication it answers.
+    case answers(ATTLink)
+    /// A request or indication: its response or confirmation.
+    case answeredBy(ATTLink)
+    case unexpected(ATTUnexpected)
+    case unanswered(ATTUnanswered)
 }
 
 /// The other record of a transaction, and the time between the two.
@@ -189,10 +218,17 @@ public final class ATTExtra: Sendable {
     public let longValue: ATTLongValue?
     /// Execute Write Request that writes: the values written, in order of first handle.
     public let writes: [ATTWrite]?
+    /// What of the request a response is read with: a Read By Type Request's attribute type, a Read Multiple
+    /// (Variable) Request's handles.
+    public let requestType: BLEUUID?
+    public let requestHandles: [UInt16]?
 
-    public init(entries: [ATTEntryFacts] = [], longValue: ATTLongValue? = nil, writes: [ATTWrite]? = nil) {
+    public init(entries: [ATTEntryFacts] = [], longValue: ATTLongValue? = nil, writes: [ATTWrite]? = nil,
+                requestType: BLEUUID? = nil, requestHandles: [UInt16]? = nil) {
         self.entries = entries
         self.longValue = longValue
         self.writes = writes
+        self.requestType = requestType
+        self.requestHandles = requestHandles
     }
 }

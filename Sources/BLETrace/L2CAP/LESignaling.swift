@@ -232,7 +232,7 @@ public final class LESignalingLayer: ChannelDecoder, AnalysisLayer {
                 att.decodeATT(s, connection: connection, bearer: ch.bearer, event: &e)
                 if case var .att(a) = e.body {
                     e.body = .empty
-                    a.eattBeyond = beyond
+                    a.eattBeyond = Int32(clamping: beyond)
                     e.body = .att(a)
                 }
                 return

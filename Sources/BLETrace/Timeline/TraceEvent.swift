@@ -241,6 +241,8 @@ public enum EventBody: Sendable {
         case let .legacy(l): return l.malformed
         case let .aclProblem(p): return p.reason
         case let .malformed(m): return m.reason
+        // Without the existential `typed` makes (a box for a body this large).
+        case let .att(x): return x.malformedReason
         default: return typed?.malformedReason
         }
     }

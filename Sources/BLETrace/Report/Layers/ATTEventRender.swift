@@ -38,7 +38,7 @@ extension ATTEvent: LayerBody {
         }
         if let n = eattBeyond, n > 0 {
             b.append(string: " [")
-            b.append(decimal: n)
+            b.append(decimal: Int(n))
             b.append(string: " bytes beyond the SDU length]")
         }
     }
