@@ -228,7 +228,7 @@ public enum EventBody: Sendable {
         case .empty: return .vendor
         case let .hciCommand(x): return x.kind
         case let .hciEvent(x): return x.kind
-        case let .att(x): return x.kind
+        case .att: return .att
         case let .smp(x): return x.kind
         case let .signaling(x): return x.kind
         case let .linkLayer(x): return x.kind
