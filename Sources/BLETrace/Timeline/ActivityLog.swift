@@ -1,7 +1,7 @@
 /// What happened at the GATT level, kept for reports and `diff`: the values each server reported (latest
 /// and recent history), the client's procedures in order with their latency and outcome, connection setup
-/// times and initial parameters, and advertised manufacturer data. It watches finished events, so it works
-/// from the same fields the JSON output shows; value dissectors' `decoded` objects are used when present.
+/// times and initial parameters, and advertised manufacturer data. It watches finished events (a request
+/// knows its response by then) and reads their typed ATT bodies; value dissectors' results are used when present.
 ///
 /// Not one of the standard layers: the Markdown report and `diff` add it. Handles are resolved to UUID
 /// paths only after the last record, against the database as discovery finally left it.
