@@ -10,7 +10,7 @@ public enum ATTPDU: Sendable {
     case findByTypeValueRequest(start: UInt16, end: UInt16, type: UInt16, value: ArraySlice<UInt8>)
     case findByTypeValueResponse(entries: [(found: UInt16, groupEnd: UInt16)])
     case readByTypeRequest(start: UInt16, end: UInt16, type: BLEUUID)
-    case readByTypeResponse(entries: [(handle: UInt16, value: ArraySlice<UInt8>)])
+    case readByTypeResponse(entries: ATTReadByTypeList)
     case readRequest(handle: UInt16)
     case readResponse(value: ArraySlice<UInt8>)
     case readBlobRequest(handle: UInt16, offset: UInt16)
@@ -19,7 +19,7 @@ public enum ATTPDU: Sendable {
     /// The concatenated values, without lengths (the request's handles say what they are).
     case readMultipleResponse(values: ArraySlice<UInt8>)
     case readByGroupTypeRequest(start: UInt16, end: UInt16, type: BLEUUID)
-    case readByGroupTypeResponse(entries: [(handle: UInt16, end: UInt16, value: ArraySlice<UInt8>)])
+    case readByGroupTypeResponse(entries: ATTReadByGroupTypeList)
     case writeRequest(handle: UInt16, value: ArraySlice<UInt8>)
     case writeResponse
     case writeCommand(handle: UInt16, value: ArraySlice<UInt8>)
@@ -93,22 +93,24 @@ public enum ATTPDU: Sendable {
             let len = Int(try c.u8())
             guard len >= 2 else { throw c.invalid("Read By Type Response entry length \(len) (at least 2 expected)") }
             if c.isAtEnd { throw c.invalid("Read By Type Response with no entries") }
-            var entries: [(handle: UInt16, value: ArraySlice<UInt8>)] = []
-            while !c.isAtEnd {
-                let h = try c.u16le()
-                entries.append((h, try c.bytes(len - 2)))
+            // Checked as a whole number of elements by a copy of the cursor (the same offsets in errors).
+            var probe = c
+            while !probe.isAtEnd {
+                _ = try probe.u16le()
+                _ = try probe.bytes(len - 2)
             }
-            return .readByTypeResponse(entries: entries)
+            return .readByTypeResponse(entries: ATTReadByTypeList(length: len, data: c.rest()))
         case 0x11:
             let len = Int(try c.u8())
             guard len >= 4 else { throw c.invalid("Read By Group Type Response entry length \(len) (at least 4 expected)") }
             if c.isAtEnd { throw c.invalid("Read By Group Type Response with no entries") }
-            var entries: [(handle: UInt16, end: UInt16, value: ArraySlice<UInt8>)] = []
-            while !c.isAtEnd {
-                let h = try c.u16le(), e = try c.u16le()
-                entries.append((h, e, try c.bytes(len - 4)))
+            var probe = c
+            while !probe.isAtEnd {
+                _ = try probe.u16le()
+                _ = try probe.u16le()
+                _ = try probe.bytes(len - 4)
             }
-            return .readByGroupTypeResponse(entries: entries)
+            return .readByGroupTypeResponse(entries: ATTReadByGroupTypeList(length: len, data: c.rest()))
         case 0x0A: return .readRequest(handle: try c.u16le())
         case 0x0B: return .readResponse(value: c.rest())
         case 0x0C:
@@ -234,6 +236,54 @@ public enum ATTPDU: Sendable {
         case let .findByTypeValueRequest(_, _, _, v): return v
         default: return nil
         }
+    }
+}
+
+/// The entries of a Read By Type Response: (handle, value) elements of one length, read from the PDU's bytes
+/// when asked for (no array is made).
+public struct ATTReadByTypeList: RandomAccessCollection, Sendable {
+    /// The length of one element: the handle and the value (a byte in the PDU; kept as one so that the
+    /// PDU enum stays as small as its largest other case).
+    let width: UInt8
+    /// The elements, one after the other (a whole number of them).
+    public let data: ArraySlice<UInt8>
+
+    public init(length: Int, data: ArraySlice<UInt8>) {
+        self.width = UInt8(truncatingIfNeeded: length)
+        self.data = data
+    }
+
+    public var length: Int { Int(width) }
+
+    public var startIndex: Int { 0 }
+    public var endIndex: Int { data.count / length }
+
+    public subscript(i: Int) -> (handle: UInt16, value: ArraySlice<UInt8>) {
+        let s = data.startIndex + i * length
+        return (UInt16(data[s]) | UInt16(data[s + 1]) << 8, data[(s + 2)..<(s + length)])
+    }
+}
+
+/// The entries of a Read By Group Type Response: (handle, end group handle, value) elements of one length,
+/// read from the PDU's bytes when asked for.
+public struct ATTReadByGroupTypeList: RandomAccessCollection, Sendable {
+    let width: UInt8
+    public let data: ArraySlice<UInt8>
+
+    public init(length: Int, data: ArraySlice<UInt8>) {
+        self.width = UInt8(truncatingIfNeeded: length)
+        self.data = data
+    }
+
+    public var length: Int { Int(width) }
+
+    public var startIndex: Int { 0 }
+    public var endIndex: Int { data.count / length }
+
+    public subscript(i: Int) -> (handle: UInt16, end: UInt16, value: ArraySlice<UInt8>) {
+        let s = data.startIndex + i * length
+        return (UInt16(data[s]) | UInt16(data[s + 1]) << 8, UInt16(data[s + 2]) | UInt16(data[s + 3]) << 8,
+                data[(s + 4)..<(s + length)])
     }
 }
 

@@ -198,8 +198,6 @@ public final class LESignalingLayer: ChannelDecoder, AnalysisLayer {
         // K-frames (Core 5.4 Vol 3 Part A 3.4.3): the first of an SDU starts with the SDU length.
         var sdu: ArraySlice<UInt8>? = nil
         var state = ch.sdu[e.direction]
-        // Text for the EATT branch only (made when bytes follow the SDU); other frames get a typed `KFrame`.
-        var note = ""
         var beyond = 0
         var part = KFrame.Part.malformed
         if state == nil {
@@ -228,12 +226,15 @@ public final class LESignalingLayer: ChannelDecoder, AnalysisLayer {
                 part = .continuation(have: s.bytes.count, expected: s.expected)
             }
         }
-        if beyond > 0 { note = " [\(beyond) bytes beyond the SDU length]" }
         ch.sdu[e.direction] = state
         if let s = sdu {
             if ch.psm == 0x0027, let att {
                 att.decodeATT(s, connection: connection, bearer: ch.bearer, event: &e)
-                e.legacy.summary = "EATT " + e.legacy.summary + note
+                if case var .att(a) = e.body {
+                    e.body = .empty
+                    a.eattBeyond = Int32(clamping: beyond)
+                    e.body = .att(a)
+                }
                 return
             }
             e.l2cap?.sdu = s

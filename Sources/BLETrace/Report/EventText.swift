@@ -51,7 +51,8 @@ public enum EventText {
             b.append(string: " bytes kept — ")
             b.append(spacedHex: f.data, limit: 16)
         case .empty: break
-        case .hciCommand, .hciEvent, .att, .smp, .signaling, .linkLayer, .note:
+        case let .att(x): x.writeText(e, into: &b)
+        case .hciCommand, .hciEvent, .smp, .signaling, .linkLayer, .note:
             e.body.typed?.writeText(e, into: &b)
         }
         if let l2 = e.l2cap, l2.fragments > 1 {
@@ -76,7 +77,7 @@ public enum EventText {
             b.append(string: " bytes]")
         }
         if case let .legacy(l) = e.body, !l.late.isEmpty { b.append(string: l.late) }
-        e.body.typed?.writeLateText(e, into: &b)
+        if case let .att(x) = e.body { x.writeLateText(e, into: &b) } else { e.body.typed?.writeLateText(e, into: &b) }
     }
 
     /// The event's text as a string.

@@ -77,17 +77,15 @@ public final class Findings: AnalysisLayer {
         }
         switch e.kind {
         case .att:
-            guard let att = e.legacyLayer("att") else { return }
+            guard case let .att(a) = e.body, let pdu = a.pdu else { return }
             // What the finding is about, worked out only for the events that make one.
-            var target: String { Findings.target(att: att, gatt: e.legacyLayer("gatt")) }
-            if att["opcode"]?.intValue == 0x01, let code = att["error"]?.intValue {
-                let req = att["request_opcode"]?.intValue ?? 0
-                if code == 0x0A && Findings.discoveryOpcodes.contains(req) { return }
-                let name = att["error_name"]?.stringValue ?? "error"
-                add(.attError, e, "\(att["request_name"]?.stringValue ?? "request") \(target): \(name) (\(Hex.hex(code, width: 2)))")
+            var target: String { GATTContextRender.target(handle: a.handle, a.handle == nil ? nil : a.location) }
+            if case let .errorResponse(req, _, code) = pdu {
+                if code == 0x0A && Findings.discoveryOpcodes.contains(Int(req)) { return }
+                add(.attError, e, "\(ATTNames.opcode(req)) \(target): \(a.errorName(code)) (\(Hex.hex(code, width: 2)))")
             }
-            if let why = att["unanswered"]?.stringValue {
-                let name = att["name"]?.stringValue ?? "request"
+            if let why = a.unanswered?.reason {
+                let name = ATTNames.opcode(pdu.opcode)
                 add(.unanswered, e, (target.isEmpty ? name : "\(name) \(target)") + ": \(why)")
             }
         case .smp:
@@ -124,23 +122,6 @@ public final class Findings: AnalysisLayer {
     static func linkLayerProblem(_ e: TraceEvent) -> String? {
         guard case let .linkLayer(ll) = e.body, case let .problem(reason, _) = ll.content else { return nil }
         return reason
-    }
-
-    /// "of Battery Level (Battery, handle 0x000E)", or "of handle 0x000E".
-    static func target(att: Fields, gatt: Fields?) -> String {
-        let h = att["handle"]?.intValue.map { "handle " + Hex.hex($0, width: 4) }
-        func label(_ f: Fields?) -> String? { f.flatMap { $0["name"]?.stringValue ?? $0["uuid"]?.stringValue } }
-        let ch = label(gatt?["characteristic"]?.objectValue)
-        let desc = label(gatt?["descriptor"]?.objectValue)
-        let svc = label(gatt?["service"]?.objectValue)
-        var what: String
-        if let d = desc { what = d + (ch.map { " of \($0)" } ?? "") }
-        else if let c = ch { what = c }
-        else if let s = svc { what = "service " + s }
-        else { return h.map { "of \($0)" } ?? "" }
-        if let s = svc, desc != nil || ch != nil { what += " (\(s)" + (h.map { ", \($0))" } ?? ")") }
-        else if let h { what += " (\(h))" }
-        return "of " + what
     }
 
     public func summary() -> SummarySection? {

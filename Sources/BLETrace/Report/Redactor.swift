@@ -147,15 +147,15 @@ public final class Redactor {
     /// Device Name and Serial Number values, and the text of ANCS Data Source notifications.
     public func learn(_ e: TraceEvent) {
         for (_, f) in e.layers { learn(fields: f) }
-        guard e.kind == .att, let att = e.legacyLayer("att") else { return }
-        let ch = e.legacyLayer("gatt")?["characteristic"]?.objectValue?["uuid"]?.stringValue
-        let value: [UInt8]?
-        if case let .hex(v)? = att["long_value"] { value = v } else if case let .hex(v)? = att["value"] { value = v } else { value = nil }
-        let decoded = e.legacyLayer("decoded") ?? att["decoded"]?.objectValue
+        guard case let .att(a) = e.body else { return }
+        let gatt = a.gattLocation
+        let ch = gatt?.characteristic?.uuid?.description
+        let value = a.fullValue.map { Array($0) }
+        let decoded = a.decodedValue?.jsonFields
         switch ch {
         case "2A00"?, "2A25"?:
             let kind: Kind = ch == "2A00" ? .name : .serial
-            if let v = value, e.legacyLayer("gatt")?["role"]?.stringValue == "value" {
+            if let v = value, gatt?.role == .value {
                 learnString(String(decoding: v.prefix(while: { $0 != 0 }), as: UTF8.self), kind: kind)
             }
             if let d = decoded { strings(in: .object(d)) { self.learnString($0, kind: kind) } }

@@ -1,7 +1,7 @@
 /// What happened at the GATT level, kept for reports and `diff`: the values each server reported (latest
 /// and recent history), the client's procedures in order with their latency and outcome, connection setup
-/// times and initial parameters, and advertised manufacturer data. It watches finished events, so it works
-/// from the same fields the JSON output shows; value dissectors' `decoded` objects are used when present.
+/// times and initial parameters, and advertised manufacturer data. It watches finished events (a request
+/// knows its response by then) and reads their typed ATT bodies; value dissectors' results are used when present.
 ///
 /// Not one of the standard layers: the Markdown report and `diff` add it. Handles are resolved to UUID
 /// paths only after the last record, against the database as discovery finally left it.
@@ -122,10 +122,11 @@ public final class ActivityLog: AnalysisLayer {
             pendingCreate = e.timestamp
             return
         }
-        guard e.kind == .att, e.malformed == nil, let att = e.legacyLayer("att"), let op = att["opcode"]?.intValue else { return }
+        guard case let .att(a) = e.body, let pdu = a.pdu else { return }
+        let op = Int(pdu.opcode)
         let conn = connection(e.connection)
         let peerKey = conn.map { ATTLayer.deviceKey($0) } ?? "unknown"
-        let byServer = att["role"]?.stringValue == "server"
+        let byServer = !a.fromClient
         // Who serves the database this PDU is about.
         let peerIsServer: Bool
         switch e.direction {
@@ -133,47 +134,50 @@ public final class ActivityLog: AnalysisLayer {
         case .controllerToHost, .unknown: peerIsServer = byServer
         }
         let server = peerIsServer ? peerKey : "local"
-        if let l = att["latency_us"]?.intValue, att["response"] != nil, latencies.count < ActivityLog.maxLatencies {
-            latencies.append(Int64(l))
+        if let r = a.response, latencies.count < ActivityLog.maxLatencies {
+            latencies.append(r.latencyMicros)
         }
         if !byServer, ATTNames.isRequest(UInt8(truncatingIfNeeded: op)) || op == 0x52 || op == 0xD2, let cid = e.connection {
-            var s = Step(record: e.record, connection: cid, server: server, opcode: op, handle: ActivityLog.u16(att["handle"]),
-                         start: ActivityLog.u16(att["start_handle"]), end: ActivityLog.u16(att["end_handle"]),
-                         type: att["type"]?.stringValue.flatMap { BLEUUID(string: $0) }, value: nil,
-                         latencyMicros: att["latency_us"]?.intValue.map { Int64($0) }, error: nil, fromPeer: !peerIsServer)
-            if op == 0x12 || op == 0x52, let v = ActivityLog.bytes(att["value"]) { s.value = Array(v.prefix(2)) }
+            var start: UInt16? = nil, end: UInt16? = nil
+            var type: BLEUUID? = nil
+            switch pdu {
+            case let .findInformationRequest(a, b): start = a; end = b
+            case let .findByTypeValueRequest(a, b, t, _): start = a; end = b; type = BLEUUID(string: BLEUUID(t).description)
+            case let .readByTypeRequest(a, b, t), let .readByGroupTypeRequest(a, b, t):
+                start = a; end = b; type = BLEUUID(string: t.description)
+            default: break
+            }
+            var s = Step(record: e.record, connection: cid, server: server, opcode: op, handle: a.handle,
+                         start: start, end: end, type: type, value: nil,
+                         latencyMicros: a.response?.latencyMicros, error: nil, fromPeer: !peerIsServer)
+            if op == 0x12 || op == 0x52, let v = pdu.value { s.value = Array(v.prefix(2)) }
             if stepCount < ActivityLog.maxSteps {
                 stepCount += 1
                 stepIndex[e.record] = (cid, steps[cid, default: []].count)
                 steps[cid, default: []].append(s)
             }
         }
-        if op == 0x01, let code = att["error"]?.intValue {
-            let req = att["request_opcode"]?.intValue ?? 0
-            if let r = att["request"]?.intValue, let at = stepIndex[r] { steps[at.connection]?[at.index].error = code }
+        if case let .errorResponse(req, eh, code) = pdu {
+            if let r = a.request?.record, let at = stepIndex[r] { steps[at.connection]?[at.index].error = Int(code) }
             if errors.count < 10_000 {
-                errors.append(ErrorSeen(record: e.record, connection: e.connection, server: server, requestOpcode: req,
-                                        handle: ActivityLog.u16(att["handle"]), code: code))
+                errors.append(ErrorSeen(record: e.record, connection: e.connection, server: server, requestOpcode: Int(req),
+                                        handle: eh, code: Int(code)))
             }
             return
         }
         guard byServer else { return }
-        let decoded = ActivityLog.decodedText(e, att)
-        switch op {
-        case 0x0B, 0x0D, 0x1B, 0x1D:
-            guard let h = ActivityLog.u16(att["handle"]), let v = ActivityLog.bytes(att["long_value"]) ?? ActivityLog.bytes(att["value"]) else { return }
-            record(server, h, ValueSample(record: e.record, time: e.timestamp, opcode: op, value: v, decoded: decoded))
-        case 0x09:
-            guard case let .list(entries)? = att["entries"] else { return }
-            for case let .object(en) in entries where en["properties"] == nil && en["included_start"] == nil {
-                guard let h = ActivityLog.u16(en["handle"]), let v = ActivityLog.bytes(en["value"]) else { continue }
-                record(server, h, ValueSample(record: e.record, time: e.timestamp, opcode: op, value: v, decoded: nil))
+        switch pdu {
+        case .readResponse, .readBlobResponse, .notification, .indication:
+            guard let h = a.handle, let v = a.fullValue else { return }
+            let decoded = ActivityLog.decodedText(a.decodedValue)
+            record(server, h, ValueSample(record: e.record, time: e.timestamp, opcode: op, value: Array(v), decoded: decoded))
+        case .readByTypeResponse:
+            a.readByTypeValues { h, v in
+                self.record(server, h, ValueSample(record: e.record, time: e.timestamp, opcode: op, value: Array(v), decoded: nil))
             }
-        case 0x23:
-            guard case let .list(entries)? = att["entries"] else { return }
-            for case let .object(en) in entries {
-                guard let h = ActivityLog.u16(en["handle"]), let v = ActivityLog.bytes(en["value"]) else { continue }
-                record(server, h, ValueSample(record: e.record, time: e.timestamp, opcode: op, value: v, decoded: nil))
+        case let .multipleNotification(entries):
+            for en in entries {
+                record(server, en.handle, ValueSample(record: e.record, time: e.timestamp, opcode: op, value: Array(en.value), decoded: nil))
             }
         default:
             break
@@ -204,8 +208,8 @@ public final class ActivityLog: AnalysisLayer {
 
     /// Text for a value from a dissector's `decoded` object: its `text` or `summary` when it has one,
     /// otherwise its fields as `key value` pairs.
-    static func decodedText(_ e: TraceEvent, _ att: Fields) -> String? {
-        guard let d = e.legacyLayer("decoded") ?? att["decoded"]?.objectValue, !d.isEmpty else { return nil }
+    static func decodedText(_ dissection: Dissection?) -> String? {
+        guard let d = dissection?.jsonFields, !d.isEmpty else { return nil }
         if let t = d["text"]?.stringValue ?? d["summary"]?.stringValue { return t }
         return d.items.map { "\($0.0) \(plain($0.1))" }.joined(separator: ", ")
     }

@@ -228,7 +228,7 @@ public enum EventBody: Sendable {
         case .empty: return .vendor
         case let .hciCommand(x): return x.kind
         case let .hciEvent(x): return x.kind
-        case let .att(x): return x.kind
+        case .att: return .att
         case let .smp(x): return x.kind
         case let .signaling(x): return x.kind
         case let .linkLayer(x): return x.kind
@@ -241,6 +241,8 @@ public enum EventBody: Sendable {
         case let .legacy(l): return l.malformed
         case let .aclProblem(p): return p.reason
         case let .malformed(m): return m.reason
+        // Without the existential `typed` makes (a box for a body this large).
+        case let .att(x): return x.malformedReason
         default: return typed?.malformedReason
         }
     }

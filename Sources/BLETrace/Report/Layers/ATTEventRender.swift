@@ -1,5 +1,138 @@
-/// Text and JSON of `ATTEvent`.
+/// Text and JSON of `ATTEvent`: the one-line text and the `att` and `gatt` layers.
 extension ATTEvent: LayerBody {
-    public func writeText(_ e: TraceEvent, into b: inout [UInt8]) {}
-    public func writeLayers<S: FieldSink>(_ e: TraceEvent, into s: inout S) {}
+    public func writeText(_ e: TraceEvent, into b: inout [UInt8]) {
+        if let n = userNames {
+            UserUUIDNames.$current.withValue(n) { writeText(into: &b) }
+        } else {
+            writeText(into: &b)
+        }
+    }
+
+    func writeText(into b: inout [UInt8]) {
+        if eattBeyond != nil { b.append(string: "EATT ") }
+        switch content {
+        case .empty:
+            b.append(string: "Malformed ATT: empty PDU")
+        case let .malformed(op, reason, data):
+            b.append(string: "Malformed ATT ")
+            b.append(string: ATTNames.opcode(op))
+            b.append(string: ": ")
+            b.append(string: reason)
+            b.append(string: " — ")
+            b.append(spacedHex: data, limit: 24)
+        case let .pdu(pdu):
+            b.append(string: "ATT ")
+            writeDetail(pdu, into: &b)
+            if let u = unexpected {
+                b.append(string: " [unexpected: ")
+                b.append(string: u.reason)
+                b.append(UInt8(ascii: "]"))
+            }
+            if let r = request {
+                b.append(string: " [request at record ")
+                b.append(decimal: r.record)
+                b.append(string: ", ")
+                b.append(string: Fmt.fixed(Int(r.latencyMicros / 10), scale: 100))
+                b.append(string: " ms]")
+            }
+        }
+        if let n = eattBeyond, n > 0 {
+            b.append(string: " [")
+            b.append(decimal: Int(n))
+            b.append(string: " bytes beyond the SDU length]")
+        }
+    }
+
+    public func writeLateText(_ e: TraceEvent, into b: inout [UInt8]) {
+        if let r = response {
+            b.append(string: " [response at record ")
+            b.append(decimal: r.record)
+            b.append(UInt8(ascii: "]"))
+        }
+        if let u = unanswered {
+            b.append(string: " [unanswered: ")
+            b.append(string: u.reason)
+            b.append(UInt8(ascii: "]"))
+        }
+    }
+
+    public func writeLayers<S: FieldSink>(_ e: TraceEvent, into s: inout S) {
+        if let n = userNames {
+            UserUUIDNames.$current.withValue(n) { writeLayers(into: &s) }
+        } else {
+            writeLayers(into: &s)
+        }
+    }
+
+    func writeLayers<S: FieldSink>(into s: inout S) {
+        s.object("att") { s in writeATT(into: &s) }
+        GATTContextRender.writeMember(gattLocation, into: &s)
+    }
+
+    // MARK: JSON
+
+    /// The members of the `att` object.
+    func writeATT<S: FieldSink>(into s: inout S) {
+        let pdu: ATTPDU
+        switch content {
+        case .empty: return
+        case let .malformed(op, _, data):
+            s.field("opcode", Int(op))
+            s.field("name", ATTNames.opcode(op))
+            if bearer != 0x0004 { s.field("bearer", Int(bearer)) }
+            s.field("data", hex: data)
+            return
+        case let .pdu(p): pdu = p
+        }
+        let op = pdu.opcode
+        s.field("opcode", Int(op))
+        s.field("name", ATTNames.opcode(op))
+        if bearer != 0x0004 { s.field("bearer", Int(bearer)) }
+        s.field("role", ATTNames.sentByClient(op) ? "client" : "server")
+        if let r = request {
+            s.field("request", r.record)
+            s.field("latency_us", Int(r.latencyMicros))
+        }
+        if let u = unexpected { s.field("unexpected", u.reason) }
+        switch pdu {
+        case let .exchangeMTURequest(mtu): s.field("mtu", Int(mtu))
+        case let .exchangeMTUResponse(mtu):
+            s.field("mtu", Int(mtu))
+            if let m = attMTU { s.field("att_mtu", Int(m)) }
+        default: break
+        }
+        if let x = handle { s.field("handle", Int(x)) }
+        if let v = pdu.value, op != 0x06 { s.field("value", hex: v) }
+        writeParameters(pdu, into: &s)
+        if let l = extra?.longValue {
+            s.field("long_value", hex: l.bytes)
+            s.field("long_value_offset", Int(l.offset))
+            if let d = l.decoded { s.object("decoded") { d.writeJSON(into: &$0) } }
+        }
+        if let ws = extra?.writes {
+            s.list("writes") { s in
+                for w in ws {
+                    s.beginObject()
+                    s.field("handle", Int(w.handle))
+                    s.field("value", hex: w.value)
+                    GATTContextRender.writeMember(w.location, into: &s)
+                    if let d = w.decoded { s.object("decoded") { d.writeJSON(into: &$0) } }
+                    s.endObject()
+                }
+            }
+        }
+        if let r = response {
+            s.field("response", r.record)
+            s.field("latency_us", Int(r.latencyMicros))
+        }
+        if let u = unanswered {
+            s.field("unanswered", u.reason)
+            if u == .timeout { s.field("timeout", true) }
+        }
+    }
+
+    /// An Error Response's error name: the service's own when its dissector names the code (ANCS 0xA0–0xA3).
+    public func errorName(_ code: UInt8) -> String {
+        decoded.flatMap(ATTLayer.serviceErrorName) ?? ATTNames.error(code)
+    }
 }

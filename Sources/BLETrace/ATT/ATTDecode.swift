@@ -1,0 +1,238 @@
+/// ATT PDU decoding: one PDU into its typed `ATTEvent`, with the GATT locations it names and the values the
+/// dissectors decode (the one place they are called).
+extension ATTLayer {
+    // MARK: Decoding
+
+    /// Decodes one ATT PDU carried on `bearer` (0x0004, or an EATT channel's CID).
+    public func decodeATT(_ bytes: ArraySlice<UInt8>, connection: Connection, bearer: UInt16, event e: inout TraceEvent) {
+        pduCount += 1
+        connObjects[connection.id] = connection
+        let state = connState(connection.id)
+        state.pdus += 1
+        guard let op = bytes.first else {
+            e.body = .att(ATTEvent(.empty, bearer: bearer))
+            return
+        }
+        let pdu: ATTPDU
+        do {
+            pdu = try ATTPDU.parse(bytes)
+        } catch {
+            let reason = (error as? ByteError)?.description ?? "\(error)"
+            var a = ATTEvent(.malformed(opcode: op, reason: reason, data: bytes), bearer: bearer)
+            a.userNames = userNames
+            e.body = .att(a)
+            return
+        }
+        var a = ATTEvent(.pdu(pdu), bearer: bearer)
+        a.userNames = userNames
+        let client = ATTNames.sentByClient(op)
+        let peerIsServer: Bool
+        switch e.direction {
+        case .unknown: peerIsServer = true
+        case .hostToController: peerIsServer = client
+        case .controllerToHost: peerIsServer = !client
+        }
+        a.peerIsServer = peerIsServer
+        let serverKey = peerIsServer ? ATTLayer.deviceKey(connection, state) : "local"
+
+        // Transactions.
+        let request = transaction(pdu, &a, connection: connection.id, bearer: bearer, peerIsServer: peerIsServer,
+                                  record: e.record, time: e.timestamp)
+
+        // The handle the PDU is about: its own, or its request's.
+        var handle = pdu.handle
+        if handle == nil, let r = request, op != 0x01 { handle = r.handle }
+        a.handle = handle
+
+        // MTU and discovery.
+        switch pdu {
+        case let .exchangeMTURequest(mtu):
+            state.clientMTU = mtu
+        case let .exchangeMTUResponse(mtu):
+            state.serverMTU = mtu
+            state.mtuRecord = e.record
+            if request != nil { a.attMTU = UInt16(state.mtu) }
+        default: break
+        }
+        if let r = request, pdu.opcode != 0x01 {
+            var db = database(serverKey)
+            if db.ingest(request: r.pdu, response: pdu) {
+                databases[serverKey] = db
+                generation += 1
+            }
+        }
+        if case let .errorResponse(reqOp, eh, code) = pdu {
+            errorCount += 1
+            if errors.count < ATTLayer.maxListed { errors.append((e.record, reqOp, eh, code)) }
+        }
+        var ctx = DescribeContext(layer: self, serverKey: serverKey, state: state, side: peerIsServer ? 1 : 0)
+        let values = ValueSite(connection: connection.id, device: serverKey, record: e.record, time: e.timestamp, opcode: op,
+                               fromClient: client, state: state.values)
+        locateAndDissect(pdu, request: request?.pdu, into: &a, ctx: &ctx, values: values)
+        if case let .errorResponse(_, _, code) = pdu, let d = a.decoded, let name = ATTLayer.serviceErrorName(d),
+           name != ATTNames.error(code) {
+            serviceErrorNames[code] = name
+        }
+        longValues(pdu, request: request?.pdu, into: &a, state: state, peerIsServer: peerIsServer, ctx: &ctx, values: values)
+        e.body = .att(a)
+    }
+
+    /// Looks up the handles the PDU is about and decodes the values it carries (in the PDU's order: value
+    /// dissectors may keep state), into the event's facts.
+    func locateAndDissect(_ pdu: ATTPDU, request: ATTPDU?, into a: inout ATTEvent, ctx: inout DescribeContext, values: ValueSite) {
+        if let x = a.handle { a.location = ctx.locate(x) }
+        switch pdu {
+        case let .errorResponse(_, eh, code):
+            a.decoded = dissectError(code, location: ctx.locate(eh), site: values)
+        case let .readByTypeResponse(entries):
+            var type: BLEUUID? = nil
+            if case let .readByTypeRequest(_, _, t)? = request { type = t }
+            let t = type?.uuid16
+            guard t != 0x2803 && t != 0x2802 else {
+                if type != nil { a.extra = ATTExtra(requestType: type) }
+                return
+            }
+            var list: [ATTEntryFacts] = []
+            list.reserveCapacity(entries.count)
+            for en in entries {
+                let loc = ctx.locate(en.handle)
+                let d = dissectValue(en.value, location: loc, type: type, handle: en.handle, site: values)
+                list.append(ATTEntryFacts(handle: en.handle, location: loc, decoded: d))
+            }
+            a.extra = ATTExtra(entries: list, requestType: type)
+        case let .readResponse(v):
+            if let x = a.handle { a.decoded = dissectValue(v, location: ctx.locate(x), handle: x, site: values) }
+        case let .readMultipleRequest(hs), let .readMultipleVariableRequest(hs):
+            a.extra = ATTExtra(entries: hs.prefix(8).map { ATTEntryFacts(handle: $0, location: ctx.locate($0)) })
+        case .readMultipleResponse:
+            if case let .readMultipleRequest(hs)? = request { a.extra = ATTExtra(requestHandles: hs) }
+        case let .readMultipleVariableResponse(vs, truncated):
+            guard case let .readMultipleVariableRequest(hs)? = request else { return }
+            var list: [ATTEntryFacts] = []
+            for (i, v) in vs.enumerated() where i < hs.count {
+                let loc = ctx.locate(hs[i])
+                // The last value may be cut short by the MTU; only whole values are decoded.
+                let d = truncated && i == vs.count - 1 ? nil : dissectValue(v, location: loc, handle: hs[i], site: values)
+                list.append(ATTEntryFacts(handle: hs[i], location: loc, decoded: d))
+            }
+            a.extra = ATTExtra(entries: list, requestHandles: hs)
+        case let .writeRequest(x, v), let .writeCommand(x, v), let .signedWriteCommand(x, v, _),
+             let .notification(x, v), let .indication(x, v):
+            a.decoded = dissectValue(v, location: ctx.locate(x), handle: x, site: values)
+        case let .multipleNotification(entries):
+            var list: [ATTEntryFacts] = []
+            list.reserveCapacity(entries.count)
+            for en in entries {
+                let loc = ctx.locate(en.handle)
+                list.append(ATTEntryFacts(handle: en.handle, location: loc,
+                                          decoded: dissectValue(en.value, location: loc, handle: en.handle, site: values)))
+            }
+            a.extra = ATTExtra(entries: list)
+        default:
+            break
+        }
+    }
+
+    /// Reassembles long values: Read Blob sequences, and the queued writes an Execute Write Request writes.
+    func longValues(_ pdu: ATTPDU, request: ATTPDU?, into a: inout ATTEvent, state: ConnState, peerIsServer: Bool,
+                    ctx: inout DescribeContext, values: ValueSite) {
+        switch pdu {
+        case let .readResponse(v):
+            if let h = a.handle { state.blob[peerIsServer] = (h, Array(v)) }
+        case let .readBlobResponse(v):
+            guard case let .readBlobRequest(h, offset)? = request else { return }
+            var cur = state.blob[peerIsServer]
+            if cur == nil || cur?.handle != h { cur = (h, []) }
+            if var c = cur, Int(offset) <= c.bytes.count {
+                c.bytes.removeSubrange(Int(offset)...)
+                if c.bytes.count + v.count <= 65_535 { c.bytes.append(contentsOf: v) }
+                state.blob[peerIsServer] = c
+                let d = v.count < state.mtu - 1 ? dissectValue(c.bytes[...], location: ctx.locate(h), site: values) : nil
+                a.extra = ATTExtra(longValue: ATTLongValue(bytes: c.bytes, offset: offset, decoded: d))
+            } else {
+                state.blob[peerIsServer] = nil
+            }
+        case let .prepareWriteRequest(h, offset, v):
+            var q = state.prepared[peerIsServer] ?? []
+            if q.count < 4096 { q.append((h, offset, Array(v))) }
+            state.prepared[peerIsServer] = q
+        case let .executeWriteRequest(flags):
+            let q = state.prepared[peerIsServer] ?? []
+            state.prepared[peerIsServer] = nil
+            guard flags == 0x01 else { return }
+            var order: [UInt16] = []
+            var written: [UInt16: [UInt8]] = [:]
+            for item in q {
+                var v = written[item.handle] ?? []
+                if written[item.handle] == nil { order.append(item.handle) }
+                let o = Int(item.offset)
+                if o <= v.count {
+                    v.removeSubrange(o...)
+                } else {
+                    v.append(contentsOf: [UInt8](repeating: 0, count: min(o - v.count, 65_535)))
+                }
+                if v.count + item.value.count <= 65_535 { v.append(contentsOf: item.value) }
+                written[item.handle] = v
+            }
+            var list: [ATTWrite] = []
+            for h in order {
+                let v = written[h] ?? []
+                let loc = ctx.locate(h)
+                list.append(ATTWrite(handle: h, value: v, location: loc, decoded: dissectValue(v[...], location: loc, site: values)))
+            }
+            a.extra = ATTExtra(writes: list)
+        default: break
+        }
+    }
+
+    /// Where a value travels: the PDU and connection around it, for the dissectors' context.
+    struct ValueSite {
+        var connection: Int
+        var device: String
+        var record: Int
+        var time: Timestamp
+        var opcode: UInt8
+        var fromClient: Bool
+        let state: DissectorState
+    }
+
+    /// The one place value dissectors are called: once for every attribute value an ATT PDU carries (each entry
+    /// of a multi-value PDU, and long values once reassembled from Read Blob or Prepare/Execute Write
+    /// sequences). The dissector is chosen by the descriptor's UUID for a descriptor, else by the
+    /// characteristic's; `type` (a Read By Type request's attribute type) wins when a dissector knows it.
+    /// Returns nil when no dissector applies.
+    func dissectValue(_ v: ArraySlice<UInt8>, location loc: GATTLocation, type: BLEUUID? = nil, handle: UInt16 = 0,
+                      site: ValueSite) -> Dissection? {
+        let isDescriptor = loc.role == .descriptor
+        let uuid: BLEUUID
+        if let t = type, registry.dissector(for: t) != nil {
+            uuid = t
+        } else if isDescriptor, let d = loc.descriptor?.uuid {
+            uuid = d
+        } else if loc.role == .value, let c = loc.characteristic?.uuid {
+            uuid = c
+        } else {
+            return nil
+        }
+        guard let d = registry.dissector(for: uuid) else { return nil }
+        let context = ValueContext(uuid: uuid, characteristic: loc.characteristic?.uuid ?? (isDescriptor ? nil : uuid),
+                                   isDescriptor: isDescriptor, opcode: site.opcode, fromClient: site.fromClient,
+                                   handle: handle, record: site.record, time: site.time, connection: site.connection,
+                                   device: site.device, state: site.state)
+        let result = d.dissect(v, context)
+        for o in valueObservers { o(result, context) }
+        return result
+    }
+
+    /// An Error Response about a characteristic whose service defines the error code (ANCS 0xA0–0xA3).
+    func dissectError(_ code: UInt8, location loc: GATTLocation, site: ValueSite) -> Dissection? {
+        guard code >= 0x80, loc.role == .value || loc.role == .descriptor,
+              let uuid = loc.role == .descriptor ? loc.descriptor?.uuid : loc.characteristic?.uuid else { return nil }
+        let context = ValueContext(uuid: uuid, characteristic: loc.characteristic?.uuid, isDescriptor: loc.role == .descriptor,
+                                   opcode: site.opcode, fromClient: site.fromClient, record: site.record, time: site.time,
+                                   connection: site.connection, device: site.device, state: site.state)
+        guard let result = registry.dissectError(code, context) else { return nil }
+        for o in valueObservers { o(result, context) }
+        return result
+    }
+}

@@ -1,0 +1,362 @@
+/// Text and JSON of an ATT PDU's own parameters: the part of the one-line text after "ATT ", and the members
+/// of the `att` object after `handle` and `value`.
+extension ATTEvent {
+    // MARK: Text
+
+    /// "0x0001–0x0005"
+    static func writeRange(_ a: UInt16, _ b2: UInt16, into b: inout [UInt8]) {
+        b.append(hex: UInt64(a), width: 4)
+        b.append(string: "–")
+        b.append(hex: UInt64(b2), width: 4)
+    }
+
+    /// A raw value: spaced hex, and the text when every byte is printable ASCII.
+    static func writeValue(_ v: ArraySlice<UInt8>, into b: inout [UInt8]) {
+        if v.isEmpty { b.append(string: "(empty)"); return }
+        b.append(spacedHex: v, limit: 20)
+        if v.count >= 3, v.count <= 64, v.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) {
+            b.append(string: " \"")
+            b.append(contentsOf: v)
+            b.append(UInt8(ascii: "\""))
+        }
+    }
+
+    /// The value as decoded when a dissector knew it, else raw.
+    static func writeValue(_ v: ArraySlice<UInt8>, _ d: Dissection?, into b: inout [UInt8]) {
+        if let d { b.append(string: d.summaryText(raw: v)) } else { writeValue(v, into: &b) }
+    }
+
+    /// The PDU's part of the text, after "ATT ".
+    func writeDetail(_ pdu: ATTPDU, into b: inout [UInt8]) {
+        b.append(string: ATTNames.opcode(pdu.opcode))
+        func h(_ x: UInt16, _ loc: GATTLocation?) { GATTContextRender.writeHandle(x, loc, into: &b) }
+        func colon() { b.append(string: ": ") }
+        let entries = extra?.entries ?? []
+        switch pdu {
+        case let .errorResponse(reqOp, eh, code):
+            colon()
+            b.append(string: ATTNames.opcode(reqOp))
+            b.append(UInt8(ascii: " "))
+            h(eh, location)
+            colon()
+            b.append(string: decoded?.text ?? ATTNames.error(code))
+        case let .exchangeMTURequest(mtu):
+            b.append(string: ": client MTU ")
+            b.append(decimal: Int(mtu))
+        case let .exchangeMTUResponse(mtu):
+            b.append(string: ": server MTU ")
+            b.append(decimal: Int(mtu))
+            if let m = attMTU {
+                b.append(string: ", ATT_MTU ")
+                b.append(decimal: Int(m))
+            }
+        case let .findInformationRequest(s, e):
+            colon()
+            ATTEvent.writeRange(s, e, into: &b)
+        case let .findInformationResponse(_, list):
+            colon()
+            for (i, en) in list.prefix(8).enumerated() {
+                if i > 0 { b.append(string: ", ") }
+                b.append(hex: UInt64(en.handle), width: 4)
+                b.append(UInt8(ascii: " "))
+                b.append(string: en.uuid.shortName)
+            }
+            if list.count > 8 { b.append(string: ", … ("); b.append(decimal: list.count); b.append(UInt8(ascii: ")")) }
+        case let .findByTypeValueRequest(s, e, type, value):
+            colon()
+            ATTEvent.writeRange(s, e, into: &b)
+            b.append(string: ", type ")
+            b.append(string: BLEUUID(type).shortName)
+            b.append(string: ", value ")
+            if let u = BLEUUID(littleEndian: value) { b.append(string: u.shortName) } else { b.append(spacedHex: value, limit: 16) }
+        case let .findByTypeValueResponse(list):
+            colon()
+            for (i, en) in list.prefix(8).enumerated() {
+                if i > 0 { b.append(string: ", ") }
+                ATTEvent.writeRange(en.found, en.groupEnd, into: &b)
+            }
+        case let .readByTypeRequest(s, e, type), let .readByGroupTypeRequest(s, e, type):
+            colon()
+            ATTEvent.writeRange(s, e, into: &b)
+            b.append(string: ", type ")
+            b.append(string: type.shortName)
+        case let .readByTypeResponse(list):
+            colon()
+            let t = requestType?.uuid16
+            var parts = 0
+            for (i, en) in list.enumerated() where parts < 8 {
+                if t == 0x2803 {
+                    guard let d = ATTEvent.characteristicDeclaration(en.value) else { continue }
+                    if parts > 0 { b.append(string: ", ") }
+                    b.append(hex: UInt64(en.handle), width: 4)
+                    b.append(string: " → ")
+                    b.append(hex: UInt64(d.valueHandle), width: 4)
+                    b.append(UInt8(ascii: " "))
+                    b.append(string: GATTNaming.label(d.uuid, kind: AssignedNumbers.characteristicName))
+                    b.append(string: " [")
+                    b.append(string: ATTNames.properties(d.properties).joined(separator: ", "))
+                    b.append(UInt8(ascii: "]"))
+                } else if t == 0x2802 {
+                    guard let d = ATTEvent.includeDeclaration(en.value) else { continue }
+                    if parts > 0 { b.append(string: ", ") }
+                    b.append(hex: UInt64(en.handle), width: 4)
+                    b.append(string: " includes ")
+                    ATTEvent.writeRange(d.start, d.end, into: &b)
+                } else {
+                    if parts > 0 { b.append(string: ", ") }
+                    let f = i < entries.count ? entries[i] : nil
+                    h(en.handle, f?.location)
+                    colon()
+                    ATTEvent.writeValue(en.value, f?.decoded, into: &b)
+                }
+                parts += 1
+            }
+            if list.count > parts { b.append(string: ", … ("); b.append(decimal: list.count); b.append(UInt8(ascii: ")")) }
+        case let .readByGroupTypeResponse(list):
+            colon()
+            for (i, en) in list.prefix(8).enumerated() {
+                if i > 0 { b.append(string: ", ") }
+                ATTEvent.writeRange(en.handle, en.end, into: &b)
+                if let u = BLEUUID(littleEndian: en.value) {
+                    b.append(UInt8(ascii: " "))
+                    b.append(string: GATTNaming.label(u, kind: AssignedNumbers.serviceName))
+                }
+            }
+            if list.count > 8 { b.append(string: ", … ("); b.append(decimal: list.count); b.append(UInt8(ascii: ")")) }
+        case let .readRequest(x):
+            colon()
+            h(x, location)
+        case let .readBlobRequest(x, o):
+            colon()
+            h(x, location)
+            b.append(string: ", offset ")
+            b.append(decimal: Int(o))
+        case let .readResponse(v):
+            colon()
+            guard let x = handle else { ATTEvent.writeValue(v, into: &b); return }
+            h(x, location)
+            colon()
+            ATTEvent.writeValue(v, decoded, into: &b)
+        case let .readBlobResponse(v):
+            colon()
+            if let x = handle { h(x, location); colon() }
+            ATTEvent.writeValue(v, into: &b)
+            if let l = extra?.longValue, let d = l.decoded {
+                b.append(string: " → ")
+                b.append(string: d.summaryText(raw: l.bytes[...]))
+            }
+        case let .readMultipleRequest(hs), let .readMultipleVariableRequest(hs):
+            colon()
+            for (i, x) in hs.prefix(8).enumerated() {
+                if i > 0 { b.append(string: ", ") }
+                h(x, i < entries.count ? entries[i].location : nil)
+            }
+        case let .readMultipleResponse(v):
+            colon()
+            ATTEvent.writeValue(v, into: &b)
+        case let .readMultipleVariableResponse(values, truncated):
+            colon()
+            let hs = requestHandles ?? []
+            for (i, v) in values.prefix(6).enumerated() {
+                if i > 0 { b.append(string: "; ") }
+                let f = i < hs.count && i < entries.count ? entries[i] : nil
+                if i < hs.count { h(hs[i], f?.location); colon() }
+                if i < hs.count, !(truncated && i == values.count - 1) {
+                    ATTEvent.writeValue(v, f?.decoded, into: &b)
+                } else {
+                    ATTEvent.writeValue(v, into: &b)
+                }
+            }
+        case let .writeRequest(x, v), let .writeCommand(x, v), let .notification(x, v), let .indication(x, v):
+            colon()
+            h(x, location)
+            colon()
+            ATTEvent.writeValue(v, decoded, into: &b)
+        case let .signedWriteCommand(x, v, sig):
+            colon()
+            h(x, location)
+            colon()
+            ATTEvent.writeValue(v, decoded, into: &b)
+            b.append(string: ", signature ")
+            b.append(string: Hex.string(sig))
+        case .writeResponse:
+            if let x = handle { colon(); h(x, location) }
+        case let .prepareWriteRequest(x, o, v), let .prepareWriteResponse(x, o, v):
+            colon()
+            h(x, location)
+            b.append(string: ", offset ")
+            b.append(decimal: Int(o))
+            colon()
+            ATTEvent.writeValue(v, into: &b)
+        case let .executeWriteRequest(flags):
+            colon()
+            if flags == 0 { b.append(string: "cancel all prepared writes") }
+            else if flags == 1 { b.append(string: "write all prepared values") }
+            else { b.append(string: "flags "); b.append(hex: UInt64(flags), width: 2) }
+            for w in extra?.writes ?? [] {
+                guard let d = w.decoded else { continue }
+                b.append(string: "; ")
+                h(w.handle, w.location)
+                colon()
+                b.append(string: d.summaryText(raw: w.value[...]))
+            }
+        case .executeWriteResponse, .confirmation:
+            break
+        case let .multipleNotification(list):
+            colon()
+            for (i, en) in list.prefix(6).enumerated() {
+                if i > 0 { b.append(string: "; ") }
+                let f = i < entries.count ? entries[i] : nil
+                h(en.handle, f?.location)
+                colon()
+                ATTEvent.writeValue(en.value, f?.decoded, into: &b)
+            }
+        case let .unknown(_, params):
+            colon()
+            b.append(spacedHex: params, limit: 16)
+        }
+    }
+
+    static func writeDecoded<S: FieldSink>(_ d: Dissection?, into s: inout S) {
+        if let d { s.object("decoded") { d.writeJSON(into: &$0) } }
+    }
+
+    /// The PDU's own members, after `handle` and `value`.
+    func writeParameters<S: FieldSink>(_ pdu: ATTPDU, into s: inout S) {
+        let entries = extra?.entries ?? []
+        switch pdu {
+        case let .errorResponse(reqOp, _, code):
+            s.field("request_opcode", Int(reqOp))
+            s.field("request_name", ATTNames.opcode(reqOp))
+            s.field("error", Int(code))
+            s.field("error_name", errorName(code))
+            ATTEvent.writeDecoded(decoded, into: &s)
+        case let .findInformationRequest(a, b):
+            s.field("start_handle", Int(a))
+            s.field("end_handle", Int(b))
+        case let .findInformationResponse(format, list):
+            s.field("format", Int(format))
+            s.list("entries") { s in
+                for en in list {
+                    s.beginObject()
+                    s.field("handle", Int(en.handle))
+                    s.field("uuid", en.uuid.description)
+                    if let n = en.uuid.name { s.field("name", n) }
+                    s.endObject()
+                }
+            }
+        case let .findByTypeValueRequest(a, b, type, value):
+            s.field("start_handle", Int(a))
+            s.field("end_handle", Int(b))
+            s.field("type", BLEUUID(type).description)
+            s.field("value", hex: value)
+        case let .findByTypeValueResponse(list):
+            s.list("entries") { s in
+                for en in list {
+                    s.beginObject()
+                    s.field("handle", Int(en.found))
+                    s.field("group_end_handle", Int(en.groupEnd))
+                    s.endObject()
+                }
+            }
+        case let .readByTypeRequest(a, b, type), let .readByGroupTypeRequest(a, b, type):
+            s.field("start_handle", Int(a))
+            s.field("end_handle", Int(b))
+            s.field("type", type.description)
+            if let n = type.name { s.field("type_name", n) }
+        case let .readByTypeResponse(list):
+            let t = requestType?.uuid16
+            s.list("entries") { s in
+                for (i, en) in list.enumerated() {
+                    s.beginObject()
+                    s.field("handle", Int(en.handle))
+                    s.field("value", hex: en.value)
+                    if t == 0x2803 {
+                        if let d = ATTEvent.characteristicDeclaration(en.value) {
+                            s.field("properties", Int(d.properties))
+                            s.field("value_handle", Int(d.valueHandle))
+                            s.field("uuid", d.uuid.description)
+                            if let n = GATTNaming.name(d.uuid, kind: AssignedNumbers.characteristicName) { s.field("uuid_name", n) }
+                        }
+                    } else if t == 0x2802 {
+                        if let d = ATTEvent.includeDeclaration(en.value) {
+                            s.field("included_start", Int(d.start))
+                            s.field("included_end", Int(d.end))
+                            if let u = d.uuid { s.field("uuid", u.description) }
+                        }
+                    } else if i < entries.count {
+                        GATTContextRender.writeMember(entries[i].location, into: &s)
+                        ATTEvent.writeDecoded(entries[i].decoded, into: &s)
+                    }
+                    s.endObject()
+                }
+            }
+        case let .readByGroupTypeResponse(list):
+            s.list("entries") { s in
+                for en in list {
+                    s.beginObject()
+                    s.field("handle", Int(en.handle))
+                    s.field("end_handle", Int(en.end))
+                    s.field("value", hex: en.value)
+                    if let u = BLEUUID(littleEndian: en.value) {
+                        s.field("uuid", u.description)
+                        if let n = GATTNaming.name(u, kind: AssignedNumbers.serviceName) { s.field("uuid_name", n) }
+                    }
+                    s.endObject()
+                }
+            }
+        case let .readBlobRequest(_, o):
+            s.field("offset", Int(o))
+        case .readResponse, .writeRequest, .writeCommand, .notification, .indication:
+            ATTEvent.writeDecoded(decoded, into: &s)
+        case let .readMultipleRequest(hs), let .readMultipleVariableRequest(hs):
+            ATTEvent.writeHandles(hs, into: &s)
+        case .readMultipleResponse:
+            if let hs = requestHandles { ATTEvent.writeHandles(hs, into: &s) }
+        case let .readMultipleVariableResponse(values, truncated):
+            let hs = requestHandles ?? []
+            s.list("values") { s in
+                for (i, v) in values.enumerated() {
+                    s.beginObject()
+                    let f = i < hs.count && i < entries.count ? entries[i] : nil
+                    if i < hs.count {
+                        s.field("handle", Int(hs[i]))
+                        GATTContextRender.writeMember(f?.location, into: &s)
+                    }
+                    s.field("value", hex: v)
+                    ATTEvent.writeDecoded(f?.decoded, into: &s)
+                    s.endObject()
+                }
+            }
+            if truncated { s.field("truncated", true) }
+        case let .signedWriteCommand(_, _, sig):
+            s.field("signature", hex: sig)
+            ATTEvent.writeDecoded(decoded, into: &s)
+        case let .prepareWriteRequest(_, o, _), let .prepareWriteResponse(_, o, _):
+            s.field("offset", Int(o))
+        case let .executeWriteRequest(flags):
+            s.field("flags", Int(flags))
+        case let .multipleNotification(list):
+            s.list("entries") { s in
+                for (i, en) in list.enumerated() {
+                    s.beginObject()
+                    s.field("handle", Int(en.handle))
+                    s.field("value", hex: en.value)
+                    let f = i < entries.count ? entries[i] : nil
+                    GATTContextRender.writeMember(f?.location, into: &s)
+                    ATTEvent.writeDecoded(f?.decoded, into: &s)
+                    s.endObject()
+                }
+            }
+        case let .unknown(_, params):
+            s.field("parameters", hex: params)
+        case .exchangeMTURequest, .exchangeMTUResponse, .readRequest, .readBlobResponse, .writeResponse, .executeWriteResponse,
+             .confirmation:
+            break
+        }
+    }
+
+    static func writeHandles<S: FieldSink>(_ hs: [UInt16], into s: inout S) {
+        s.list("handles") { s in for x in hs { s.int(Int(x)) } }
+    }
+}

@@ -1,0 +1,101 @@
+/// Text and JSON of a `GATTLocation`: "handle 0x0003 Battery Level (Battery)" and the `gatt` object, with
+/// names from the assigned-number tables.
+enum GATTContextRender {
+    static func name(_ u: BLEUUID, _ kind: (UInt16) -> String?) -> String { GATTNaming.name(u, kind: kind) ?? u.description }
+
+    /// "handle 0x0003 Battery Level (Battery)" style text.
+    static func writeHandle(_ h: UInt16, _ loc: GATTLocation?, into b: inout [UInt8]) {
+        b.append(string: "handle ")
+        b.append(hex: UInt64(h), width: 4)
+        guard let loc else { return }
+        let svc = loc.service.flatMap { $0.uuid }
+        func service() {
+            if let s = svc {
+                b.append(string: " (")
+                b.append(string: name(s, AssignedNumbers.serviceName))
+                b.append(UInt8(ascii: ")"))
+            }
+        }
+        let ch = loc.characteristic?.uuid
+        switch loc.role {
+        case .serviceDeclaration:
+            b.append(string: " service declaration")
+            service()
+        case .include:
+            b.append(string: " include")
+            service()
+        case .characteristicDeclaration:
+            b.append(string: " declaration of ")
+            b.append(string: ch.map { name($0, AssignedNumbers.characteristicName) } ?? "characteristic")
+            service()
+        case .value:
+            b.append(UInt8(ascii: " "))
+            b.append(string: ch.map { name($0, AssignedNumbers.characteristicName) } ?? "characteristic value")
+            service()
+        case .descriptor:
+            b.append(UInt8(ascii: " "))
+            b.append(string: loc.descriptor?.uuid.map { name($0, AssignedNumbers.descriptorName) } ?? "descriptor")
+            if let c = ch {
+                b.append(string: " of ")
+                b.append(string: name(c, AssignedNumbers.characteristicName))
+            }
+            service()
+        case .unknown:
+            service()
+        }
+    }
+
+    static func writeUUID<S: FieldSink>(_ u: BLEUUID?, kind: (UInt16) -> String?, into s: inout S) {
+        guard let u else { return }
+        s.field("uuid", u.description)
+        if let n = GATTNaming.name(u, kind: kind) { s.field("name", n) }
+    }
+
+    /// The `gatt` object's members; the caller writes it only for a non-empty location.
+    static func writeFields<S: FieldSink>(_ loc: GATTLocation, into s: inout S) {
+        if let svc = loc.service {
+            s.object("service") { s in
+                writeUUID(svc.uuid, kind: AssignedNumbers.serviceName, into: &s)
+                s.field("start", Int(svc.start))
+                s.field("end", Int(svc.end))
+            }
+        }
+        if let c = loc.characteristic {
+            s.object("characteristic") { s in
+                writeUUID(c.uuid, kind: AssignedNumbers.characteristicName, into: &s)
+                s.field("handle", Int(c.handle))
+                s.field("value_handle", Int(c.valueHandle))
+            }
+        }
+        if let d = loc.descriptor {
+            s.object("descriptor") { s in
+                writeUUID(d.uuid, kind: AssignedNumbers.descriptorName, into: &s)
+                s.field("handle", Int(d.handle))
+            }
+        }
+        if loc.role != .unknown { s.field("role", loc.role.rawValue) }
+    }
+
+    /// A `gatt` member of the current object, when the location says something.
+    static func writeMember<S: FieldSink>(_ loc: GATTLocation?, into s: inout S) {
+        guard let loc, !loc.isEmpty else { return }
+        s.object("gatt") { writeFields(loc, into: &$0) }
+    }
+
+    /// "of Battery Level (Battery, handle 0x000E)", or "of handle 0x000E": what a finding is about.
+    static func target(handle: UInt16?, _ loc: GATTLocation?) -> String {
+        let h = handle.map { "handle " + Hex.hex($0, width: 4) }
+        let known = loc.map { !$0.isEmpty } ?? false
+        let ch = known ? loc?.characteristic?.uuid.map { name($0, AssignedNumbers.characteristicName) } : nil
+        let desc = known ? loc?.descriptor?.uuid.map { name($0, AssignedNumbers.descriptorName) } : nil
+        let svc = known ? loc?.service?.uuid.map { name($0, AssignedNumbers.serviceName) } : nil
+        var what: String
+        if let d = desc { what = d + (ch.map { " of \($0)" } ?? "") }
+        else if let c = ch { what = c }
+        else if let s = svc { what = "service " + s }
+        else { return h.map { "of \($0)" } ?? "" }
+        if let s = svc, desc != nil || ch != nil { what += " (\(s)" + (h.map { ", \($0))" } ?? ")") }
+        else if let h { what += " (\(h))" }
+        return "of " + what
+    }
+}
