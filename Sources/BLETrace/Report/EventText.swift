@@ -51,7 +51,7 @@ public enum EventText {
             b.append(string: " bytes kept — ")
             b.append(spacedHex: f.data, limit: 16)
         case .empty: break
-        case .hciCommand, .hciEvent, .att, .smp, .signaling, .linkLayer, .note:
+        case .hciCommand, .hciEvent, .adv, .att, .smp, .signaling, .linkLayer, .note:
             e.body.typed?.writeText(e, into: &b)
         }
         if let l2 = e.l2cap, l2.fragments > 1 {

@@ -193,6 +193,8 @@ public enum EventBody: Sendable {
     case filtered(Filtered)
     case hciCommand(HCICommandBody)
     case hciEvent(HCIEventBody)
+    /// Advertising reports (HCI LE advertising report events, sniffed advertising PDUs).
+    case adv(AdvertisingBody)
     case att(ATTEvent)
     case smp(SMPBody)
     case signaling(SignalingBody)
@@ -206,6 +208,7 @@ public enum EventBody: Sendable {
         switch self {
         case let .hciCommand(x): return x
         case let .hciEvent(x): return x
+        case let .adv(x): return x
         case let .att(x): return x
         case let .smp(x): return x
         case let .signaling(x): return x
@@ -228,6 +231,7 @@ public enum EventBody: Sendable {
         case .empty: return .vendor
         case let .hciCommand(x): return x.kind
         case let .hciEvent(x): return x.kind
+        case let .adv(x): return x.kind
         case let .att(x): return x.kind
         case let .smp(x): return x.kind
         case let .signaling(x): return x.kind
