@@ -115,10 +115,10 @@ public final class FilterSink: EventSink {
             hci.forEachAddress { if addresses.contains($0) { hit = true } }
             if hit { return true }
         }
-        if e.kind == .hciEvent || e.kind == .hciCommand, let hci = e.legacyLayer("hci"), case let .object(params)? = hci["parameters"] {
-            for (_, v) in params.items {
-                if let s = v.stringValue, s.utf8.count == 17, let a = BDAddr(string: s), addresses.contains(a) { return true }
-            }
+        if case let .hciCommand(c) = e.body {
+            var hit = false
+            c.forEachAddress { if addresses.contains($0) { hit = true } }
+            if hit { return true }
         }
         return false
     }

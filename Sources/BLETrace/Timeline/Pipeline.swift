@@ -199,11 +199,9 @@ public final class Pipeline {
     func decodeCommand(_ r: Record, _ e: inout TraceEvent) {
         e.legacy.kind = .hciCommand
         do {
-            let d = try HCICommandDecoder.decode(r.data)
-            e.legacy.kind = d.opcode >> 10 == 0x3F ? .vendor : .hciCommand
-            e.legacy.summary = d.summary
-            e.legacy.layers = [("hci", d.fields)]
-            if let h = d.handle {
+            let body = try HCICommandDecoder.decode(r.data)
+            e.body = .hciCommand(body)
+            if let h = body.handle {
                 e.handle = h
                 e.connection = connections.existing(h)?.id
             }
