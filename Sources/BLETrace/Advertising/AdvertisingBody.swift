@@ -53,8 +53,8 @@ public struct AdvertisingBody: Sendable {
         /// LE Advertising Report (0x02), LE Extended Advertising Report (0x0D) or LE Directed Advertising
         /// Report (0x0B): the parameters after the subevent code (report count, then the reports).
         case hci(subevent: UInt8, reports: ArraySlice<UInt8>)
-        /// A sniffed advertising PDU that carries advertising data.
-        case linkLayer(AdvertisingReport)
+        /// A sniffed advertising PDU that carries advertising data: its one report.
+        case linkLayer(StoredReport)
     }
 
     /// What became of one report's data in extended advertising reassembly.
@@ -84,7 +84,7 @@ public struct AdvertisingBody: Sendable {
     public var reports: AdvertisingReports {
         switch source {
         case let .hci(sub, bytes): return AdvertisingReports(subevent: sub, bytes)
-        case let .linkLayer(r): return AdvertisingReports(single: r)
+        case let .linkLayer(r): return AdvertisingReports(single: r.report)
         }
     }
 
@@ -113,6 +113,52 @@ public struct AdvertisingBody: Sendable {
             }
         }
         return nil
+    }
+}
+
+/// An `AdvertisingReport` in fewer bytes (no optionals of Int), as a sniffed PDU's body keeps it.
+public struct StoredReport: Sendable {
+    var data: ArraySlice<UInt8>
+    var address: BDAddr
+    var directAddress: BDAddr
+    var rssi: Int32
+    var txPower: Int32
+    var type: AdvertisingEventType
+    var addressType: AddressType
+    var sid: UInt8
+    /// connectable, scannable, scan response, incomplete, truncated, has RSSI, has Tx power, has direct address, has SID
+    var flags: UInt16
+
+    /// (RSSI and Tx power are 8-bit on the air, the SID 4-bit: the narrower fields hold them whole.)
+    public init(_ r: AdvertisingReport) {
+        data = r.data
+        address = r.address
+        directAddress = r.directAddress ?? BDAddr(0)
+        rssi = Int32(truncatingIfNeeded: r.rssi ?? 0)
+        txPower = Int32(truncatingIfNeeded: r.txPower ?? 0)
+        type = r.type
+        addressType = r.addressType
+        sid = UInt8(truncatingIfNeeded: r.sid ?? 0)
+        var f: UInt16 = 0
+        if r.connectable { f |= 1 << 0 }
+        if r.scannable { f |= 1 << 1 }
+        if r.scanResponse { f |= 1 << 2 }
+        if r.incomplete { f |= 1 << 3 }
+        if r.truncated { f |= 1 << 4 }
+        if r.rssi != nil { f |= 1 << 5 }
+        if r.txPower != nil { f |= 1 << 6 }
+        if r.directAddress != nil { f |= 1 << 7 }
+        if r.sid != nil { f |= 1 << 8 }
+        flags = f
+    }
+
+    func has(_ bit: UInt16) -> Bool { flags & (1 << bit) != 0 }
+
+    public var report: AdvertisingReport {
+        AdvertisingReport(type: type, connectable: has(0), scannable: has(1), scanResponse: has(2), address: address,
+                          addressType: addressType, rssi: has(5) ? Int(rssi) : nil, txPower: has(6) ? Int(txPower) : nil,
+                          data: data, incomplete: has(3), truncated: has(4), sid: has(8) ? Int(sid) : nil,
+                          directAddress: has(7) ? directAddress : nil)
     }
 }
 

@@ -194,7 +194,7 @@ public final class LinkLayerDecoder {
             }
             // The advertising decoder makes the body (`adv`); the sniffer's layers go in front of it.
             e.radio = radio
-            var body = AdvertisingBody(.linkLayer(report))
+            var body = AdvertisingBody(.linkLayer(StoredReport(report)))
             let observers = pipeline.advertisingObservers
             pipeline.advertising.take(&body, record: r.number) { report in
                 for o in observers { o(report, r.number, r.timestamp) }
