@@ -14,7 +14,7 @@ public struct ExtendedAdvertisingReassembler {
         var fragments: Int
     }
 
-    public enum Outcome: Equatable {
+    public enum Outcome: Equatable, Sendable {
         /// The report stands alone.
         case single
         /// Held; more data should follow. `have` counts the bytes so far, including this report's.
@@ -64,124 +64,30 @@ public struct ExtendedAdvertisingReassembler {
     }
 }
 
-/// Turns advertising reports into `adv` timeline events, reassembling split extended advertising data.
+/// Feeds advertising reports to the extended advertising reassembler and hands the reports with complete
+/// data to the observers; the `adv` event's body keeps what reassembly did (`AdvertisingBody.reassembly`).
 public struct AdvertisingDecoder {
     public var reassembler = ExtendedAdvertisingReassembler()
 
-    /// Advertisers repeat the same data over and over: `ADParser.describe` results by data (and RSSI, for
-    /// the data whose decoders read it), up to `maxMemo` of them.
-    struct MemoKey: Hashable {
-        var data: [UInt8]
-        var rssi: Int?
-    }
-    var memo: [MemoKey: (fields: FieldValue, text: String)] = [:]
-    static let maxMemo = 4096
-
-    /// False when nothing reads event summaries (no timeline is printed): the summary text is not built.
-    public var describes = true
-
     public init() {}
 
-    /// `ADParser.describe(ads, rssi:)`, remembered. Only service data (beacon distance) and manufacturer
-    /// data decoders read the RSSI, so other data is looked up without it.
-    mutating func describe(_ ads: [ADStructure], data: ArraySlice<UInt8>, rssi: Int?) -> (fields: FieldValue, text: String) {
-        let readsRSSI = ads.contains { $0.type == 0x16 || $0.type == 0x20 || $0.type == 0x21 || $0.type == 0xFF }
-        let key = MemoKey(data: Array(data), rssi: readsRSSI ? rssi : nil)
-        if let d = memo[key] { return d }
-        let d = ADParser.describe(ads, rssi: rssi)
-        if memo.count >= AdvertisingDecoder.maxMemo { memo.removeAll(keepingCapacity: true) }
-        memo[key] = d
-        return d
-    }
-
-    /// Fills `e` from the reports of one record and returns the reports to hand to advertising observers:
-    /// every report that carries complete data (a reassembled one with all of its data); fragments still
-    /// waiting for more data are left out.
-    public mutating func describe(_ reports: [AdvertisingReport], title: String, record: Int,
-                                  _ e: inout TraceEvent) -> [AdvertisingReport] {
-        e.legacy.kind = .adv
-        var out: [AdvertisingReport] = []
-        out.reserveCapacity(reports.count)
-        var list: [FieldValue] = []
-        list.reserveCapacity(reports.count)
-        let describes = self.describes
-        // The summary is written straight into one string: "title: report; report".
-        var summary = ""
-        if describes {
-            summary.reserveCapacity(title.utf8.count + 320 * reports.count)
-            summary += title
-        }
-        for (index, var r) in reports.enumerated() {
-            var f = Fields()
-            f.items.reserveCapacity(16)
-            let address = r.address.description
-            f.add("event_type", r.eventType)
-            f.add("address", address)
-            f.add("address_type", r.addressType.name)
-            f.add("connectable", r.connectable)
-            f.add("scannable", r.scannable)
-            f.add("scan_response", r.scanResponse)
-            if let rssi = r.rssi { f.add("rssi", rssi) }
-            if let tx = r.txPower { f.add("tx_power", tx) }
-            if let sid = r.sid { f.add("sid", sid) }
-            if let da = r.directAddress { f.add("direct_address", da.description) }
-            if r.incomplete { f.add("data_status", "incomplete, more data to come") }
-            if r.truncated { f.add("data_status", "incomplete, truncated") }
-            f.add("data", hex: r.data)
-            if describes {
-                summary += index == 0 ? ": " : "; "
-                summary += r.eventType
-                summary += " "
-                summary += address
-                summary += " ("
-                summary += r.addressType.name
-                summary += ")"
-                if let rssi = r.rssi {
-                    summary += " RSSI "
-                    summary += String(rssi)
-                    summary += " dBm"
-                }
-            }
-
-            switch reassembler.feed(r, record: record) {
-            case let .partial(have, fragments, first):
-                f.add("reassembly", ["fragments": .int(fragments), "have": .int(have), "first_record": .int(first)])
-                if describes { summary += ": partial data, fragment \(fragments) (\(have) bytes so far), more to come" }
-                list.append(.object(f))
-                continue
-            case let .complete(data, fragments, first):
-                f.add("reassembled", ["fragments": .int(fragments), "length": .int(data.count), "first_record": .int(first)])
-                f.add("reassembled_data", hex: data)
-                r.data = data[...]
-                if describes { summary += " [reassembled from \(fragments) reports, records \(first)–\(record)]" }
+    /// Feeds the reports of one event to the reassembler, notes in `body` the reports it held or completed,
+    /// and calls `observe` with every report that carries complete data (a reassembled one with all of its
+    /// data); fragments still waiting for more data are left out.
+    public mutating func take(_ body: inout AdvertisingBody, record: Int, observe: (AdvertisingReport) -> Void) {
+        for (index, var r) in body.reports.enumerated() {
+            let outcome = reassembler.feed(r, record: record)
+            switch outcome {
             case .single:
-                break
+                observe(r)
+            case .partial:
+                body.reassembly = (body.reassembly ?? []) + [AdvertisingBody.Reassembly(index: index, outcome: outcome)]
+            case let .complete(data, _, _):
+                body.reassembly = (body.reassembly ?? []) + [AdvertisingBody.Reassembly(index: index, outcome: outcome)]
+                r.data = data[...]
+                observe(r)
             }
-            let ads = ADParser.parse(r.data)
-            let described = describe(ads, data: r.data, rssi: r.rssi)
-            f.add("ad", described.fields)
-            if !r.truncated, e.legacy.malformed == nil, let bad = ads.first(where: { $0.malformed != nil })?.malformed {
-                e.legacy.malformed = "advertising data from \(r.address): \(bad)"
-            }
-            if describes {
-                if !ads.isEmpty {
-                    summary += ": "
-                    summary += described.text
-                }
-                if r.truncated { summary += " (truncated by the controller)" }
-            }
-            list.append(.object(f))
-            out.append(r)
         }
-        e.legacy.layers.append(("adv", ["reports": .list(list)]))
-        if describes { e.legacy.summary = summary }
-        return out
-    }
-
-    /// For an HCI LE advertising report event (legacy, extended or directed).
-    mutating func describe(_ d: HCIEventDecoder.Decoded, record: Int, _ e: inout TraceEvent) -> [AdvertisingReport] {
-        let title = d.subevent.map { HCIText.subeventName($0) } ?? "Advertising report"
-        return describe(d.reports, title: title, record: record, &e)
     }
 
     /// Warnings for data left half-assembled at the end of the capture.

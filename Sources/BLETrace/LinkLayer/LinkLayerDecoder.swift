@@ -194,14 +194,12 @@ public final class LinkLayerDecoder {
             }
             // The advertising decoder makes the body (`adv`); the sniffer's layers go in front of it.
             e.radio = radio
-            let complete = pipeline.advertising.describe([report], title: "LL", record: r.number, &e)
-            if case var .legacy(l) = e.body, l.summary.hasPrefix("LL: ") {
-                l.summary = "LL " + l.summary.dropFirst(4)
-                e.body = .legacy(l)
+            var body = AdvertisingBody(.linkLayer(StoredReport(report)))
+            let observers = pipeline.advertisingObservers
+            pipeline.advertising.take(&body, record: r.number) { report in
+                for o in observers { o(report, r.number, r.timestamp) }
             }
-            for report in complete {
-                for o in pipeline.advertisingObservers { o(report, r.number, r.timestamp) }
-            }
+            e.body = .adv(body)
         }
     }
 
@@ -236,7 +234,7 @@ public final class LinkLayerDecoder {
             return nil
         }
         guard let a = address else { return nil }
-        return AdvertisingReport(eventType: pdu.name, connectable: connectable, scannable: scannable,
+        return AdvertisingReport(type: .linkLayer(pdu.type, auxType: Int8(clamping: pdu.auxType ?? -1)), connectable: connectable, scannable: scannable,
                                  scanResponse: pdu.type == 4 || pdu.name == "AUX_SCAN_RSP", address: a, addressType: addressType,
                                  rssi: info.rssi, txPower: pdu.extended?.txPower, data: pdu.advData, incomplete: incomplete,
                                  truncated: false, sid: sid, directAddress: pdu.targetA)

@@ -52,8 +52,13 @@ public enum EventText {
             b.append(spacedHex: f.data, limit: 16)
         case .empty: break
         case let .att(x): x.writeText(e, into: &b)
-        case .hciCommand, .hciEvent, .smp, .signaling, .linkLayer, .note:
-            e.body.typed?.writeText(e, into: &b)
+        case let .hciCommand(x): x.writeText(e, into: &b)
+        case let .hciEvent(x): x.writeText(e, into: &b)
+        case let .adv(x): x.writeText(e, into: &b)
+        case let .smp(x): x.writeText(e, into: &b)
+        case let .signaling(x): x.writeText(e, into: &b)
+        case let .linkLayer(x): x.writeText(e, into: &b)
+        case let .note(x): x.writeText(e, into: &b)
         }
         if let l2 = e.l2cap, l2.fragments > 1 {
             b.append(string: " (reassembled from ")
@@ -77,7 +82,17 @@ public enum EventText {
             b.append(string: " bytes]")
         }
         if case let .legacy(l) = e.body, !l.late.isEmpty { b.append(string: l.late) }
-        if case let .att(x) = e.body { x.writeLateText(e, into: &b) } else { e.body.typed?.writeLateText(e, into: &b) }
+        switch e.body {
+        case let .att(x): x.writeLateText(e, into: &b)
+        case let .hciCommand(x): x.writeLateText(e, into: &b)
+        case let .hciEvent(x): x.writeLateText(e, into: &b)
+        case let .adv(x): x.writeLateText(e, into: &b)
+        case let .smp(x): x.writeLateText(e, into: &b)
+        case let .signaling(x): x.writeLateText(e, into: &b)
+        case let .linkLayer(x): x.writeLateText(e, into: &b)
+        case let .note(x): x.writeLateText(e, into: &b)
+        default: break
+        }
     }
 
     /// The event's text as a string.

@@ -90,15 +90,17 @@ public final class FilterSink: EventSink {
     }
 
     func matchesDevice(_ e: TraceEvent) -> Bool {
-        if case let .list(reports)? = e.legacyLayer("adv")?["reports"] {
+        if case let .adv(adv) = e.body {
             var hit = false
-            for case let .object(r) in reports {
-                guard let a = r["address"]?.stringValue.flatMap({ BDAddr(string: $0) }) else { continue }
-                if !names.isEmpty, case let .list(ads)? = r["ad"] {
-                    for case let .object(ad) in ads {
-                        guard let n = ad["local_name"]?.stringValue?.lowercased(), !n.isEmpty else { continue }
+            for (i, r) in adv.reports.enumerated() {
+                let a = r.address
+                let o = adv.outcome(i)
+                if !names.isEmpty, !isPartial(o) {
+                    for ad in ADSequence(AdvertisingBody.completeData(r, o)) where ad.malformed == nil && (ad.type == 0x08 || ad.type == 0x09) {
+                        let n = ADDecode.utf8(ad.data).lowercased()
+                        guard !n.isEmpty else { continue }
                         // A shortened name (AD type 0x08) matches the names it abbreviates.
-                        if names.contains(n) || (ad["type"]?.intValue == 0x08 && names.contains { $0.hasPrefix(n) }) { addresses.insert(a) }
+                        if names.contains(n) || (ad.type == 0x08 && names.contains { $0.hasPrefix(n) }) { addresses.insert(a) }
                     }
                 }
                 if addresses.contains(a) { hit = true }
@@ -108,11 +110,21 @@ public final class FilterSink: EventSink {
         if let id = e.connection, let p = pipeline, let peer = p.connections.connection(id: id)?.peer, addresses.contains(peer) {
             return true
         }
-        if e.kind == .hciEvent || e.kind == .hciCommand, let hci = e.legacyLayer("hci"), case let .object(params)? = hci["parameters"] {
-            for (_, v) in params.items {
-                if let s = v.stringValue, s.utf8.count == 17, let a = BDAddr(string: s), addresses.contains(a) { return true }
-            }
+        if case let .hciEvent(hci) = e.body {
+            var hit = false
+            hci.forEachAddress { if addresses.contains($0) { hit = true } }
+            if hit { return true }
         }
+        if case let .hciCommand(c) = e.body {
+            var hit = false
+            c.forEachAddress { if addresses.contains($0) { hit = true } }
+            if hit { return true }
+        }
+        return false
+    }
+
+    func isPartial(_ o: ExtendedAdvertisingReassembler.Outcome) -> Bool {
+        if case .partial = o { return true }
         return false
     }
 }

@@ -93,21 +93,18 @@ public final class Findings: AnalysisLayer {
             let by = e.direction == .hostToController ? "sent by the local host" : e.direction == .controllerToHost ? "sent by the peer" : ""
             add(.pairingFailed, e, SMPNames.failReason(reason) + (by.isEmpty ? "" : " (\(by))"))
         case .hciEvent:
-            guard let hci = e.legacyLayer("hci"), let params = hci["parameters"]?.objectValue else { return }
-            let status = params["status"]?.intValue ?? 0
-            let handle = params["handle"]?.intValue.map { Hex.hex($0, width: 4) }
-            switch (hci["event"]?.intValue, hci["subevent"]?.intValue) {
-            case (0x05, _):
-                guard status == 0, let r = params["reason"]?.intValue, Findings.failureReasons.contains(UInt8(truncatingIfNeeded: r)) else { return }
-                add(.disconnect, e, "handle \(handle ?? "?") disconnected: \(params["reason_name"]?.stringValue ?? "reason") (\(Hex.hex(r, width: 2)))")
-            case (0x3E, 0x01?), (0x3E, 0x0A?), (0x03, _):
-                // 0x02 (Unknown Connection Identifier) is how a cancelled LE Create Connection ends: the host's choice.
-                guard status != 0, status != 0x02 else { return }
-                let peer = (params["peer_address"]?.stringValue ?? params["address"]?.stringValue).flatMap { $0 == "00:00:00:00:00:00" ? nil : $0 }
-                add(.connectionFailed, e, (peer.map { "to \($0): " } ?? "") + "\(params["status_name"]?.stringValue ?? "failed") (\(Hex.hex(status, width: 2)))")
-            case (0x08, _), (0x30, _):
+            guard case let .hciEvent(hci) = e.body else { return }
+            switch hci.params {
+            case let .disconnectionComplete(status, h, reason):
+                guard status == 0, Findings.failureReasons.contains(reason) else { return }
+                add(.disconnect, e, "handle \(Hex.hex(h, width: 4)) disconnected: \(HCIText.status(reason)) (\(Hex.hex(reason, width: 2)))")
+            case let .connectionComplete(status, _, a, _, _):
+                connectionFailed(status, a, e)
+            case let .le(sub, .connectionComplete(c)) where sub == 0x01 || sub == 0x0A:
+                connectionFailed(c.status, c.peer, e)
+            case let .encryptionChange(status, h, _, _) where hci.code == 0x08, let .encryptionKeyRefresh(status, h):
                 guard status != 0 else { return }
-                add(.encryptionFailed, e, "handle \(handle ?? "?"): \(params["status_name"]?.stringValue ?? "failed") (\(Hex.hex(status, width: 2)))")
+                add(.encryptionFailed, e, "handle \(Hex.hex(h, width: 4)): \(HCIText.status(status)) (\(Hex.hex(status, width: 2)))")
             default: return
             }
         default:
@@ -116,6 +113,13 @@ public final class Findings: AnalysisLayer {
         if let w = e.warning ?? Findings.linkLayerProblem(e) {
             add(.l2cap, e, w)
         }
+    }
+
+    /// A connection complete event that reports a failure: the peer (when the event names one) and the status.
+    func connectionFailed(_ status: UInt8, _ peer: BDAddr, _ e: TraceEvent) {
+        // 0x02 (Unknown Connection Identifier) is how a cancelled LE Create Connection ends: the host's choice.
+        guard status != 0, status != 0x02 else { return }
+        add(.connectionFailed, e, (peer.value == 0 ? "" : "to \(peer): ") + "\(HCIText.status(status)) (\(Hex.hex(status, width: 2)))")
     }
 
     /// Why a sniffed data PDU could not be placed in an L2CAP frame.

@@ -356,6 +356,7 @@ enum EventJSON {
         case .aclFragment, .aclProblem, .l2cap, .empty: break
         case let .hciCommand(x): x.writeLayers(e, into: &s)
         case let .hciEvent(x): x.writeLayers(e, into: &s)
+        case let .adv(x): x.writeLayers(e, into: &s)
         case let .att(x): x.writeLayers(e, into: &s)
         case let .smp(x): x.writeLayers(e, into: &s)
         case let .signaling(x): x.writeLayers(e, into: &s)

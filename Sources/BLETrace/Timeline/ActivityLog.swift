@@ -118,7 +118,7 @@ public final class ActivityLog: AnalysisLayer {
     static func bytes(_ v: FieldValue?) -> [UInt8]? { if case let .hex(b)? = v { return b }; return nil }
 
     public func observe(_ e: TraceEvent) {
-        if e.kind == .hciCommand, let hci = e.legacyLayer("hci"), let op = hci["opcode"]?.intValue, op == 0x200D || op == 0x2043 {
+        if case let .hciCommand(c) = e.body, c.opcode == 0x200D || c.opcode == 0x2043 {
             pendingCreate = e.timestamp
             return
         }

@@ -60,9 +60,7 @@ public final class Pipeline {
     let emit: (TraceEvent) -> Void
     /// False when nothing reads event summaries (`--summary-only`, `devices`, `gatt`, `diff`): decoders may
     /// leave `summary` empty and skip the text work. Fields are built either way (observers read them).
-    public var describes = true {
-        didSet { advertising.describes = describes }
-    }
+    public var describes = true
     /// Sniffer captures: link-layer decoding, created with the first link-layer record.
     var linkLayerDecoder: LinkLayerDecoder?
     var linkLayer: LinkLayerDecoder {
@@ -201,11 +199,9 @@ public final class Pipeline {
     func decodeCommand(_ r: Record, _ e: inout TraceEvent) {
         e.legacy.kind = .hciCommand
         do {
-            let d = try HCICommandDecoder.decode(r.data)
-            e.legacy.kind = d.opcode >> 10 == 0x3F ? .vendor : .hciCommand
-            e.legacy.summary = d.summary
-            e.legacy.layers = [("hci", d.fields)]
-            if let h = d.handle {
+            let body = try HCICommandDecoder.decode(r.data)
+            e.body = .hciCommand(body)
+            if let h = body.handle {
                 e.handle = h
                 e.connection = connections.existing(h)?.id
             }
@@ -217,23 +213,22 @@ public final class Pipeline {
     func decodeEvent(_ r: Record, _ e: inout TraceEvent) {
         e.legacy.kind = .hciEvent
         do {
-            let d = try HCIEventDecoder.decode(r.data)
-            if d.code == 0xFF { e.legacy.kind = .vendor }
-            e.legacy.summary = d.summary
-            e.legacy.layers = [("hci", d.fields)]
-            if let ch = d.change {
-                connections.apply(ch, record: r.number, at: r.timestamp)
-                for o in connectionObservers { o(ch, r.number, r.timestamp) }
-            }
-            if let h = d.handle {
-                e.handle = h
-                e.connection = connections.latest(h)?.id
-            }
-            if !d.reports.isEmpty || d.subevent == 0x02 || d.subevent == 0x0D || d.subevent == 0x0B {
-                let complete = advertising.describe(d, record: r.number, &e)
-                for report in complete {
+            switch try HCIEventDecoder.decode(r.data) {
+            case let .hci(body):
+                e.body = .hciEvent(body)
+                if let ch = body.change {
+                    connections.apply(ch, record: r.number, at: r.timestamp)
+                    for o in connectionObservers { o(ch, r.number, r.timestamp) }
+                }
+                if let h = body.handle {
+                    e.handle = h
+                    e.connection = connections.latest(h)?.id
+                }
+            case var .adv(body):
+                advertising.take(&body, record: r.number) { report in
                     for o in advertisingObservers { o(report, r.number, r.timestamp) }
                 }
+                e.body = .adv(body)
             }
         } catch {
             markMalformed(&e, r, layer: "HCI event", error)

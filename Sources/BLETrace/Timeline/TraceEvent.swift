@@ -193,6 +193,8 @@ public enum EventBody: Sendable {
     case filtered(Filtered)
     case hciCommand(HCICommandBody)
     case hciEvent(HCIEventBody)
+    /// Advertising reports (HCI LE advertising report events, sniffed advertising PDUs).
+    case adv(AdvertisingBody)
     case att(ATTEvent)
     case smp(SMPBody)
     case signaling(SignalingBody)
@@ -200,20 +202,6 @@ public enum EventBody: Sendable {
     case note(NoteBody)
     /// Placeholder while a body is being changed in place.
     case empty
-
-    /// The typed layer body, for the cases that have one.
-    var typed: (any LayerBody)? {
-        switch self {
-        case let .hciCommand(x): return x
-        case let .hciEvent(x): return x
-        case let .att(x): return x
-        case let .smp(x): return x
-        case let .signaling(x): return x
-        case let .linkLayer(x): return x
-        case let .note(x): return x
-        default: return nil
-        }
-    }
 
     public var kind: EventKind {
         switch self {
@@ -228,6 +216,7 @@ public enum EventBody: Sendable {
         case .empty: return .vendor
         case let .hciCommand(x): return x.kind
         case let .hciEvent(x): return x.kind
+        case let .adv(x): return x.kind
         case .att: return .att
         case let .smp(x): return x.kind
         case let .signaling(x): return x.kind
@@ -241,9 +230,16 @@ public enum EventBody: Sendable {
         case let .legacy(l): return l.malformed
         case let .aclProblem(p): return p.reason
         case let .malformed(m): return m.reason
-        // Without the existential `typed` makes (a box for a body this large).
+        // Each case by name: an existential of a body this large would be a heap box per call.
+        case let .hciCommand(x): return x.malformedReason
+        case let .hciEvent(x): return x.malformedReason
+        case let .adv(x): return x.malformedReason
         case let .att(x): return x.malformedReason
-        default: return typed?.malformedReason
+        case let .smp(x): return x.malformedReason
+        case let .signaling(x): return x.malformedReason
+        case let .linkLayer(x): return x.malformedReason
+        case let .note(x): return x.malformedReason
+        default: return nil
         }
     }
 }

@@ -138,12 +138,12 @@ struct DeviceInventoryTests {
         let inv = DeviceInventory()
         let t = Timestamp(micros: 0)
         for i in 0..<(DeviceInventory.maxDevices + 3) {
-            let r = AdvertisingReport(eventType: "ADV_NONCONN_IND", connectable: false, scannable: false, scanResponse: false,
+            let r = AdvertisingReport(type: .legacy(3), connectable: false, scannable: false, scanResponse: false,
                                       address: BDAddr(UInt64(i)), addressType: .public, rssi: -50, txPower: nil, data: [])
             inv.observe(r, record: i + 1, at: t)
         }
         // A device already listed still counts.
-        inv.observe(AdvertisingReport(eventType: "ADV_NONCONN_IND", connectable: false, scannable: false, scanResponse: false,
+        inv.observe(AdvertisingReport(type: .legacy(3), connectable: false, scannable: false, scanResponse: false,
                                       address: BDAddr(0), addressType: .public, rssi: -40, txPower: nil, data: []), record: 0, at: t)
         #expect(inv.devices.count == DeviceInventory.maxDevices)
         #expect(inv.overflowReports == 3)

@@ -1,0 +1,42 @@
+import Foundation
+
+/// The text and JSON of advertising data's AD structures, parsed from the bytes when an event is rendered.
+/// Advertisers repeat the same data over and over: descriptions are remembered by data (and RSSI, for the
+/// data whose decoders read it), up to `maxMemo` of them, shared by the renderers of every thread.
+enum ADDescriptions {
+    /// The one-line text of the AD structures of `data` (`ADParser.describe`).
+    static func text(_ data: ArraySlice<UInt8>, rssi: Int?) -> String { describe(data, rssi: rssi).text }
+
+    /// The JSON list of the AD structures of `data` (`ADParser.describe`).
+    static func fields(_ data: ArraySlice<UInt8>, rssi: Int?) -> FieldValue { describe(data, rssi: rssi).fields }
+
+    struct Key: Hashable {
+        var data: [UInt8]
+        var rssi: Int?
+    }
+
+    final class Memo: @unchecked Sendable {
+        let lock = NSLock()
+        var table: [Key: (fields: FieldValue, text: String)] = [:]
+    }
+
+    static let memo = Memo()
+    static let maxMemo = 4096
+
+    /// `ADParser.describe` of the data's structures, remembered. Only service data (beacon distance) and
+    /// manufacturer data decoders read the RSSI, so other data is looked up without it.
+    static func describe(_ data: ArraySlice<UInt8>, rssi: Int?) -> (fields: FieldValue, text: String) {
+        let readsRSSI = ADSequence(data).contains { $0.type == 0x16 || $0.type == 0x20 || $0.type == 0x21 || $0.type == 0xFF }
+        let key = Key(data: Array(data), rssi: readsRSSI ? rssi : nil)
+        memo.lock.lock()
+        let known = memo.table[key]
+        memo.lock.unlock()
+        if let d = known { return d }
+        let d = ADParser.describe(ADParser.parse(data), rssi: rssi)
+        memo.lock.lock()
+        if memo.table.count >= maxMemo { memo.table.removeAll(keepingCapacity: true) }
+        memo.table[key] = d
+        memo.lock.unlock()
+        return d
+    }
+}
