@@ -80,7 +80,7 @@ extension ATTLayer {
     /// Looks up the handles the PDU is about and decodes the values it carries (in the PDU's order: value
     /// dissectors may keep state), into the event's facts.
     func locateAndDissect(_ pdu: ATTPDU, request: ATTPDU?, into a: inout ATTEvent, ctx: inout DescribeContext, values: ValueSite) {
-        if let x = a.handle { a.location = ctx.locate(x) }
+        if let x = a.handle { a.locationRef = ctx.locateRef(x) }
         switch pdu {
         case let .errorResponse(_, eh, code):
             a.decoded = dissectError(code, location: ctx.locate(eh), site: values)

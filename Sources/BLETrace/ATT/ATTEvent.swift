@@ -18,8 +18,14 @@ public struct ATTEvent: Sendable {
     public var peerIsServer = true
     /// The attribute handle the PDU is about: its own, or (for a response) its request's.
     public var handle: UInt16?
+    /// Where `handle` sits in the server's database as known when the PDU was decoded: the database's entry,
+    /// shared by reference.
+    public var locationRef: GATTLocationRef?
     /// Where `handle` sits in the server's database as known when the PDU was decoded.
-    public var location: GATTLocation?
+    public var location: GATTLocation? {
+        get { locationRef?.location }
+        set { locationRef = newValue.map(GATTLocationRef.init) }
+    }
     /// The value the PDU carries (or, for an Error Response, the service's error code), as a dissector decoded it.
     public var decoded: Dissection?
     /// Where the PDU stands in its transaction: the request it answers, the response it got, or why neither.

@@ -6,7 +6,7 @@ extension ATTLayer {
     struct LocateMemo {
         var key: String
         var generation: Int
-        var map: [UInt16: GATTLocation] = [:]
+        var map: [UInt16: GATTLocationRef] = [:]
     }
 
     // MARK: Databases
@@ -64,12 +64,12 @@ extension ATTLayer {
         unowned let state: ConnState
         let side: Int
 
-        func memo(_ h: UInt16) -> GATTLocation? {
+        func memo(_ h: UInt16) -> GATTLocationRef? {
             guard let m = state.located[side], m.generation == layer.generation, m.key == serverKey else { return nil }
             return m.map[h]
         }
 
-        mutating func remember(_ h: UInt16, _ l: GATTLocation) {
+        mutating func remember(_ h: UInt16, _ l: GATTLocationRef) {
             if let m = state.located[side], m.generation == layer.generation, m.key == serverKey {
                 if m.map.count >= 4096 && m.map[h] == nil { return }
             } else {
@@ -78,20 +78,23 @@ extension ATTLayer {
             state.located[side]!.map[h] = l
         }
 
-        mutating func locate(_ h: UInt16) -> GATTLocation {
+        mutating func locate(_ h: UInt16) -> GATTLocation { locateRef(h).location }
+
+        /// `locate`, as the database's shared entry (what an event keeps).
+        mutating func locateRef(_ h: UInt16) -> GATTLocationRef {
             if let l = memo(h) { return l }
             let loc = lookUp(h)
             remember(h, loc)
             return loc
         }
 
-        mutating func lookUp(_ h: UInt16) -> GATTLocation {
+        mutating func lookUp(_ h: UInt16) -> GATTLocationRef {
             if layer.databases[serverKey] == nil { _ = layer.database(serverKey) }
-            guard layer.databases[serverKey] != nil else { return GATTLocation(role: .unknown) }
+            guard layer.databases[serverKey] != nil else { return .unknown }
             if layer.databases[serverKey]!.isEmpty, let fallback = layer.fallback(serverKey) {
-                return layer.fallbacks[fallback]!.locate(h)
+                return layer.fallbacks[fallback]!.locateRef(h)
             }
-            return layer.databases[serverKey]!.locate(h)
+            return layer.databases[serverKey]!.locateRef(h)
         }
     }
 }

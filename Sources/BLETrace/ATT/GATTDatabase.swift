@@ -49,6 +49,15 @@ public struct GATTLocation: Sendable, Equatable {
     public var isEmpty: Bool { service == nil && characteristic == nil && descriptor == nil }
 }
 
+/// A `GATTLocation` shared by reference: the database keeps one per handle it has looked up, and every ATT event
+/// about that handle points at it instead of copying the service, characteristic and descriptor into itself.
+public final class GATTLocationRef: Sendable {
+    public let location: GATTLocation
+    public init(_ location: GATTLocation) { self.location = location }
+    /// The location of a handle whose server has no database.
+    static let unknown = GATTLocationRef(GATTLocation(role: .unknown))
+}
+
 /// The attribute database of one GATT server, rebuilt from discovery PDUs. Bounded by construction: every
 /// table is keyed by a 16-bit handle, so no peer holds more than 65,535 attributes of each kind.
 public struct GATTDatabase: Sendable {
@@ -61,7 +70,7 @@ public struct GATTDatabase: Sendable {
     public private(set) var characteristics: [UInt16: GATTCharacteristic] = [:]
     /// Attribute types from Find Information (handle → type).
     public private(set) var types: [UInt16: BLEUUID] = [:]
-    var cache: [UInt16: GATTLocation] = [:]
+    var cache: [UInt16: GATTLocationRef] = [:]
     var sortedServices: [GATTService]? = nil
     var sortedCharacteristics: [GATTCharacteristic]? = nil
 
@@ -192,9 +201,12 @@ public struct GATTDatabase: Sendable {
     }
 
     /// The service, characteristic and descriptor `handle` belongs to. Memoized until the database changes.
-    public mutating func locate(_ handle: UInt16) -> GATTLocation {
+    public mutating func locate(_ handle: UInt16) -> GATTLocation { locateRef(handle).location }
+
+    /// `locate`, as the database's shared entry for the handle.
+    public mutating func locateRef(_ handle: UInt16) -> GATTLocationRef {
         if let l = cache[handle] { return l }
-        let l = compute(handle)
+        let l = GATTLocationRef(compute(handle))
         if cache.count < 65_536 { cache[handle] = l }
         return l
     }
