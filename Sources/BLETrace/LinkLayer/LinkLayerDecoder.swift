@@ -93,7 +93,7 @@ public final class LinkLayerDecoder {
     // MARK: Records
 
     func decode(_ r: Record, _ e: inout TraceEvent) {
-        e.body = .legacy(LegacyBody(kind: .linkLayer))
+        e.body = .pending(.linkLayer)
         stats.packets += 1
         let info: SnifferInfo, bytes: ArraySlice<UInt8>
         do {

@@ -50,7 +50,7 @@ public enum EventText {
             b.append(decimal: f.original)
             b.append(string: " bytes kept — ")
             b.append(spacedHex: f.data, limit: 16)
-        case .empty: break
+        case .pending: break
         case let .att(x): x.writeText(e, into: &b)
         case let .hciCommand(x): x.writeText(e, into: &b)
         case let .hciEvent(x): x.writeText(e, into: &b)

@@ -353,7 +353,7 @@ enum EventJSON {
                 s.field("original", f.original)
                 s.field("data", hex: f.data)
             }
-        case .aclFragment, .aclProblem, .l2cap, .empty: break
+        case .aclFragment, .aclProblem, .l2cap, .pending: break
         case let .hciCommand(x): x.writeLayers(e, into: &s)
         case let .hciEvent(x): x.writeLayers(e, into: &s)
         case let .adv(x): x.writeLayers(e, into: &s)

@@ -59,7 +59,7 @@ public protocol EventSink: AnyObject {
     func begin(_ capture: CaptureInfo)
     func event(_ e: TraceEvent)
     func end(_ summary: Summary)
-    /// Whether the sink reads events' one-line `summary`. When no sink does, decoders skip building it.
+    /// Whether the sink reads events' one-line text (informational: decoders never build text, renderers do).
     var readsSummaries: Bool { get }
 }
 
@@ -102,7 +102,6 @@ public final class Analyzer {
     func runAll(_ reader: RecordReader, path: String, containers: [String]) -> Summary {
         let info = CaptureInfo(path: path, format: reader.format, linkType: reader.linkType, containers: containers)
         sink?.begin(info)
-        pipeline.describes = sink?.readsSummaries ?? false
         var failure: CaptureError? = nil
         do {
             if let report = progress {

@@ -58,9 +58,6 @@ public final class Pipeline {
     /// logs). A held event reaches them once, complete with what later records added to it.
     public var eventObservers: [(TraceEvent) -> Void] = []
     let emit: (TraceEvent) -> Void
-    /// False when nothing reads event summaries (`--summary-only`, `devices`, `gatt`, `diff`): decoders may
-    /// leave `summary` empty and skip the text work. Fields are built either way (observers read them).
-    public var describes = true
     /// Sniffer captures: link-layer decoding, created with the first link-layer record.
     var linkLayerDecoder: LinkLayerDecoder?
     var linkLayer: LinkLayerDecoder {
@@ -87,7 +84,7 @@ public final class Pipeline {
         stats.records += 1
         if stats.first == nil { stats.first = r.timestamp }
         stats.last = r.timestamp
-        var e = TraceEvent(record: r.number, timestamp: r.timestamp, direction: r.direction, body: .legacy(LegacyBody(kind: .vendor)))
+        var e = TraceEvent(record: r.number, timestamp: r.timestamp, direction: r.direction, body: .pending(.vendor))
         switch r.kind {
         case .command: decodeCommand(r, &e)
         case .event: decodeEvent(r, &e)
@@ -175,29 +172,16 @@ public final class Pipeline {
             return
         }
         let reason = (error as? ByteError)?.description ?? "\(error)"
-        if case let .legacy(l) = e.body, !l.layers.isEmpty {
-            // A decoder that had already described part of the packet keeps that part.
-            e.legacy.malformed = reason
-            e.legacy.summary = "Malformed \(layer): \(reason) — \(Hex.spaced(r.data, limit: 24))"
-            e.legacy.layers.append(("raw", ["layer": .string(layer), "data": .hex(Array(r.data))]))
-            return
-        }
         e.body = .malformed(Malformed(kind: e.kind, layer: layer, reason: reason, data: r.data))
     }
 
     func markFiltered(_ e: inout TraceEvent, _ r: Record, original: Int, layer: String) {
         stats.filtered += 1
-        if case let .legacy(l) = e.body, !l.layers.isEmpty {
-            e.legacy.summary = "\(layer) filtered by the capture: \(r.data.count) of \(original) bytes kept — \(Hex.spaced(r.data, limit: 16))"
-            e.legacy.layers.append(("filtered", ["layer": .string(layer), "captured": .int(r.data.count), "original": .int(original),
-                                                 "data": .hex(Array(r.data))]))
-            return
-        }
         e.body = .filtered(Filtered(kind: e.kind, layer: layer, data: r.data, original: original))
     }
 
     func decodeCommand(_ r: Record, _ e: inout TraceEvent) {
-        e.legacy.kind = .hciCommand
+        e.body = .pending(.hciCommand)
         do {
             let body = try HCICommandDecoder.decode(r.data)
             e.body = .hciCommand(body)
@@ -211,7 +195,7 @@ public final class Pipeline {
     }
 
     func decodeEvent(_ r: Record, _ e: inout TraceEvent) {
-        e.legacy.kind = .hciEvent
+        e.body = .pending(.hciEvent)
         do {
             switch try HCIEventDecoder.decode(r.data) {
             case let .hci(body):
@@ -236,7 +220,7 @@ public final class Pipeline {
     }
 
     func decodeACL(_ r: Record, _ e: inout TraceEvent) {
-        e.legacy.kind = .acl
+        e.body = .pending(.acl)
         if r.data.count >= 4 {
             let s = r.data.startIndex
             let hf = UInt16(r.data[s]) | UInt16(r.data[s + 1]) << 8
@@ -286,7 +270,7 @@ public final class Pipeline {
     }
 
     func decodeISO(_ r: Record, _ e: inout TraceEvent) {
-        e.legacy.kind = .iso
+        e.body = .pending(.iso)
         var c = ByteCursor(r.data)
         if let hf = try? c.u16le(), let len = try? c.u16le() {
             let h = hf & 0x0FFF

@@ -200,8 +200,12 @@ public enum EventBody: Sendable {
     case signaling(SignalingBody)
     case linkLayer(LinkLayerBody)
     case note(NoteBody)
-    /// Placeholder while a body is being changed in place.
-    case empty
+    /// What the record is while its layer's decoder has not made the body yet (nothing to show); also the
+    /// placeholder while a body is changed in place.
+    case pending(EventKind)
+
+    /// A placeholder body while one is changed in place.
+    static var empty: EventBody { .pending(.vendor) }
 
     public var kind: EventKind {
         switch self {
@@ -213,7 +217,7 @@ public enum EventBody: Sendable {
         case .vendor: return .vendor
         case let .malformed(m): return m.kind
         case let .filtered(f): return f.kind
-        case .empty: return .vendor
+        case let .pending(k): return k
         case let .hciCommand(x): return x.kind
         case let .hciEvent(x): return x.kind
         case let .adv(x): return x.kind
