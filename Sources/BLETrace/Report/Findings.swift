@@ -72,22 +72,16 @@ public final class Findings: AnalysisLayer {
     }
 
     public func observe(_ e: TraceEvent) {
+        if case let .att(a) = e.body {
+            // One look at the ATT body (reading it again through `e.malformed` would copy it again).
+            if let m = a.malformedReason { add(.malformed, e, "att: \(m)") }
+            if observeATT(a, e), let w = e.warning { add(.l2cap, e, w) }
+            return
+        }
         if let m = e.malformed {
             add(.malformed, e, "\(e.kind.rawValue): \(m)")
         }
         switch e.kind {
-        case .att:
-            guard case let .att(a) = e.body, let pdu = a.pdu else { return }
-            // What the finding is about, worked out only for the events that make one.
-            var target: String { GATTContextRender.target(handle: a.handle, a.handle == nil ? nil : a.location) }
-            if case let .errorResponse(req, _, code) = pdu {
-                if code == 0x0A && Findings.discoveryOpcodes.contains(Int(req)) { return }
-                add(.attError, e, "\(ATTNames.opcode(req)) \(target): \(a.errorName(code)) (\(Hex.hex(code, width: 2)))")
-            }
-            if let why = a.unanswered?.reason {
-                let name = ATTNames.opcode(pdu.opcode)
-                add(.unanswered, e, (target.isEmpty ? name : "\(name) \(target)") + ": \(why)")
-            }
         case .smp:
             guard case let .smp(smp) = e.body, case let .pairingFailed(reason)? = smp.pdu else { return }
             let by = e.direction == .hostToController ? "sent by the local host" : e.direction == .controllerToHost ? "sent by the peer" : ""
@@ -113,6 +107,22 @@ public final class Findings: AnalysisLayer {
         if let w = e.warning ?? Findings.linkLayerProblem(e) {
             add(.l2cap, e, w)
         }
+    }
+
+    /// The ATT findings of an event; false when the event can make no other (no PDU, or a discovery's end).
+    func observeATT(_ a: ATTEvent, _ e: TraceEvent) -> Bool {
+        guard let pdu = a.pdu else { return false }
+        // What the finding is about, worked out only for the events that make one.
+        var target: String { GATTContextRender.target(handle: a.handle, a.handle == nil ? nil : a.location) }
+        if case let .errorResponse(req, _, code) = pdu {
+            if code == 0x0A && Findings.discoveryOpcodes.contains(Int(req)) { return false }
+            add(.attError, e, "\(ATTNames.opcode(req)) \(target): \(a.errorName(code)) (\(Hex.hex(code, width: 2)))")
+        }
+        if let why = a.unanswered?.reason {
+            let name = ATTNames.opcode(pdu.opcode)
+            add(.unanswered, e, (target.isEmpty ? name : "\(name) \(target)") + ": \(why)")
+        }
+        return true
     }
 
     /// A connection complete event that reports a failure: the peer (when the event names one) and the status.

@@ -99,8 +99,9 @@ public final class Pipeline {
             linkLayer.decode(r, &e)
         }
         if let o = r.originalLength, !e.isFiltered { e.cut = CutShort(captured: r.data.count, original: o) }
-        stats.kindCounts[e.kind.index] += 1
-        if e.malformed != nil {
+        let (kind, malformed) = e.body.kindAndMalformed
+        stats.kindCounts[kind.index] += 1
+        if malformed {
             stats.malformed += 1
             if stats.malformedRecords.count < 1000 { stats.malformedRecords.append(r.number) }
         }

@@ -207,6 +207,10 @@ public enum EventBody: Sendable {
     /// A placeholder body while one is changed in place.
     static var empty: EventBody { .pending(.vendor) }
 
+    /// `kind` and whether `malformedReason` is set, read together (each read of an event's body copies it).
+    var kindAndMalformed: (kind: EventKind, malformed: Bool) { (kind, malformedReason != nil) }
+
+    // `kind` binds a case's payload only where the answer depends on it.
     public var kind: EventKind {
         switch self {
         case let .legacy(l): return l.kind
@@ -220,12 +224,12 @@ public enum EventBody: Sendable {
         case let .pending(k): return k
         case let .hciCommand(x): return x.kind
         case let .hciEvent(x): return x.kind
-        case let .adv(x): return x.kind
+        case .adv: return .adv
         case .att: return .att
-        case let .smp(x): return x.kind
+        case .smp: return .smp
         case let .signaling(x): return x.kind
-        case let .linkLayer(x): return x.kind
-        case let .note(x): return x.kind
+        case .linkLayer: return .linkLayer
+        case .note: return .note
         }
     }
 
@@ -234,15 +238,12 @@ public enum EventBody: Sendable {
         case let .legacy(l): return l.malformed
         case let .aclProblem(p): return p.reason
         case let .malformed(m): return m.reason
-        // Each case by name: an existential of a body this large would be a heap box per call.
-        case let .hciCommand(x): return x.malformedReason
-        case let .hciEvent(x): return x.malformedReason
+        // Each case by name: an existential of a body this large would be a heap box per call. HCI, link-layer
+        // and note bodies are never malformed (their decoders make a `.malformed` body instead).
         case let .adv(x): return x.malformedReason
         case let .att(x): return x.malformedReason
         case let .smp(x): return x.malformedReason
         case let .signaling(x): return x.malformedReason
-        case let .linkLayer(x): return x.malformedReason
-        case let .note(x): return x.malformedReason
         default: return nil
         }
     }
