@@ -43,38 +43,68 @@ public struct HeartRateDissector: ValueDissector {
     /// Flags; heart rate (8 or 16 bits); energy expended (kJ) and RR intervals (1/1024 s) when flagged.
     public static func measurement(_ v: ArraySlice<UInt8>) -> Dissection {
         var c = ByteCursor(v)
-        var f = Fields()
-        var parts: [String] = []
+        var m = Measurement()
         do {
             let flags = try c.u8()
-            f.add("flags", Int(flags))
-            let bpm = flags & 1 != 0 ? Int(try c.u16le()) : Int(try c.u8())
-            f.add("heart_rate_bpm", bpm)
-            parts.append("\(bpm) bpm")
-            if flags & 0x04 != 0 {
-                let contact = flags & 0x02 != 0
-                f.add("sensor_contact", contact)
-                if !contact { parts.append("no skin contact") }
+            m.flags = flags
+            m.bpm = flags & 1 != 0 ? try c.u16le() : UInt16(try c.u8())
+            if flags & 0x08 != 0 { m.energyExpended = try c.u16le() }
+            if flags & 0x10 != 0 { m.rrIntervals = try c.bytes(c.remaining & ~1) }
+        } catch {
+            return Dissection("heart_rate", value: m, problem: "\(error)")
+        }
+        return Dissection("heart_rate", value: m, problem: DissectorText.extra(c))
+    }
+
+    /// A Heart Rate Measurement, as far as its bytes went: a field is nil when the value ended before it.
+    public struct Measurement: DecodedValue, Equatable {
+        public var flags: UInt8?
+        public var bpm: UInt16?
+        /// Energy expended in kJ, when flagged (nil also when the value ended before it).
+        public var energyExpended: UInt16?
+        /// The RR intervals' bytes (16-bit little-endian values in 1/1024 s), when flagged.
+        public var rrIntervals: ArraySlice<UInt8>?
+
+        /// Sensor contact, when the flags say the sensor reports it.
+        public var sensorContact: Bool? {
+            guard let f = flags, f & 0x04 != 0 else { return nil }
+            return f & 0x02 != 0
+        }
+
+        /// The RR intervals in 1/1024 s.
+        public var intervals: [Int] {
+            guard let rr = rrIntervals else { return [] }
+            return stride(from: rr.startIndex, to: rr.endIndex - 1, by: 2).map { Int(rr[$0]) | Int(rr[$0 + 1]) << 8 }
+        }
+
+        public func writeFields<S: FieldSink>(into s: inout S) {
+            guard let f = flags else { return }
+            s.field("flags", f)
+            guard let bpm else { return }
+            s.field("heart_rate_bpm", bpm)
+            if let contact = sensorContact { s.field("sensor_contact", contact) }
+            if f & 0x08 != 0 {
+                guard let e = energyExpended else { return }
+                s.field("energy_expended_kj", e)
             }
-            if flags & 0x08 != 0 {
-                let e = Int(try c.u16le())
-                f.add("energy_expended_kj", e)
+            if rrIntervals != nil {
+                s.list("rr_intervals") { l in for x in intervals { l.int(x) } }
+            }
+        }
+
+        public var text: String {
+            guard let f = flags, let bpm else { return "" }
+            var parts = ["\(bpm) bpm"]
+            if sensorContact == false { parts.append("no skin contact") }
+            if f & 0x08 != 0 {
+                guard let e = energyExpended else { return parts.joined(separator: ", ") }
                 parts.append("\(e) kJ")
             }
-            if flags & 0x10 != 0 {
-                var rr: [FieldValue] = []
-                var ms: [String] = []
-                while c.remaining >= 2 {
-                    let x = Int(try c.u16le())
-                    rr.append(.int(x))
-                    ms.append(String((x * 1000 + 512) / 1024))
-                }
-                f.add("rr_intervals", .list(rr))
-                if !ms.isEmpty { parts.append("RR " + ms.joined(separator: ", ") + " ms") }
-            }
-        } catch {
-            return Dissection("heart_rate", fields: f, text: parts.joined(separator: ", "), problem: "\(error)")
+            let rr = intervals
+            if !rr.isEmpty { parts.append("RR " + rr.map { String(($0 * 1000 + 512) / 1024) }.joined(separator: ", ") + " ms") }
+            return parts.joined(separator: ", ")
         }
-        return Dissection("heart_rate", fields: f, text: parts.joined(separator: ", "), problem: DissectorText.extra(c))
+
+        public var summaryPayload: (any Sendable)? { nil }
     }
 }

@@ -14,6 +14,17 @@ struct FitnessTests {
         #expect(b.text == "130 bpm, no skin contact, 300 kJ, RR 1000, 500 ms")
         #expect(b.problem == nil)
         #expect(dissect(sig(0x2A37), [0x01, 72])?.problem?.contains("truncated") == true)
+        // The typed value: what the bytes said, as numbers; an odd trailing byte is left out of the RR list.
+        let typed = try #require(HeartRateDissector.measurement(([0x1D] + le(130) + le(300) + le(1024) + le(512) + [7])[...])
+            .value as? HeartRateDissector.Measurement)
+        #expect(typed.bpm == 130 && typed.energyExpended == 300 && typed.sensorContact == false)
+        #expect(typed.intervals == [1024, 512])
+        #expect(HeartRateDissector.measurement(([0x1D] + le(130) + le(300) + le(1024) + [7])[...]).problem != nil)
+        // A value that ends inside the energy field keeps what came before it.
+        let cut = HeartRateDissector.measurement([0x08, 60, 0x01][...])
+        let cutValue = try #require(cut.value as? HeartRateDissector.Measurement)
+        #expect(cutValue.bpm == 60 && cutValue.energyExpended == nil && cut.text == "60 bpm" && cut.problem != nil)
+        #expect(cut.fields["energy_expended_kj"] == nil && cut.fields["heart_rate_bpm"] == .int(60))
         #expect(dissect(sig(0x2A38), [1])?.fields["location"] == .string("Chest"))
         #expect(dissect(sig(0x2A38), [9])?.problem == "location 9 is reserved")
     }
