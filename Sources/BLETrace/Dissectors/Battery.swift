@@ -38,48 +38,91 @@ public struct BatteryDissector: ValueDissector {
     /// Battery Level Status: flags, power state, then identifier, level and additional status as the flags say.
     public static func levelStatus(_ v: ArraySlice<UInt8>) -> Dissection {
         var c = ByteCursor(v)
-        var f = Fields()
-        var parts: [String] = []
-        var reading: BatteryReading? = nil
+        var s = LevelStatus()
         do {
-            let flags = try c.u8()
-            let power = Int(try c.u16le())
-            f.add("flags", Int(flags))
-            f.add("battery_present", power & 1 != 0)
-            let wired = externalSource[(power >> 1) & 3], wireless = externalSource[(power >> 3) & 3]
-            f.add("wired_external_power", wired)
-            f.add("wireless_external_power", wireless)
-            let state = chargeState[(power >> 5) & 3], level = chargeLevel[(power >> 7) & 3]
-            f.add("charge_state", state)
-            f.add("charge_level", level)
-            f.add("charging_type", chargingType[(power >> 9) & 7])
-            let faults = DissectorText.bits((power >> 12) & 7, ["battery", "external power source", "other"])
-            f.add("charging_faults", DissectorText.list(faults))
+            s.flags = try c.u8()
+            s.powerState = try c.u16le()
+            if s.flags & 0x01 != 0 { s.identifier = try c.u16le() }
+            if s.flags & 0x02 != 0 {
+                let b = try c.u8()
+                s.level = b
+                if b > 100 { return Dissection("battery", value: s, problem: "battery level \(b) is above 100%") }
+            }
+            if s.flags & 0x04 != 0 { s.additionalStatus = try c.u8() }
+        } catch {
+            return Dissection("battery", value: s, problem: "\(error)")
+        }
+        s.complete = true
+        return Dissection("battery", value: s, problem: DissectorText.extra(c))
+    }
+
+    /// A Battery Level Status value, as far as its bytes went: a field is nil when the value ended before it
+    /// (or, for the additional status, when a level above 100 % ended the decoding).
+    public struct LevelStatus: DecodedValue, Equatable {
+        public var flags: UInt8 = 0
+        public var powerState: UInt16?
+        public var identifier: UInt16?
+        public var level: UInt8?
+        public var additionalStatus: UInt8?
+        /// True when every field the flags announce was read.
+        public var complete = false
+
+        var wired: String { externalSource[Int(powerState ?? 0) >> 1 & 3] }
+        var wireless: String { externalSource[Int(powerState ?? 0) >> 3 & 3] }
+        var state: String { chargeState[Int(powerState ?? 0) >> 5 & 3] }
+        var chargeLevelName: String { chargeLevel[Int(powerState ?? 0) >> 7 & 3] }
+        var faults: [String] { DissectorText.bits(Int(powerState ?? 0) >> 12 & 7, ["battery", "external power source", "other"]) }
+
+        public func writeFields<S: FieldSink>(into s: inout S) {
+            guard let power = powerState else { return }
+            s.field("flags", flags)
+            s.field("battery_present", power & 1 != 0)
+            s.field("wired_external_power", wired)
+            s.field("wireless_external_power", wireless)
+            s.field("charge_state", state)
+            s.field("charge_level", chargeLevelName)
+            s.field("charging_type", chargingType[Int(power) >> 9 & 7])
+            s.key("charging_faults")
+            s.value(DissectorText.list(faults))
+            if flags & 0x01 != 0 {
+                guard let id = identifier else { return }
+                s.field("identifier", id)
+            }
+            if flags & 0x02 != 0 {
+                guard let b = level else { return }
+                s.field("battery_level", b)
+                if b > 100 { return }
+            }
+            if flags & 0x04 != 0, let a = additionalStatus {
+                s.field("service_required", serviceRequired[Int(a) & 3])
+                s.field("battery_fault", a & 4 != 0)
+            }
+        }
+
+        public var text: String {
+            guard let power = powerState else { return "" }
+            var parts: [String] = []
+            if let b = level { parts.append("\(b)%") }
             parts.append(power & 1 != 0 ? "battery present" : "no battery")
             if state != "unknown" { parts.append(state) }
-            if level != "unknown" { parts.append("level \(level)") }
+            if chargeLevelName != "unknown" { parts.append("level \(chargeLevelName)") }
             if wired == "yes" { parts.append("wired power") }
             if wireless == "yes" { parts.append("wireless power") }
-            if !faults.isEmpty { parts.append("fault: " + faults.joined(separator: ", ")) }
-            if flags & 0x01 != 0 { f.add("identifier", Int(try c.u16le())) }
-            if flags & 0x02 != 0 {
-                let b = try c.u8()
-                f.add("battery_level", Int(b))
-                parts.insert("\(b)%", at: 0)
-                if b > 100 { return Dissection("battery", fields: f, text: parts.joined(separator: ", "), problem: "battery level \(b) is above 100%") }
-                reading = BatteryReading(percent: Int(b))
-            }
-            if flags & 0x04 != 0 {
-                let a = Int(try c.u8())
-                f.add("service_required", serviceRequired[a & 3])
-                f.add("battery_fault", a & 4 != 0)
+            let f = faults
+            if !f.isEmpty { parts.append("fault: " + f.joined(separator: ", ")) }
+            if let a = additionalStatus {
                 if a & 3 == 1 { parts.append("service required") }
                 if a & 4 != 0 { parts.append("battery fault") }
             }
-        } catch {
-            return Dissection("battery", fields: f, text: parts.joined(separator: ", "), problem: "\(error)")
+            return parts.joined(separator: ", ")
         }
-        return Dissection("battery", fields: f, text: parts.joined(separator: ", "), problem: DissectorText.extra(c), payload: reading)
+
+        /// The battery history takes the level of a value decoded to its end (also with bytes left over).
+        public var summaryPayload: (any Sendable)? {
+            guard complete, let b = level, b <= 100 else { return nil }
+            return BatteryReading(percent: Int(b))
+        }
+        public var payloadDespiteProblem: Bool { true }
     }
 
     /// Battery Critical Status: one byte of flags.

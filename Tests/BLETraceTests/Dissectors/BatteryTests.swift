@@ -45,7 +45,17 @@ struct BatteryTests {
         // Flags promise a level the value lacks.
         let short = try #require(dissect(sig(0x2BED), [0x02] + le(0x0001)))
         #expect(short.problem?.contains("truncated") == true)
-        #expect(dissect(sig(0x2BED), [0x02, 0x01, 0x00, 150])?.problem == "battery level 150 is above 100%")
+        #expect(short.payload == nil && short.text == "battery present")
+        let high = try #require(dissect(sig(0x2BED), [0x06, 0x01, 0x00, 150, 0x01]))
+        #expect(high.problem == "battery level 150 is above 100%" && high.payload == nil)
+        #expect(high.fields["battery_level"] == .int(150) && high.fields["service_required"] == nil)
+
+        // The typed value holds the raw fields; a byte left over keeps the level for the battery history.
+        let typed = try #require(d.value as? BatteryDissector.LevelStatus)
+        #expect(typed.flags == 0x07 && typed.powerState == power && typed.identifier == 0x0102)
+        #expect(typed.level == 77 && typed.additionalStatus == 0x05 && typed.complete)
+        let extra = try #require(dissect(sig(0x2BED), [0x02, 0x01, 0x00, 40, 0xFF]))
+        #expect(extra.problem != nil && extra.payload as? BatteryReading == BatteryReading(percent: 40))
     }
 
     @Test("Battery Critical Status flags")
