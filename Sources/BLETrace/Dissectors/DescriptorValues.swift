@@ -53,22 +53,42 @@ public struct DescriptorDissector: ValueDissector {
     static func sccd(_ v: ArraySlice<UInt8>) -> Dissection {
         var c = ByteCursor(v)
         guard v.count == 2, let x = try? c.u16le() else { return .invalid("descriptor", DissectorText.length(v.count, expected: 2)) }
-        var f = Fields()
-        f.add("sccd", Int(x))
-        f.add("broadcasts", x & 1 != 0)
-        return Dissection("descriptor", fields: f, text: "broadcasts " + (x & 1 != 0 ? "on" : "off"),
+        return Dissection("descriptor", value: SCCDValue(bits: x),
                           problem: x & 0xFFFE != 0 ? "reserved bits set (\(Hex.hex(x, width: 4)))" : nil)
+    }
+
+    /// A Server Characteristic Configuration value.
+    public struct SCCDValue: DecodedValue, Equatable {
+        public var bits: UInt16
+        public func writeFields<S: FieldSink>(into s: inout S) {
+            s.field("sccd", bits)
+            s.field("broadcasts", bits & 1 != 0)
+        }
+        public var text: String { "broadcasts " + (bits & 1 != 0 ? "on" : "off") }
+        public var summaryPayload: (any Sendable)? { nil }
     }
 
     static func extendedProperties(_ v: ArraySlice<UInt8>) -> Dissection {
         var c = ByteCursor(v)
         guard v.count == 2, let x = try? c.u16le() else { return .invalid("descriptor", DissectorText.length(v.count, expected: 2)) }
-        var f = Fields()
-        f.add("extended_properties", Int(x))
-        let names = DissectorText.bits(Int(x), ["reliable write", "writable auxiliaries"])
-        f.add("properties", DissectorText.list(names))
-        return Dissection("descriptor", fields: f, text: names.isEmpty ? "no extended properties" : names.joined(separator: ", "),
+        return Dissection("descriptor", value: ExtendedProperties(bits: x),
                           problem: x & 0xFFFC != 0 ? "reserved bits set (\(Hex.hex(x, width: 4)))" : nil)
+    }
+
+    /// A Characteristic Extended Properties value.
+    public struct ExtendedProperties: DecodedValue, Equatable {
+        public var bits: UInt16
+        var names: [String] { DissectorText.bits(Int(bits), ["reliable write", "writable auxiliaries"]) }
+        public func writeFields<S: FieldSink>(into s: inout S) {
+            s.field("extended_properties", bits)
+            s.key("properties")
+            s.value(DissectorText.list(names))
+        }
+        public var text: String {
+            let n = names
+            return n.isEmpty ? "no extended properties" : n.joined(separator: ", ")
+        }
+        public var summaryPayload: (any Sendable)? { nil }
     }
 
     /// Presentation Format: format, exponent, unit, name space, description.
@@ -78,19 +98,34 @@ public struct DescriptorDissector: ValueDissector {
               let ns = try? c.u8(), let desc = try? c.u16le() else {
             return .invalid("descriptor", DissectorText.length(v.count, expected: 7))
         }
-        var f = Fields()
-        f.add("format", Int(format))
-        let formatName = AssignedNumbers.formatName(format)
-        if let n = formatName { f.add("format_name", n) }
-        f.add("exponent", Int(exp))
-        f.add("unit", BLEUUID(unit).description)
-        let unitName = AssignedNumbers.unitName(unit)
-        if let n = unitName { f.add("unit_name", n) }
-        f.add("namespace", Int(ns))
-        f.add("description", Int(desc))
-        var text = formatName ?? "format \(Hex.hex(format, width: 2))"
-        if exp != 0 { text += " × 10^\(exp)" }
-        text += ", " + (unitName ?? "unit \(Hex.hex(unit, width: 4))")
-        return Dissection("descriptor", fields: f, text: text, problem: formatName == nil ? "format \(format) is reserved" : nil)
+        let value = PresentationFormat(format: format, exponent: exp, unit: unit, namespace: ns, description: desc)
+        return Dissection("descriptor", value: value,
+                          problem: AssignedNumbers.formatName(format) == nil ? "format \(format) is reserved" : nil)
+    }
+
+    /// A Characteristic Presentation Format value.
+    public struct PresentationFormat: DecodedValue, Equatable {
+        public var format: UInt8
+        public var exponent: Int8
+        public var unit: UInt16
+        public var namespace: UInt8
+        public var description: UInt16
+
+        public func writeFields<S: FieldSink>(into s: inout S) {
+            s.field("format", format)
+            if let n = AssignedNumbers.formatName(format) { s.field("format_name", n) }
+            s.field("exponent", exponent)
+            s.field("unit", BLEUUID(unit).description)
+            if let n = AssignedNumbers.unitName(unit) { s.field("unit_name", n) }
+            s.field("namespace", namespace)
+            s.field("description", description)
+        }
+
+        public var text: String {
+            var text = AssignedNumbers.formatName(format) ?? "format \(Hex.hex(format, width: 2))"
+            if exponent != 0 { text += " × 10^\(exponent)" }
+            return text + ", " + (AssignedNumbers.unitName(unit) ?? "unit \(Hex.hex(unit, width: 4))")
+        }
+        public var summaryPayload: (any Sendable)? { nil }
     }
 }

@@ -75,5 +75,15 @@ struct GAPGATTTests {
 
         #expect(dissect(sig(0x2900), le(0x0001), descriptor: true)?.text == "reliable write")
         #expect(dissect(sig(0x2903), le(0x0001), descriptor: true)?.fields["broadcasts"] == .bool(true))
+
+        // The typed values hold the descriptor's numbers; names are made when rendered.
+        let typed = try #require(DescriptorDissector.presentationFormat(([0x0E, 0xFE] + le(0x272F) + [0x01] + le(0))[...])
+            .value as? DescriptorDissector.PresentationFormat)
+        #expect(typed == DescriptorDissector.PresentationFormat(format: 0x0E, exponent: -2, unit: 0x272F, namespace: 1, description: 0))
+        let ext = try #require(DescriptorDissector.extendedProperties(le(0x0003)[...]).value as? DescriptorDissector.ExtendedProperties)
+        #expect(ext.bits == 3 && ext.text == "reliable write, writable auxiliaries")
+        let sccd = DescriptorDissector.sccd(le(0x0002)[...])
+        #expect(sccd.value as? DescriptorDissector.SCCDValue == DescriptorDissector.SCCDValue(bits: 2))
+        #expect(sccd.text == "broadcasts off" && sccd.problem == "reserved bits set (0x0002)")
     }
 }
