@@ -24,36 +24,63 @@ public struct BeaconConfigDissector: ValueDissector {
     }
 
     public func dissect(_ v: ArraySlice<UInt8>, _ ctx: ValueContext) -> Dissection {
-        var f = Fields()
         switch ctx.uuid {
         case BeaconConfigDissector.beaconUUID:
             guard v.count == 16, let u = BLEUUID(bigEndian: v) else { return .invalid(name, DissectorText.length(v.count, expected: 16)) }
-            f.add("beacon_uuid", u.canonical)
-            return Dissection(name, fields: f, text: "beacon UUID \(u.canonical)")
+            return Dissection(name, value: Value.beaconUUID(u))
         case BeaconConfigDissector.majorMinor:
             var c = ByteCursor(v)
             guard v.count == 4, let major = try? c.u16le(), let minor = try? c.u16le() else {
                 return .invalid(name, DissectorText.length(v.count, expected: 4))
             }
-            f.add("major", Int(major))
-            f.add("minor", Int(minor))
-            return Dissection(name, fields: f, text: "major \(major) minor \(minor)")
+            return Dissection(name, value: Value.majorMinor(major: major, minor: minor))
         default:
             var c = ByteCursor(v)
             guard v.count == 4, let power = try? c.u16le(), let interval = try? c.u16le() else {
                 return .invalid(name, DissectorText.length(v.count, expected: 4))
             }
-            f.add("tx_power_code", Int(power))
-            let dbm = BeaconConfigDissector.powerDBm(power)
-            if let d = dbm { f.add("tx_power_dbm", d) }
-            f.add("interval", Int(interval))
-            f.add("interval_ms", .double(Double(Int(interval) * 625) / 1000))
-            let risky = Int(interval) < BeaconConfigDissector.minimumSafeInterval
-            f.add("risky_interval", risky)
-            if risky { f.add("warning", "interval below 100 ms: the vendor warns the beacon may fail") }
-            let text = "transmit power " + (dbm.map { "\($0) dB" } ?? "code \(power)") + ", interval \(Fmt.interval625(Int(interval)))"
-                + (risky ? " (risky: below 100 ms)" : "")
-            return Dissection(name, fields: f, text: text, problem: dbm == nil ? "transmit power code \(power) is not 0, 1 or 2" : nil)
+            return Dissection(name, value: Value.powerInterval(powerCode: power, interval: interval),
+                              problem: BeaconConfigDissector.powerDBm(power) == nil ? "transmit power code \(power) is not 0, 1 or 2" : nil)
         }
+    }
+
+    /// One of the service's three values.
+    public enum Value: DecodedValue, Equatable {
+        case beaconUUID(BLEUUID)
+        case majorMinor(major: UInt16, minor: UInt16)
+        /// Transmit power code and advertising interval (units of 0.625 ms).
+        case powerInterval(powerCode: UInt16, interval: UInt16)
+
+        static func risky(_ interval: UInt16) -> Bool { Int(interval) < BeaconConfigDissector.minimumSafeInterval }
+
+        public func writeFields<S: FieldSink>(into s: inout S) {
+            switch self {
+            case let .beaconUUID(u): s.field("beacon_uuid", u.canonical)
+            case let .majorMinor(major, minor):
+                s.field("major", major)
+                s.field("minor", minor)
+            case let .powerInterval(power, interval):
+                s.field("tx_power_code", power)
+                if let d = BeaconConfigDissector.powerDBm(power) { s.field("tx_power_dbm", d) }
+                s.field("interval", interval)
+                s.key("interval_ms")
+                s.double(Double(Int(interval) * 625) / 1000)
+                let risky = Value.risky(interval)
+                s.field("risky_interval", risky)
+                if risky { s.field("warning", "interval below 100 ms: the vendor warns the beacon may fail") }
+            }
+        }
+
+        public var text: String {
+            switch self {
+            case let .beaconUUID(u): return "beacon UUID \(u.canonical)"
+            case let .majorMinor(major, minor): return "major \(major) minor \(minor)"
+            case let .powerInterval(power, interval):
+                return "transmit power " + (BeaconConfigDissector.powerDBm(power).map { "\($0) dB" } ?? "code \(power)")
+                    + ", interval \(Fmt.interval625(Int(interval)))" + (Value.risky(interval) ? " (risky: below 100 ms)" : "")
+            }
+        }
+
+        public var summaryPayload: (any Sendable)? { nil }
     }
 }

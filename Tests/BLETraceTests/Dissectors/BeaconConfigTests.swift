@@ -21,6 +21,9 @@ struct BeaconConfigTests {
         #expect(risky.fields["tx_power_dbm"] == .int(-23) && risky.fields["risky_interval"] == .bool(true))
         #expect(risky.text == "transmit power -23 dB, interval 50.000 ms (risky: below 100 ms)")
         #expect(dissect(BeaconConfigDissector.powerInterval, le(7) + le(1600))?.problem == "transmit power code 7 is not 0, 1 or 2")
+        // The typed values: the numbers as read.
+        #expect(risky.value as? BeaconConfigDissector.Value == .powerInterval(powerCode: 0, interval: 80))
+        #expect(mm.value as? BeaconConfigDissector.Value == .majorMinor(major: 1, minor: 0x0203))
     }
 
     @Test("AMS remote command, entity update and entity attribute, named")
