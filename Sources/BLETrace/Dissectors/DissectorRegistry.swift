@@ -233,8 +233,11 @@ enum DissectorText {
     }
 
     /// "1 extra byte" style suffix for over-long values, or nil.
-    static func extra(_ c: ByteCursor) -> String? {
-        c.remaining == 0 ? nil : "\(c.remaining) unexpected byte\(c.remaining == 1 ? "" : "s") after the value"
+    static func extra(_ c: ByteCursor) -> String? { extra(count: c.remaining) }
+
+    /// `n` bytes left after a value: "1 unexpected byte after the value".
+    static func extra(count n: Int) -> String? {
+        n == 0 ? nil : "\(n) unexpected byte\(n == 1 ? "" : "s") after the value"
     }
 
     /// A fixed-length problem: "2 bytes, expected 1".

@@ -67,5 +67,17 @@ struct FitnessTests {
         #expect(dissect(sig(0x2A63), le(0) + le(0xFFF6))?.fields["power_w"] == .int(-10))
         #expect(dissect(sig(0x2A63), le(0x0020) + le(100))?.problem?.contains("truncated") == true)
         #expect(dissect(sig(0x2A65), [0x0C, 0x00, 0x00, 0x00])?.text == "wheel revolution data, crank revolution data")
+        // The typed values: the measurement's fields as read in flag order, the feature bits as a number.
+        let m = try #require(CyclingPowerDissector.measurement(v[...]).value as? CyclingPowerDissector.Measurement)
+        #expect(m.fields == [.flags(flags), .power(250), .balance(halfPercent: 101, left: true),
+                             .torque(thirtySecondNm: 64, crank: false), .crankRevolutions(300), .crankEventTime(2048), .energy(12)])
+        // A value cut inside the crank data keeps the fields before it; bytes left over are named.
+        let cut = CyclingPowerDissector.measurement((le(0x0020) + le(100) + le(7))[...])
+        #expect((cut.value as? CyclingPowerDissector.Measurement)?.fields == [.flags(0x0020), .power(100), .crankRevolutions(7)])
+        #expect(cut.text == "100 W, crank 7 rev" && cut.problem != nil)
+        #expect(CyclingPowerDissector.measurement((le(0) + le(5) + [1, 2])[...]).problem == "2 unexpected bytes after the value")
+        let features = try #require(dissect(sig(0x2A65), [0x0C, 0x00, 0x08, 0x00])?.value as? CyclingPowerDissector.Features)
+        #expect(features.bits == 0x0008_000C)
+        #expect(dissect(sig(0x2A65), [0, 0, 0, 0])?.text == "no features")
     }
 }
