@@ -93,18 +93,16 @@ public enum ANCS {
             return n
         }
 
-        public var fields: Fields {
-            var f = Fields()
-            f.add("characteristic", "notification_source")
-            f.add("event_id", Int(eventID))
-            f.add("event", ANCS.eventName(eventID))
-            f.add("flags", Int(flags))
-            f.add("flag_names", DissectorText.list(ANCS.flagList(flags)))
-            f.add("category_id", Int(categoryID))
-            f.add("category", ANCS.categoryName(categoryID))
-            f.add("category_count", Int(categoryCount))
-            f.add("uid", Int(uid))
-            return f
+        public func writeFields<S: FieldSink>(into s: inout S) {
+            s.field("characteristic", "notification_source")
+            s.field("event_id", eventID)
+            s.field("event", ANCS.eventName(eventID))
+            s.field("flags", flags)
+            s.list("flag_names") { l in for n in ANCS.flagList(flags) { l.string(n) } }
+            s.field("category_id", categoryID)
+            s.field("category", ANCS.categoryName(categoryID))
+            s.field("category_count", categoryCount)
+            s.field("uid", uid)
         }
 
         public var text: String {
@@ -167,24 +165,22 @@ public enum ANCS {
             return out
         }
 
-        public var fields: Fields {
-            var f = Fields()
-            f.add("characteristic", "control_point")
-            f.add("command_id", Int(id))
-            f.add("command", ANCS.commandName(id))
+        public func writeFields<S: FieldSink>(into s: inout S) {
+            s.field("characteristic", "control_point")
+            s.field("command_id", id)
+            s.field("command", ANCS.commandName(id))
             switch self {
             case let .getNotificationAttributes(uid, attrs):
-                f.add("uid", Int(uid))
-                f.add("attributes", ANCS.requestedFields(attrs, command: 0))
+                s.field("uid", uid)
+                ANCS.writeRequested(attrs, command: 0, into: &s)
             case let .getAppAttributes(app, attrs):
-                f.add("app_identifier", app)
-                f.add("attributes", ANCS.requestedFields(attrs, command: 1))
+                s.field("app_identifier", app)
+                ANCS.writeRequested(attrs, command: 1, into: &s)
             case let .performNotificationAction(uid, action):
-                f.add("uid", Int(uid))
-                f.add("action_id", Int(action))
-                f.add("action", ANCS.actionName(action))
+                s.field("uid", uid)
+                s.field("action_id", action)
+                s.field("action", ANCS.actionName(action))
             }
-            return f
         }
 
         public var text: String {
@@ -199,14 +195,16 @@ public enum ANCS {
         }
     }
 
-    static func requestedFields(_ attrs: [RequestedAttribute], command: UInt8) -> FieldValue {
-        .list(attrs.map { a in
-            var f = Fields()
-            f.add("id", Int(a.id))
-            f.add("name", ANCS.attributeName(a.id, command: command))
-            if let m = a.maxLength { f.add("max_length", Int(m)) }
-            return .object(f)
-        })
+    static func writeRequested<S: FieldSink>(_ attrs: [RequestedAttribute], command: UInt8, into s: inout S) {
+        s.list("attributes") { l in
+            for a in attrs {
+                l.beginObject()
+                l.field("id", a.id)
+                l.field("name", ANCS.attributeName(a.id, command: command))
+                if let m = a.maxLength { l.field("max_length", m) }
+                l.endObject()
+            }
+        }
     }
 
     static func nulTerminated(_ c: inout ByteCursor) throws -> String {
@@ -237,17 +235,15 @@ public enum ANCS {
         public var appIdentifier: String?
         public var attributes: [Attribute]
 
-        public var fields: Fields {
-            var f = Fields()
-            f.add("characteristic", "data_source")
-            f.add("command_id", Int(commandID))
-            f.add("command", ANCS.commandName(commandID))
-            if let u = uid { f.add("uid", Int(u)) }
-            if let a = appIdentifier { f.add("app_identifier", a) }
-            var attrs = Fields()
-            for a in attributes { attrs.add(ANCS.attributeKey(a.id, command: commandID), a.value) }
-            f.add("attributes", attrs)
-            return f
+        public func writeFields<S: FieldSink>(into s: inout S) {
+            s.field("characteristic", "data_source")
+            s.field("command_id", commandID)
+            s.field("command", ANCS.commandName(commandID))
+            if let u = uid { s.field("uid", u) }
+            if let a = appIdentifier { s.field("app_identifier", a) }
+            s.object("attributes") { o in
+                for a in attributes { o.field(ANCS.attributeKey(a.id, command: commandID), a.value) }
+            }
         }
 
         public var text: String {
@@ -326,131 +322,5 @@ public enum ANCS {
         } catch {
             return .invalid("\(error)")
         }
-    }
-}
-
-/// What the ANCS dissector reports to the joined view.
-public enum ANCSEvent: Sendable, Equatable {
-    case notification(ANCS.Notification)
-    case command(ANCS.Command)
-    case response(ANCS.Response)
-    case error(code: UInt8, command: ANCS.Command?)
-}
-
-/// Per-connection ANCS state: the last Get … Attributes request written to the Control Point, and the bytes of
-/// a Data Source response not yet complete.
-public final class ANCSSession {
-    public var request: ANCS.Command?
-    public var buffer: [UInt8] = []
-    public var parts = 0
-    /// The last command written to the Control Point (for naming an error response).
-    public var lastCommand: ANCS.Command?
-    /// Bound on a response gathered from notifications (the longest attribute is 65,535 bytes; eight of them).
-    static let maxBuffer = 1 << 20
-    public init() {}
-}
-
-/// The ANCS characteristics.
-public struct ANCSDissector: ValueDissector {
-    public let name = "ancs"
-    public let uuids: [BLEUUID] = [ANCS.notificationSource, ANCS.controlPoint, ANCS.dataSource]
-    public init() {}
-
-    public func dissect(_ v: ArraySlice<UInt8>, _ ctx: ValueContext) -> Dissection {
-        switch ctx.uuid {
-        case ANCS.notificationSource:
-            do {
-                let n = try ANCS.Notification.parse(v)
-                return wrap(n.fields, text: n.text, payload: .notification(n))
-            } catch {
-                return .invalid(name, "notification: \(error)")
-            }
-        case ANCS.controlPoint:
-            let session = ctx.state.get(ANCSSession.self) { ANCSSession() }
-            do {
-                let cmd = try ANCS.Command.parse(v)
-                session.lastCommand = cmd
-                if cmd.id != 2 {
-                    session.request = cmd
-                    session.buffer.removeAll(keepingCapacity: true)
-                    session.parts = 0
-                }
-                return wrap(cmd.fields, text: cmd.text, payload: .command(cmd))
-            } catch {
-                session.lastCommand = nil
-                return .invalid(name, "control point command: \(error)")
-            }
-        default:
-            return dataSource(v, ctx.state.get(ANCSSession.self) { ANCSSession() })
-        }
-    }
-
-    func wrap(_ f: Fields, text: String, payload: ANCSEvent?, problem: String? = nil) -> Dissection {
-        var out = Fields()
-        out.add("ancs", f)
-        return Dissection(name, fields: out, text: text, problem: problem, payload: payload)
-    }
-
-    func dataSource(_ v: ArraySlice<UInt8>, _ s: ANCSSession) -> Dissection {
-        // A response in one notification needs no copy.
-        let gathered: ArraySlice<UInt8>
-        if s.buffer.isEmpty {
-            gathered = v
-        } else {
-            if s.buffer.count + v.count > ANCSSession.maxBuffer { s.buffer.removeAll() }
-            s.buffer.append(contentsOf: v)
-            gathered = s.buffer[...]
-        }
-        s.parts += 1
-        let part = s.parts
-        switch ANCS.parseResponse(gathered, request: s.request) {
-        case let .complete(r, consumed):
-            let extra = gathered.count - consumed
-            s.buffer.removeAll(keepingCapacity: true)
-            s.parts = 0
-            s.request = nil
-            var f = r.fields
-            if part > 1 {
-                f.add("reassembled", true)
-                f.add("parts", part)
-                f.add("length", consumed)
-            }
-            let bad = r.attributes.first(where: { $0.invalidUTF8 })
-            let problem = extra > 0 ? "\(extra) bytes after the response" : bad.map { "\(ANCS.attributeName($0.id, command: r.commandID)) is not valid UTF-8" }
-            return wrap(f, text: r.text + (part > 1 ? " (reassembled from \(part) notifications)" : ""), payload: .response(r), problem: problem)
-        case .incomplete:
-            if s.buffer.isEmpty { s.buffer.append(contentsOf: v) }
-            var f = Fields()
-            f.add("characteristic", "data_source")
-            f.add("fragment", part)
-            f.add("have", s.buffer.count)
-            var what = "response"
-            if case let .getNotificationAttributes(uid, _)? = s.request { what = "Notification Attributes UID \(uid)" }
-            if case let .getAppAttributes(app, _)? = s.request { what = "App Attributes \(app)" }
-            return wrap(f, text: "\(what): part \(part), \(s.buffer.count) bytes so far", payload: nil)
-        case let .invalid(reason):
-            s.buffer.removeAll(keepingCapacity: true)
-            s.parts = 0
-            s.request = nil
-            var f = Fields()
-            f.add("characteristic", "data_source")
-            return wrap(f, text: "Data Source", payload: nil, problem: reason)
-        }
-    }
-
-    public func dissectError(_ code: UInt8, _ ctx: ValueContext) -> Dissection? {
-        guard ctx.uuid == ANCS.controlPoint, let n = ANCS.errorName(code) else { return nil }
-        // The request failed: no Data Source response will follow.
-        let s = ctx.state.get(ANCSSession.self) { ANCSSession() }
-        let failed = s.lastCommand
-        s.request = nil
-        s.buffer.removeAll()
-        s.parts = 0
-        var f = Fields()
-        f.add("characteristic", "control_point")
-        f.add("error", Int(code))
-        f.add("error_name", n)
-        if let c = failed { f.add("command", ANCS.commandName(c.id)) }
-        return wrap(f, text: "ANCS error \(Hex.hex(code, width: 2)) \(n)" + (failed.map { " (\($0.text))" } ?? ""), payload: .error(code: code, command: failed))
     }
 }

@@ -94,6 +94,13 @@ struct ANCSTests {
         #expect(Self.ancs(mid)?["fragment"] == .int(2) && Self.ancs(mid)?["have"] == .int(30))
         let last = try #require(dissect(ANCS.dataSource, Array(whole[30...]), opcode: 0x1B, state: state))
         #expect(Self.ancs(last)?["parts"] == .int(3) && last.text.hasSuffix("(reassembled from 3 notifications)"))
+        // The typed values: the middle part knows the request it answers; the last holds the response as parsed.
+        let asked = try ANCS.Command.parse(request[...])
+        #expect(mid.value as? ANCSValue == .fragment(part: 2, have: 30, request: asked))
+        #expect(mid.text == "Notification Attributes UID 21: part 2, 30 bytes so far")
+        guard case let .response(r, parts, length)? = last.value as? ANCSValue else { Issue.record("no response"); return }
+        #expect(parts == 3 && length == whole.count && r.uid == 21)
+        #expect(r.attributes.map(\.id) == [0, 1, 3, 5] && r.attributes[1].value == "John Smith")
     }
 
     @Test("responses that do not fit the request are flagged, and the next exchange still decodes")
@@ -133,6 +140,7 @@ struct ANCSTests {
         let e = try #require(DissectorRegistry.standard.dissectError(0xA2, ctx))
         #expect(e.text == "ANCS error 0xA2 Invalid parameter (Get Notification Attributes UID 153: Title (max 32))")
         #expect(Self.ancs(e)?["error_name"] == .string("Invalid parameter"))
+        #expect(e.value as? ANCSValue == .error(code: 0xA2, command: .getNotificationAttributes(uid: 0x99, attributes: [.init(id: 1, maxLength: 32)])))
         #expect(state.get(ANCSSession.self) { ANCSSession() }.request == nil)
         #expect(ANCS.errorName(0xA0) == "Unknown command" && ANCS.errorName(0xA1) == "Invalid command" && ANCS.errorName(0xA3) == "Action failed")
         #expect(DissectorRegistry.standard.dissectError(0x80, ctx) == nil)
