@@ -31,39 +31,93 @@ public struct CyclingSpeedCadenceDissector: ValueDissector {
         switch ctx.uuid.uuid16 {
         case 0x2A5B:
             let state = ctx.state.get(CSCState.self) { CSCState() }
-            var d = CyclingSpeedCadenceDissector.measurement(v, previous: state.last)
-            if d.problem == nil, let m = d.payload as? Measurement { state.last = m }
-            if var f = d.value as? FieldsValue {
-                f.payload = nil
-                d.value = f
-            }
+            let d = CyclingSpeedCadenceDissector.measurement(v, previous: state.last)
+            if d.problem == nil, let m = d.value as? Reading { state.last = m.measurement }
             return d
         case 0x2A5C:
             var c = ByteCursor(v)
             guard v.count == 2, let x = try? c.u16le() else { return .invalid(name, DissectorText.length(v.count, expected: 2)) }
-            let names = DissectorText.bits(Int(x), ["wheel revolution data", "crank revolution data", "multiple sensor locations"])
-            var f = Fields()
-            f.add("features", DissectorText.list(names))
-            return Dissection(name, fields: f, text: names.isEmpty ? "no features" : names.joined(separator: ", "))
+            return Dissection(name, value: Features(bits: x))
         default:
             guard v.count == 1, let b = v.first else { return .invalid(name, DissectorText.length(v.count, expected: 1)) }
-            var f = Fields()
-            f.add("sensor_location", Int(b))
-            f.add("location", CyclingSpeedCadenceDissector.locationName(b))
-            return Dissection(name, fields: f, text: "sensor location " + CyclingSpeedCadenceDissector.locationName(b))
+            return Dissection(name, value: SensorLocation(location: b))
         }
     }
 
+    /// CSC Feature bits.
+    public struct Features: DecodedValue, Equatable {
+        public var bits: UInt16
+        var names: [String] { DissectorText.bits(Int(bits), ["wheel revolution data", "crank revolution data", "multiple sensor locations"]) }
+        public func writeFields<S: FieldSink>(into s: inout S) {
+            s.list("features") { l in for n in names { l.string(n) } }
+        }
+        public var text: String {
+            let n = names
+            return n.isEmpty ? "no features" : n.joined(separator: ", ")
+        }
+        public var summaryPayload: (any Sendable)? { nil }
+    }
+
+    /// Sensor Location.
+    public struct SensorLocation: DecodedValue, Equatable {
+        public var location: UInt8
+        public func writeFields<S: FieldSink>(into s: inout S) {
+            s.field("sensor_location", location)
+            s.field("location", CyclingSpeedCadenceDissector.locationName(location))
+        }
+        public var text: String { "sensor location " + CyclingSpeedCadenceDissector.locationName(location) }
+        public var summaryPayload: (any Sendable)? { nil }
+    }
+
+    /// A CSC Measurement as read, with the wheel speed and crank cadence over the interval since the previous
+    /// measurement of the connection (in tenths, as shown), where there was one.
+    public struct Reading: DecodedValue, Equatable {
+        public var flags: UInt8
+        public var measurement: Measurement
+        public var wheelRPMTenths: Int?
+        public var speedTenthsKmh: Int?
+        public var cadenceTenthsRPM: Int?
+
+        public func writeFields<S: FieldSink>(into s: inout S) {
+            s.field("flags", flags)
+            if let w = measurement.wheelRevolutions, let t = measurement.wheelEventTime {
+                s.field("wheel_revolutions", w)
+                s.field("wheel_event_time", t)
+                if let r = wheelRPMTenths, let k = speedTenthsKmh {
+                    s.key("wheel_rpm"); s.double(Double(r) / 10)
+                    s.key("speed_kmh"); s.double(Double(k) / 10)
+                }
+            }
+            if let r = measurement.crankRevolutions, let t = measurement.crankEventTime {
+                s.field("crank_revolutions", r)
+                s.field("crank_event_time", t)
+                if let c = cadenceTenthsRPM { s.key("cadence_rpm"); s.double(Double(c) / 10) }
+            }
+        }
+
+        public var text: String {
+            var parts: [String] = []
+            if let w = measurement.wheelRevolutions, measurement.wheelEventTime != nil {
+                parts.append("wheel \(w) rev")
+                if let k = speedTenthsKmh { parts.append("\(Fmt.fixed(k, scale: 10)) km/h") }
+            }
+            if let r = measurement.crankRevolutions, measurement.crankEventTime != nil {
+                parts.append("crank \(r) rev")
+                if let c = cadenceTenthsRPM { parts.append("\(Fmt.fixed(c, scale: 10)) rpm") }
+            }
+            return parts.isEmpty ? "no data" : parts.joined(separator: ", ")
+        }
+        public var summaryPayload: (any Sendable)? { nil }
+    }
+
     /// Decodes a measurement; with the previous one, adds wheel speed and crank cadence over the interval.
-    /// The payload is the `Measurement` (for the caller to keep).
+    /// The value is a `Reading`, whose `measurement` the caller keeps for the next one.
     public static func measurement(_ v: ArraySlice<UInt8>, previous: Measurement?) -> Dissection {
         var c = ByteCursor(v)
-        var f = Fields()
         var m = Measurement()
-        var parts: [String] = []
+        let flags: UInt8
         do {
-            let flags = try c.u8()
-            f.add("flags", Int(flags))
+            flags = try c.u8()
             if flags & 1 != 0 {
                 m.wheelRevolutions = try c.u32le()
                 m.wheelEventTime = try c.u16le()
@@ -75,37 +129,27 @@ public struct CyclingSpeedCadenceDissector: ValueDissector {
         } catch {
             return .invalid("cycling_speed_cadence", "\(error)")
         }
-        if let w = m.wheelRevolutions, let t = m.wheelEventTime {
-            f.add("wheel_revolutions", Int(w))
-            f.add("wheel_event_time", Int(t))
-            parts.append("wheel \(w) rev")
-            if let p = previous, let pw = p.wheelRevolutions, let pt = p.wheelEventTime {
-                let revs = Int(w &- pw)
-                let dt = Int(t &- pt)   // 1/1024 s, modulo 64 s
-                if dt > 0, revs >= 0, revs < 1 << 20 {
-                    let rpm = Double(revs) * 60 * 1024 / Double(dt)
-                    let kmh = rpm * wheelCircumference * 60 / 1000
-                    f.add("wheel_rpm", .double((rpm * 10).rounded() / 10))
-                    f.add("speed_kmh", .double((kmh * 10).rounded() / 10))
-                    parts.append("\(Fmt.fixed(Int((kmh * 10).rounded()), scale: 10)) km/h")
-                }
+        var r = Reading(flags: flags, measurement: m)
+        if let w = m.wheelRevolutions, let t = m.wheelEventTime,
+           let p = previous, let pw = p.wheelRevolutions, let pt = p.wheelEventTime {
+            let revs = Int(w &- pw)
+            let dt = Int(t &- pt)   // 1/1024 s, modulo 64 s
+            if dt > 0, revs >= 0, revs < 1 << 20 {
+                let rpm = Double(revs) * 60 * 1024 / Double(dt)
+                let kmh = rpm * wheelCircumference * 60 / 1000
+                r.wheelRPMTenths = Int((rpm * 10).rounded())
+                r.speedTenthsKmh = Int((kmh * 10).rounded())
             }
         }
-        if let r = m.crankRevolutions, let t = m.crankEventTime {
-            f.add("crank_revolutions", Int(r))
-            f.add("crank_event_time", Int(t))
-            parts.append("crank \(r) rev")
-            if let p = previous, let pr = p.crankRevolutions, let pt = p.crankEventTime {
-                let revs = Int(r &- pr)
-                let dt = Int(t &- pt)
-                if dt > 0 {
-                    let rpm = Double(revs) * 60 * 1024 / Double(dt)
-                    f.add("cadence_rpm", .double((rpm * 10).rounded() / 10))
-                    parts.append("\(Fmt.fixed(Int((rpm * 10).rounded()), scale: 10)) rpm")
-                }
+        if let cr = m.crankRevolutions, let t = m.crankEventTime,
+           let p = previous, let pr = p.crankRevolutions, let pt = p.crankEventTime {
+            let revs = Int(cr &- pr)
+            let dt = Int(t &- pt)
+            if dt > 0 {
+                let rpm = Double(revs) * 60 * 1024 / Double(dt)
+                r.cadenceTenthsRPM = Int((rpm * 10).rounded())
             }
         }
-        return Dissection("cycling_speed_cadence", fields: f, text: parts.isEmpty ? "no data" : parts.joined(separator: ", "),
-                          problem: DissectorText.extra(c), payload: m)
+        return Dissection("cycling_speed_cadence", value: r, problem: DissectorText.extra(c))
     }
 }

@@ -43,6 +43,13 @@ struct FitnessTests {
         #expect(second.fields["wheel_rpm"] == .double(240) && second.fields["speed_kmh"] == .double(30.2))
         #expect(second.fields["cadence_rpm"] == .double(120))
         #expect(second.text == "wheel 104 rev, 30.2 km/h, crank 52 rev, 120.0 rpm")
+        // The typed value: the counters as read, the derived figures in tenths.
+        let reading = try #require(second.value as? CyclingSpeedCadenceDissector.Reading)
+        #expect(reading.measurement == .init(wheelRevolutions: 104, wheelEventTime: 2048, crankRevolutions: 52, crankEventTime: 2048))
+        #expect(reading.wheelRPMTenths == 2400 && reading.speedTenthsKmh == 302 && reading.cadenceTenthsRPM == 1200)
+        #expect(dissect(sig(0x2A5B), [0x00], opcode: 0x1B)?.text == "no data")
+        #expect((dissect(sig(0x2A5C), le(0x0004))?.value as? CyclingSpeedCadenceDissector.Features)?.bits == 4)
+        #expect(dissect(sig(0x2A5D), [0x20])?.text == "sensor location reserved (32)")
         // The event time wraps at 65536/1024 s: 0xFE00 → 0x0200 is 1024 ticks.
         let s2 = DissectorState()
         _ = dissect(sig(0x2A5B), [0x02] + le(10) + le(0xFE00), opcode: 0x1B, state: s2)
