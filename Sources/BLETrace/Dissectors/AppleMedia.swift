@@ -25,53 +25,94 @@ public struct AppleMediaDissector: ValueDissector {
     }
 
     public func dissect(_ v: ArraySlice<UInt8>, _ ctx: ValueContext) -> Dissection {
-        var f = Fields()
         var c = ByteCursor(v)
         switch ctx.uuid {
         case AppleMediaDissector.remoteCommand:
-            f.add("characteristic", "remote_command")
-            let ids = Array(v)
             if ctx.fromClient {
-                guard ids.count == 1 else { return .invalid(name, DissectorText.length(ids.count, expected: 1)) }
-                f.add("command_id", Int(ids[0]))
-                f.add("command", AppleMediaDissector.commandName(ids[0]))
-                return Dissection(name, fields: f, text: "command " + AppleMediaDissector.commandName(ids[0]))
+                guard v.count == 1, let id = v.first else { return .invalid(name, DissectorText.length(v.count, expected: 1)) }
+                return Dissection(name, value: Value.command(id))
             }
-            f.add("supported_commands", DissectorText.list(ids.map { AppleMediaDissector.commandName($0) }))
-            return Dissection(name, fields: f, text: "supported: " + ids.map { AppleMediaDissector.commandName($0) }.joined(separator: ", "))
+            return Dissection(name, value: Value.supported(v))
         case AppleMediaDissector.entityUpdate:
-            f.add("characteristic", "entity_update")
             guard let entity = try? c.u8() else { return .invalid(name, "empty value") }
-            f.add("entity_id", Int(entity))
-            f.add("entity", AppleMediaDissector.entityName(entity))
-            if ctx.fromClient {
-                let attrs = Array(c.rest())
-                f.add("attributes", DissectorText.list(attrs.map { AppleMediaDissector.attributeName($0, entity: entity) }))
-                return Dissection(name, fields: f, text: "subscribe to \(AppleMediaDissector.entityName(entity)): "
-                                  + attrs.map { AppleMediaDissector.attributeName($0, entity: entity) }.joined(separator: ", "))
-            }
+            if ctx.fromClient { return Dissection(name, value: Value.subscribe(entity: entity, attributes: c.rest())) }
             guard let attr = try? c.u8(), let flags = try? c.u8() else { return .invalid(name, "entity update shorter than 3 bytes") }
-            let attrName = AppleMediaDissector.attributeName(attr, entity: entity)
-            f.add("attribute_id", Int(attr))
-            f.add("attribute", attrName)
-            f.add("truncated", flags & 1 != 0)
-            let value = DissectorText.utf8(c.rest())
-            f.add("value", value ?? "")
-            return Dissection(name, fields: f, text: "\(AppleMediaDissector.entityName(entity)) \(attrName) \"\(value ?? "")\"" + (flags & 1 != 0 ? " (truncated)" : ""),
-                              problem: value == nil ? "value is not valid UTF-8" : nil)
+            let value = c.rest()
+            return Dissection(name, value: Value.update(entity: entity, attribute: attr, flags: flags, value: value),
+                              problem: DissectorText.utf8(value) == nil ? "value is not valid UTF-8" : nil)
         default:
-            f.add("characteristic", "entity_attribute")
             if ctx.fromClient {
                 guard v.count == 2, let entity = try? c.u8(), let attr = try? c.u8() else {
                     return .invalid(name, DissectorText.length(v.count, expected: 2))
                 }
-                f.add("entity", AppleMediaDissector.entityName(entity))
-                f.add("attribute", AppleMediaDissector.attributeName(attr, entity: entity))
-                return Dissection(name, fields: f, text: "select \(AppleMediaDissector.entityName(entity)) \(AppleMediaDissector.attributeName(attr, entity: entity))")
+                return Dissection(name, value: Value.select(entity: entity, attribute: attr))
             }
-            let value = DissectorText.utf8(v)
-            f.add("value", value ?? "")
-            return Dissection(name, fields: f, text: "\"\(value ?? "")\"", problem: value == nil ? "value is not valid UTF-8" : nil)
+            return Dissection(name, value: Value.attributeValue(v), problem: DissectorText.utf8(v) == nil ? "value is not valid UTF-8" : nil)
         }
+    }
+
+    /// What one AMS value says. Byte lists and strings stay slices of the value until rendered.
+    public enum Value: DecodedValue, Equatable {
+        /// Remote Command written by the accessory.
+        case command(UInt8)
+        /// Remote Command notified by the iPhone: the commands it supports now.
+        case supported(ArraySlice<UInt8>)
+        /// Entity Update written by the accessory: the attributes it wants updates of.
+        case subscribe(entity: UInt8, attributes: ArraySlice<UInt8>)
+        /// Entity Update notified by the iPhone (flag bit 0: the value was truncated).
+        case update(entity: UInt8, attribute: UInt8, flags: UInt8, value: ArraySlice<UInt8>)
+        /// Entity Attribute written by the accessory: which attribute to read in full.
+        case select(entity: UInt8, attribute: UInt8)
+        /// Entity Attribute read: the full value.
+        case attributeValue(ArraySlice<UInt8>)
+
+        typealias D = AppleMediaDissector
+
+        public func writeFields<S: FieldSink>(into s: inout S) {
+            switch self {
+            case let .command(id):
+                s.field("characteristic", "remote_command")
+                s.field("command_id", id)
+                s.field("command", D.commandName(id))
+            case let .supported(ids):
+                s.field("characteristic", "remote_command")
+                s.list("supported_commands") { l in for id in ids { l.string(D.commandName(id)) } }
+            case let .subscribe(entity, attrs):
+                s.field("characteristic", "entity_update")
+                s.field("entity_id", entity)
+                s.field("entity", D.entityName(entity))
+                s.list("attributes") { l in for a in attrs { l.string(D.attributeName(a, entity: entity)) } }
+            case let .update(entity, attr, flags, value):
+                s.field("characteristic", "entity_update")
+                s.field("entity_id", entity)
+                s.field("entity", D.entityName(entity))
+                s.field("attribute_id", attr)
+                s.field("attribute", D.attributeName(attr, entity: entity))
+                s.field("truncated", flags & 1 != 0)
+                s.field("value", DissectorText.utf8(value) ?? "")
+            case let .select(entity, attr):
+                s.field("characteristic", "entity_attribute")
+                s.field("entity", D.entityName(entity))
+                s.field("attribute", D.attributeName(attr, entity: entity))
+            case let .attributeValue(v):
+                s.field("characteristic", "entity_attribute")
+                s.field("value", DissectorText.utf8(v) ?? "")
+            }
+        }
+
+        public var text: String {
+            switch self {
+            case let .command(id): return "command " + D.commandName(id)
+            case let .supported(ids): return "supported: " + ids.map { D.commandName($0) }.joined(separator: ", ")
+            case let .subscribe(entity, attrs):
+                return "subscribe to \(D.entityName(entity)): " + attrs.map { D.attributeName($0, entity: entity) }.joined(separator: ", ")
+            case let .update(entity, attr, flags, value):
+                return "\(D.entityName(entity)) \(D.attributeName(attr, entity: entity)) \"\(DissectorText.utf8(value) ?? "")\""
+                    + (flags & 1 != 0 ? " (truncated)" : "")
+            case let .select(entity, attr): return "select \(D.entityName(entity)) \(D.attributeName(attr, entity: entity))"
+            case let .attributeValue(v): return "\"\(DissectorText.utf8(v) ?? "")\""
+            }
+        }
+        public var summaryPayload: (any Sendable)? { nil }
     }
 }

@@ -35,6 +35,13 @@ struct BeaconConfigTests {
         #expect(upd.text == "Track Title \"Blue\" (truncated)" && upd.fields["truncated"] == .bool(true))
         #expect(dissect(AppleMediaDissector.entityAttribute, [0x00, 0x00], fromClient: true)?.text == "select Player Name")
         #expect(dissect(AppleMediaDissector.entityUpdate, [0x02], opcode: 0x1B)?.problem != nil)
+        // The typed values hold the bytes as sent; a value that is not UTF-8 is flagged and shown empty.
+        #expect(upd.value as? AppleMediaDissector.Value == .update(entity: 2, attribute: 2, flags: 1, value: Array("Blue".utf8)[...]))
+        let bad = try #require(dissect(AppleMediaDissector.entityAttribute, [0xC3, 0x28], opcode: 0x0B))
+        #expect(bad.problem == "value is not valid UTF-8" && bad.text == "\"\"" && bad.fields["value"] == .string(""))
+        #expect(dissect(AppleMediaDissector.remoteCommand, [0x00, 0x01], opcode: 0x1B)?.fields["supported_commands"]
+            == .list([.string("Play"), .string("Pause")]))
+        #expect(dissect(AppleMediaDissector.remoteCommand, [0x00, 0x01], fromClient: true)?.problem == "2 bytes, expected 1")
         #expect(AppleMediaDissector.service.name == "Apple Media Service")
         #expect(AppleMediaDissector.entityAttribute.name == "AMS Entity Attribute")
     }
