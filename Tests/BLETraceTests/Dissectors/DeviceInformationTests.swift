@@ -61,6 +61,14 @@ struct DeviceInformationTests {
         // The list length must match the bytes, and an item may not run past them.
         #expect(dissect(sig(0x2A2A), [0x00, 0x01, 0x00, 0x09] + item1)?.problem == "list length 9 but 6 bytes follow")
         #expect(dissect(sig(0x2A2A), [0x00, 0x02, 0x00, 0x06] + item1)?.problem?.contains("truncated") == true)
+        // The typed value: the header and the items as read; a cut list keeps the items before the damage.
+        let list = try #require(d.value as? DeviceInformationDissector.RegulatoryList)
+        #expect(list.count == 2 && list.length == 12 && list.complete && list.items.map(\.authorizingBody) == [2, 1])
+        #expect(list.items[1].data == [0xAB, 0xCD][...])
+        let cut = try #require(dissect(sig(0x2A2A), [0x00, 0x02, 0x00, 0x06] + item1))
+        #expect((cut.value as? DeviceInformationDissector.RegulatoryList)?.items.count == 1 && cut.fields["items"] != nil)
+        #expect(cut.text == "Regulatory Certification Data List" && cut.fields["regulatory_certification"] == nil)
+        #expect(dissect(sig(0x2A2A), [0x00])?.fields["count"] == nil)
     }
 
     @Test("UDI for Medical Devices: the strings the flags announce, NUL-terminated")
@@ -71,5 +79,12 @@ struct DeviceInformationTests {
         #expect(u["label"] == .string("(01)123") && u["issuer"] == .string("GS1") && u["device_identifier"] == nil)
         #expect(d.problem == nil)
         #expect(dissect(sig(0x2BFF), [])?.problem != nil)
+        #expect(d.text == "UDI: UDI \"(01)123\", issuer \"GS1\"")
+        let typed = try #require(d.value as? DeviceInformationDissector.UDI)
+        #expect(typed.flags == 5 && typed.strings.map(\.kind) == [0, 2])
+        // A string that is not UTF-8 is named; the FDA flag alone gives no strings.
+        #expect(dissect(sig(0x2BFF), [0x02, 0xC3, 0x28, 0x00])?.problem == "device_identifier is not valid UTF-8")
+        let fda = try #require(dissect(sig(0x2BFF), [0x10]))
+        #expect(fda.text == "UDI: none" && fda.fields["udi"] == .object(["fda_compliant": .bool(true)]))
     }
 }
