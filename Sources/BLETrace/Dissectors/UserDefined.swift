@@ -184,59 +184,88 @@ public struct UserDefinedDissector: ValueDissector {
 
     public func dissect(_ v: ArraySlice<UInt8>, _ ctx: ValueContext) -> Dissection {
         guard let (label, d) = table[ctx.uuid] else { return .invalid(name, "no decoder") }
-        var f = Fields()
-        if let l = label { f.add("name", l) }
+        var value = UserValue(label: label, reading: .none, unit: d.unit)
         switch d.kind {
         case .utf8:
-            if let s = DissectorText.utf8(v) {
-                f.add("value", s)
-                return Dissection(name, fields: f, text: "\"\(s)\"")
-            }
-            return Dissection(name, fields: f, text: "", problem: "not valid UTF-8")
+            guard DissectorText.utf8(v) != nil else { return Dissection(name, value: value, problem: "not valid UTF-8") }
+            value.reading = .utf8(v)
         case .hex:
-            f.add("value", hex: v)
-            return Dissection(name, fields: f, text: Hex.string(v))
+            value.reading = .bytes(v)
         case let .integer(n, signed):
-            guard v.count == n else { return Dissection(name, fields: f, text: "", problem: DissectorText.length(v.count, expected: n)) }
+            guard v.count == n else { return Dissection(name, value: value, problem: DissectorText.length(v.count, expected: n)) }
             var raw: UInt64 = 0
             if d.bigEndian {
                 for b in v { raw = raw << 8 | UInt64(b) }
             } else {
                 for (i, b) in v.enumerated() { raw |= UInt64(b) << (8 * UInt64(i)) }
             }
-            let unit = d.unit.map { " " + $0 } ?? ""
             if signed {
                 let shift = UInt64(64 - 8 * n)
-                let x = Int64(bitPattern: raw << shift) >> Int64(shift)
-                return scaled(Double(x), exact: Int(x), d, f, unit)
+                value.reading = .integer(Int(Int64(bitPattern: raw << shift) >> Int64(shift)), scale: d.scale)
+            } else if raw > UInt64(Int.max) {
+                value.reading = .unsigned64(raw)
+            } else {
+                value.reading = .integer(Int(raw), scale: d.scale)
             }
-            if raw > UInt64(Int.max) {
-                f.add("value", .string(String(raw)))
-                return Dissection(name, fields: f, text: String(raw) + unit)
-            }
-            return scaled(Double(raw), exact: Int(raw), d, f, unit)
         }
+        return Dissection(name, value: value)
     }
+}
 
-    func scaled(_ x: Double, exact: Int, _ d: UserDefinedUUIDs.Decoder, _ fields: Fields, _ unit: String) -> Dissection {
-        var f = fields
-        guard let s = d.scale else {
-            f.add("value", exact)
-            return Dissection(name, fields: f, text: String(exact) + unit)
-        }
-        f.add("raw", exact)
-        let y = x * s
-        // Decimals the scale implies (0.01 → 2), at most 6.
+/// A value decoded as a `--uuids` file says: the entry's name, what was read, and the unit.
+public struct UserValue: DecodedValue, Equatable {
+    public enum Reading: Sendable, Equatable {
+        /// Nothing could be read (the problem says why).
+        case none
+        /// Valid UTF-8 (trailing NULs are dropped when rendered).
+        case utf8(ArraySlice<UInt8>)
+        case bytes(ArraySlice<UInt8>)
+        /// An integer, multiplied by `scale` when rendered.
+        case integer(Int, scale: Double?)
+        /// An unsigned 64-bit integer above `Int.max` (never scaled).
+        case unsigned64(UInt64)
+    }
+    public var label: String?
+    public var reading: Reading
+    public var unit: String?
+
+    /// The scaled value and its text: decimals as the scale implies (0.01 → 2), at most 6.
+    static func scaled(_ exact: Int, by s: Double) -> (value: Double, text: String) {
+        let y = Double(exact) * s
         var decimals = 0, p = 1.0
         while decimals < 6, ((s * p).rounded() - s * p).magnitude > 1e-9 { decimals += 1; p *= 10 }
         let scaledInt = (y * p).rounded()
-        guard scaledInt.isFinite, scaledInt.magnitude < 9e15 else {
-            f.add("value", .double(y))
-            return Dissection(name, fields: f, text: "\(y)" + unit)
-        }
+        guard scaledInt.isFinite, scaledInt.magnitude < 9e15 else { return (y, "\(y)") }
         var div = 1
         for _ in 0..<decimals { div *= 10 }
-        f.add("value", .double(scaledInt / p))
-        return Dissection(name, fields: f, text: Fmt.fixed(Int(scaledInt), scale: div) + unit)
+        return (scaledInt / p, Fmt.fixed(Int(scaledInt), scale: div))
     }
+
+    public func writeFields<S: FieldSink>(into s: inout S) {
+        if let l = label { s.field("name", l) }
+        switch reading {
+        case .none: break
+        case let .utf8(v): s.field("value", DissectorText.utf8(v) ?? "")
+        case let .bytes(v): s.field("value", hex: v)
+        case let .unsigned64(x): s.field("value", String(x))
+        case let .integer(x, nil): s.field("value", x)
+        case let .integer(x, scale?):
+            s.field("raw", x)
+            s.key("value")
+            s.double(UserValue.scaled(x, by: scale).value)
+        }
+    }
+
+    public var text: String {
+        let u = unit.map { " " + $0 } ?? ""
+        switch reading {
+        case .none: return ""
+        case let .utf8(v): return "\"\(DissectorText.utf8(v) ?? "")\""
+        case let .bytes(v): return Hex.string(v)
+        case let .unsigned64(x): return String(x) + u
+        case let .integer(x, nil): return String(x) + u
+        case let .integer(x, scale?): return UserValue.scaled(x, by: scale).text + u
+        }
+    }
+    public var summaryPayload: (any Sendable)? { nil }
 }

@@ -45,6 +45,15 @@ struct UserDefinedTests {
         r.add(try #require(u.dissector))
         #expect(dissect(sig(0x2A19), [91], registry: r)?.text == "45.5 %")
         #expect(dissect(sig(0xFFF1), [0xFF, 0xFF, 0xFF, 0xFE], registry: r)?.fields["value"] == .int(-2))
+        // The typed value: the integer as read, scaled when rendered; a 64-bit value past Int.max stays exact.
+        #expect(dissect(sig(0x2A19), [91], registry: r)?.value as? UserValue
+            == UserValue(label: "Charge", reading: .integer(91, scale: 0.5), unit: "%"))
+        let big = try UserDefinedUUIDs.parse(Array(#"{"uuids": [{"uuid": "FFF2", "decode": "uint64"}]}"#.utf8), source: "b.json")
+        var rb = DissectorRegistry.standard
+        rb.add(try #require(big.dissector))
+        let max = try #require(dissect(sig(0xFFF2), [UInt8](repeating: 0xFF, count: 8), registry: rb))
+        #expect(max.value as? UserValue == UserValue(label: nil, reading: .unsigned64(.max), unit: nil))
+        #expect(max.text == "18446744073709551615" && max.fields["value"] == .string("18446744073709551615"))
     }
 
     @Test("bad files are refused with the reason")
