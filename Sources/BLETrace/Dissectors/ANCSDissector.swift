@@ -168,7 +168,7 @@ public enum ANCSValue: DecodedValue, Equatable {
         }
     }
 
-    public var summaryPayload: (any Sendable)? { event }
+    public var summaryFact: SummaryFact? { event.map { .ancs($0) } }
     /// A response with bytes left over or an attribute that is not UTF-8 still counts in the view.
-    public var payloadDespiteProblem: Bool { true }
+    public var factDespiteProblem: Bool { true }
 }

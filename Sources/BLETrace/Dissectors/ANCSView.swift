@@ -56,7 +56,7 @@ public final class ANCSViewLayer: AnalysisLayer {
         att.valueObservers.append { [unowned self] d, ctx in
             guard d.dissector == "ancs" else { return }
             self.seen = true
-            guard let ev = d.payload as? ANCSEvent else {
+            guard case let .ancs(ev)? = d.fact else {
                 if d.problem != nil { self.dataSourceProblems += 1 }
                 return
             }

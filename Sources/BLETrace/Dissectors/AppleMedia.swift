@@ -113,6 +113,5 @@ public struct AppleMediaDissector: ValueDissector {
             case let .attributeValue(v): return "\"\(DissectorText.utf8(v) ?? "")\""
             }
         }
-        public var summaryPayload: (any Sendable)? { nil }
     }
 }

@@ -4,6 +4,7 @@ public struct BatteryReading: DecodedValue, Equatable {
 
     public func writeFields<S: FieldSink>(into s: inout S) { s.field("battery_level", percent) }
     public var text: String { "\(percent)%" }
+    public var summaryFact: SummaryFact? { .battery(self) }
 }
 
 /// Battery Service 0x180F: Battery Level 0x2A19, Battery Level Status 0x2BED, Battery Critical Status 0x2BE9.
@@ -118,11 +119,11 @@ public struct BatteryDissector: ValueDissector {
         }
 
         /// The battery history takes the level of a value decoded to its end (also with bytes left over).
-        public var summaryPayload: (any Sendable)? {
+        public var summaryFact: SummaryFact? {
             guard complete, let b = level, b <= 100 else { return nil }
-            return BatteryReading(percent: Int(b))
+            return .battery(BatteryReading(percent: Int(b)))
         }
-        public var payloadDespiteProblem: Bool { true }
+        public var factDespiteProblem: Bool { true }
     }
 
     /// Battery Critical Status: one byte of flags.
@@ -146,6 +147,5 @@ public struct BatteryDissector: ValueDissector {
             default: return "critical power state, immediate service required"
             }
         }
-        public var summaryPayload: (any Sendable)? { nil }
     }
 }

@@ -81,6 +81,5 @@ public struct BeaconConfigDissector: ValueDissector {
             }
         }
 
-        public var summaryPayload: (any Sendable)? { nil }
     }
 }

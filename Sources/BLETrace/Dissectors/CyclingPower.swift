@@ -33,7 +33,6 @@ public struct CyclingPowerDissector: ValueDissector {
             let n = names
             return n.isEmpty ? "no features" : n.joined(separator: ", ")
         }
-        public var summaryPayload: (any Sendable)? { nil }
     }
 
     /// Flags (16 bits), instantaneous power (W), then the optional fields in flag order.
@@ -154,6 +153,5 @@ public struct CyclingPowerDissector: ValueDissector {
             return parts.joined(separator: ", ")
         }
 
-        public var summaryPayload: (any Sendable)? { nil }
     }
 }

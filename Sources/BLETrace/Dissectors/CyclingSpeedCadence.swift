@@ -55,7 +55,6 @@ public struct CyclingSpeedCadenceDissector: ValueDissector {
             let n = names
             return n.isEmpty ? "no features" : n.joined(separator: ", ")
         }
-        public var summaryPayload: (any Sendable)? { nil }
     }
 
     /// Sensor Location.
@@ -66,7 +65,6 @@ public struct CyclingSpeedCadenceDissector: ValueDissector {
             s.field("location", CyclingSpeedCadenceDissector.locationName(location))
         }
         public var text: String { "sensor location " + CyclingSpeedCadenceDissector.locationName(location) }
-        public var summaryPayload: (any Sendable)? { nil }
     }
 
     /// A CSC Measurement as read, with the wheel speed and crank cadence over the interval since the previous
@@ -107,7 +105,6 @@ public struct CyclingSpeedCadenceDissector: ValueDissector {
             }
             return parts.isEmpty ? "no data" : parts.joined(separator: ", ")
         }
-        public var summaryPayload: (any Sendable)? { nil }
     }
 
     /// Decodes a measurement; with the previous one, adds wheel speed and crank cadence over the interval.

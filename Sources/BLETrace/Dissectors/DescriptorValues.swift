@@ -45,7 +45,8 @@ public struct DescriptorDissector: ValueDissector {
         public var text: String {
             (bits & 1 != 0 ? "notifications on" : "notifications off") + (bits & 2 != 0 ? ", indications on" : ", indications off")
         }
-        public var summaryPayload: (any Sendable)? {
+        /// The subscription the value sets.
+        public var subscription: Subscription {
             Subscription(characteristic: characteristic, notifications: bits & 1 != 0, indications: bits & 2 != 0)
         }
     }
@@ -65,7 +66,6 @@ public struct DescriptorDissector: ValueDissector {
             s.field("broadcasts", bits & 1 != 0)
         }
         public var text: String { "broadcasts " + (bits & 1 != 0 ? "on" : "off") }
-        public var summaryPayload: (any Sendable)? { nil }
     }
 
     static func extendedProperties(_ v: ArraySlice<UInt8>) -> Dissection {
@@ -88,7 +88,6 @@ public struct DescriptorDissector: ValueDissector {
             let n = names
             return n.isEmpty ? "no extended properties" : n.joined(separator: ", ")
         }
-        public var summaryPayload: (any Sendable)? { nil }
     }
 
     /// Presentation Format: format, exponent, unit, name space, description.
@@ -126,6 +125,5 @@ public struct DescriptorDissector: ValueDissector {
             if exponent != 0 { text += " × 10^\(exponent)" }
             return text + ", " + (AssignedNumbers.unitName(unit) ?? "unit \(Hex.hex(unit, width: 4))")
         }
-        public var summaryPayload: (any Sendable)? { nil }
     }
 }

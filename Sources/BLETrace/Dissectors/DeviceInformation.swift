@@ -44,7 +44,7 @@ public struct PnPID: Sendable, Equatable {
 
 extension PnPID: DecodedValue {
     public func writeFields<S: FieldSink>(into s: inout S) { s.object("pnp_id") { writeMembers(into: &$0) } }
-    public var summaryPayload: (any Sendable)? { IdentityItem.pnp(self) }
+    public var summaryFact: SummaryFact? { .identity(.pnp(self)) }
 }
 
 /// System ID (0x2A23): a 40-bit manufacturer-defined identifier and a 24-bit organizationally unique identifier.
@@ -60,7 +60,7 @@ public struct SystemID: DecodedValue, Equatable {
         }
     }
     public var text: String { "manufacturer identifier \(Hex.hex(manufacturerIdentifier, width: 10)), OUI \(DeviceInformationDissector.ouiText(oui))" }
-    public var summaryPayload: (any Sendable)? { IdentityItem.systemID(self) }
+    public var summaryFact: SummaryFact? { .identity(.systemID(self)) }
 }
 
 /// One item of the identity card, for the summary.

@@ -56,7 +56,6 @@ extension DeviceInformationDissector {
             return "Regulatory Certification Data List: \(items.count) item\(items.count == 1 ? "" : "s")"
                 + (bodies.isEmpty ? "" : " (" + bodies.joined(separator: ", ") + ")")
         }
-        public var summaryPayload: (any Sendable)? { nil }
     }
 
     public static func regulatoryList(_ v: ArraySlice<UInt8>) -> Dissection {
@@ -109,7 +108,6 @@ extension DeviceInformationDissector {
             let parts = strings.compactMap { kind, bytes in DissectorText.utf8(bytes).map { "\(UDI.names[kind].1) \"\($0)\"" } }
             return "UDI: " + (parts.isEmpty ? "none" : parts.joined(separator: ", "))
         }
-        public var summaryPayload: (any Sendable)? { nil }
     }
 
     public static func udi(_ v: ArraySlice<UInt8>) -> Dissection {

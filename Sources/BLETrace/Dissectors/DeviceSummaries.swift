@@ -29,7 +29,7 @@ public final class BatteryHistoryLayer: AnalysisLayer {
 
     public func attach(to pipeline: Pipeline) {
         att.valueObservers.append { [unowned self] d, ctx in
-            guard !ctx.fromClient, d.dissector == "battery", let r = d.payload as? BatteryReading else { return }
+            guard !ctx.fromClient, case let .battery(r)? = d.fact else { return }
             self.add(r.percent, device: ctx.device, record: ctx.record)
         }
     }
@@ -97,8 +97,7 @@ public final class IdentityLayer: AnalysisLayer {
 
     public func attach(to pipeline: Pipeline) {
         att.valueObservers.append { [unowned self] d, ctx in
-            guard !ctx.fromClient, d.problem == nil, d.dissector == "gap" || d.dissector == "device_information",
-                  let item = d.payload as? IdentityItem else { return }
+            guard !ctx.fromClient, d.problem == nil, case let .identity(item)? = d.fact else { return }
             self.add(item, device: ctx.device)
         }
     }

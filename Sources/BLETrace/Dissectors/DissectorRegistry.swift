@@ -1,29 +1,34 @@
 /// A decoded attribute value: what a dissector returns. It writes its own JSON members and one line of text;
-/// the summary layers (battery history, identity cards, the ANCS view) read the typed value itself.
+/// what the summary layers need from it is a typed `SummaryFact`.
 public protocol DecodedValue: Sendable {
     /// The value's members of JSON `decoded` (after `dissector`, before `text`).
     func writeFields<S: FieldSink>(into s: inout S)
     /// One line for the timeline: "90%", "\"Acme\"".
     var text: String { get }
-    /// What the summary layers receive (`Dissection.payload`) when the value is valid: by default the value.
-    var summaryPayload: (any Sendable)? { get }
-    /// True when `summaryPayload` holds even for a value with a problem (field values carry their own).
-    var payloadDespiteProblem: Bool { get }
+    /// What the value tells the summary layers, when anything (`Dissection.fact`).
+    var summaryFact: SummaryFact? { get }
+    /// True when `summaryFact` holds even for a value with a problem.
+    var factDespiteProblem: Bool { get }
 }
 
 extension DecodedValue {
-    public var summaryPayload: (any Sendable)? { self }
-    public var payloadDespiteProblem: Bool { false }
+    public var summaryFact: SummaryFact? { nil }
+    public var factDespiteProblem: Bool { false }
 }
 
-/// A value given as a field tree and text (dissectors not yet typed; `--uuids` decoders).
-public struct FieldsValue: DecodedValue {
-    public var fields: Fields
-    public var text: String
-    public var payload: (any Sendable)?
-    public func writeFields<S: FieldSink>(into s: inout S) { s.members(fields) }
-    public var summaryPayload: (any Sendable)? { payload }
-    public var payloadDespiteProblem: Bool { true }
+/// What a decoded value tells the summaries beside the timeline: the battery history, the identity cards and
+/// the joined ANCS view each switch over it.
+public enum SummaryFact: Sendable, Equatable {
+    case battery(BatteryReading)
+    case identity(IdentityItem)
+    case ancs(ANCSEvent)
+}
+
+/// No value: a dissection that could not decode anything (its problem says why).
+public struct NoValue: DecodedValue, Equatable {
+    public init() {}
+    public func writeFields<S: FieldSink>(into s: inout S) {}
+    public var text: String { "" }
 }
 
 /// What a value dissector made of one attribute value.
@@ -42,13 +47,9 @@ public struct Dissection: Sendable {
         self.problem = problem
     }
 
-    public init(_ dissector: String, fields: Fields = Fields(), text: String, problem: String? = nil, payload: (any Sendable)? = nil) {
-        self.init(dissector, value: FieldsValue(fields: fields, text: text, payload: payload), problem: problem)
-    }
-
     /// A value that could not be decoded at all: only the reason.
-    public static func invalid(_ dissector: String, _ reason: String, fields: Fields = Fields()) -> Dissection {
-        Dissection(dissector, fields: fields, text: "", problem: reason)
+    public static func invalid(_ dissector: String, _ reason: String) -> Dissection {
+        Dissection(dissector, value: NoValue(), problem: reason)
     }
 
     /// One line for the timeline: "90%", "Manufacturer Name \"Acme\"".
@@ -57,9 +58,10 @@ public struct Dissection: Sendable {
     /// The value's fields as a tree (JSON `decoded`, after `dissector`).
     public var fields: Fields { FieldsBuilder.object { value.writeFields(into: &$0) } }
 
-    /// The typed result for the summary layers: a typed value's own, when valid; a field value's given payload.
-    public var payload: (any Sendable)? {
-        problem == nil || value.payloadDespiteProblem ? value.summaryPayload : nil
+    /// What the summary layers take from the value: its fact, when the value is valid (or the value says its fact
+    /// holds despite the problem).
+    public var fact: SummaryFact? {
+        problem == nil || value.factDespiteProblem ? value.summaryFact : nil
     }
 
     /// Writes `decoded` as the JSON shows it: `dissector`, the value's fields, `text` (the one-line rendering)
@@ -273,7 +275,7 @@ public struct StringValue: DecodedValue, Equatable {
     public func writeFields<S: FieldSink>(into s: inout S) { s.field(key, value) }
     /// The quoted string (the event already names the characteristic).
     public var text: String { "\"" + value + "\"" }
-    public var summaryPayload: (any Sendable)? { identity ? IdentityItem.string(key: key, value: value) : nil }
+    public var summaryFact: SummaryFact? { identity ? .identity(.string(key: key, value: value)) : nil }
 }
 
 /// A descriptor's value with the characteristic it describes.
@@ -287,6 +289,6 @@ public struct DescribedValue: DecodedValue {
         if let n = GATTNaming.name(characteristic, kind: AssignedNumbers.characteristicName) { s.field("characteristic_name", n) }
     }
     public var text: String { inner.text }
-    public var summaryPayload: (any Sendable)? { inner.summaryPayload }
-    public var payloadDespiteProblem: Bool { inner.payloadDespiteProblem }
+    public var summaryFact: SummaryFact? { inner.summaryFact }
+    public var factDespiteProblem: Bool { inner.factDespiteProblem }
 }

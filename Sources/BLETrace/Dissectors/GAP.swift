@@ -40,8 +40,8 @@ public struct GAPDissector: ValueDissector {
             return Hex.hex(value, width: 4) + " "
                 + (names.map { $0.category + ($0.subcategory.map { ": " + $0 } ?? "") } ?? "unassigned category \(value >> 6)")
         }
-        public var summaryPayload: (any Sendable)? { IdentityItem.appearance(value) }
-        public var payloadDespiteProblem: Bool { true }
+        public var summaryFact: SummaryFact? { .identity(.appearance(value)) }
+        public var factDespiteProblem: Bool { true }
     }
 
     /// Peripheral Preferred Connection Parameters: intervals (1.25 ms), latency, timeout (10 ms); 0xFFFF means
@@ -80,7 +80,6 @@ public struct GAPDissector: ValueDissector {
             return "interval \(iv(intervalMin))–\(iv(intervalMax)), latency \(latency), timeout "
                 + (timeout == 0xFFFF ? "any" : Fmt.timeout10(Int(timeout)))
         }
-        public var summaryPayload: (any Sendable)? { nil }
     }
 
     /// A one-byte 0/1 characteristic.
@@ -97,6 +96,5 @@ public struct GAPDissector: ValueDissector {
 
         public func writeFields<S: FieldSink>(into s: inout S) { s.field(key, Int(value)) }
         public var text: String { (value == 0 ? "no " : "") + label + (value == 1 ? " supported" : "") }
-        public var summaryPayload: (any Sendable)? { nil }
     }
 }

@@ -33,7 +33,6 @@ public struct GATTServiceDissector: ValueDissector {
             s.field("end_handle", Int(end))
         }
         public var text: String { "services changed in \(Hex.hex(start, width: 4))–\(Hex.hex(end, width: 4))" }
-        public var summaryPayload: (any Sendable)? { nil }
     }
 
     static func features(_ v: ArraySlice<UInt8>, key: String, names: [String]) -> Dissection {
@@ -67,7 +66,6 @@ public struct GATTServiceDissector: ValueDissector {
             let set = self.set
             return set.isEmpty ? "no features" : set.joined(separator: ", ")
         }
-        public var summaryPayload: (any Sendable)? { nil }
     }
 
     static func databaseHash(_ v: ArraySlice<UInt8>) -> Dissection {
@@ -80,6 +78,5 @@ public struct GATTServiceDissector: ValueDissector {
         public var hash: ArraySlice<UInt8>
         public func writeFields<S: FieldSink>(into s: inout S) { s.field("database_hash", hex: hash) }
         public var text: String { "database hash " + Hex.string(hash) }
-        public var summaryPayload: (any Sendable)? { nil }
     }
 }

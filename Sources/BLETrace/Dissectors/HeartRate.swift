@@ -29,7 +29,6 @@ public struct HeartRateDissector: ValueDissector {
             s.field("location", HeartRateDissector.locationName(location))
         }
         public var text: String { "sensor on the " + HeartRateDissector.locationName(location).lowercased() }
-        public var summaryPayload: (any Sendable)? { nil }
     }
 
     /// Heart Rate Control Point command (1: reset energy expended).
@@ -37,7 +36,6 @@ public struct HeartRateDissector: ValueDissector {
         public var command: UInt8
         public func writeFields<S: FieldSink>(into s: inout S) { s.field("command", Int(command)) }
         public var text: String { command == 1 ? "reset energy expended" : "command \(command)" }
-        public var summaryPayload: (any Sendable)? { nil }
     }
 
     /// Flags; heart rate (8 or 16 bits); energy expended (kJ) and RR intervals (1/1024 s) when flagged.
@@ -105,6 +103,5 @@ public struct HeartRateDissector: ValueDissector {
             return parts.joined(separator: ", ")
         }
 
-        public var summaryPayload: (any Sendable)? { nil }
     }
 }

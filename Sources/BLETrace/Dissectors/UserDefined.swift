@@ -267,5 +267,4 @@ public struct UserValue: DecodedValue, Equatable {
         case let .integer(x, scale?): return UserValue.scaled(x, by: scale).text + u
         }
     }
-    public var summaryPayload: (any Sendable)? { nil }
 }

@@ -26,8 +26,8 @@ struct ANCSTests {
         #expect(rsp.problem == nil)
         #expect(rsp.text == "Notification Attributes UID 21: Title \"slackhappy\"")
         #expect(Self.ancs(rsp)?["attributes"] == .object(["title": .string("slackhappy")]))
-        #expect(rsp.payload as? ANCSEvent == .response(ANCS.Response(commandID: 0, uid: 21, appIdentifier: nil,
-                                                                     attributes: [ANCS.Attribute(id: 1, value: "slackhappy")])))
+        #expect(rsp.fact == .ancs(.response(ANCS.Response(commandID: 0, uid: 21, appIdentifier: nil,
+                                                                     attributes: [ANCS.Attribute(id: 1, value: "slackhappy")]))))
     }
 
     @Test("every event, flag and category; a short notification is invalid")
@@ -78,7 +78,7 @@ struct ANCSTests {
             let first = try #require(dissect(ANCS.dataSource, Array(whole[..<cut]), opcode: 0x1B, state: state))
             #expect(first.problem == nil, "cut \(cut)")
             #expect(Self.ancs(first)?["fragment"] == .int(1), "cut \(cut)")
-            #expect(first.payload == nil)
+            #expect(first.fact == nil)
             let second = try #require(dissect(ANCS.dataSource, Array(whole[cut...]), opcode: 0x1B, state: state))
             #expect(second.problem == nil, "cut \(cut)")
             let f = try #require(Self.ancs(second))

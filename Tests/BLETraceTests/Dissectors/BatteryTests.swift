@@ -7,14 +7,14 @@ struct BatteryTests {
     func level() throws {
         let d = try #require(dissect(sig(0x2A19), [0x5A]))
         #expect(d.dissector == "battery" && d.fields["battery_level"] == .int(90) && d.text == "90%" && d.problem == nil)
-        #expect(d.payload as? BatteryReading == BatteryReading(percent: 90))
+        #expect(d.fact == .battery(BatteryReading(percent: 90)))
         #expect(dissect(sig(0x2A19), [0x00])?.text == "0%")
         #expect(dissect(sig(0x2A19), [100])?.problem == nil)
 
         let high = try #require(dissect(sig(0x2A19), [101]))
         #expect(high.fields["battery_level"] == .int(101))
         #expect(high.problem == "battery level 101 is above 100%")
-        #expect(high.payload == nil)
+        #expect(high.fact == nil)
         #expect(high.summaryText(raw: [101]) == "101% [invalid: battery level 101 is above 100%] 65")
         #expect(high.jsonFields["problem"] == .string("battery level 101 is above 100%"))
 
@@ -40,14 +40,14 @@ struct BatteryTests {
         #expect(d.fields["service_required"] == .string("yes"))
         #expect(d.fields["battery_fault"] == .bool(true))
         #expect(d.text == "77%, battery present, charging, level good, wired power, service required, battery fault")
-        #expect(d.payload as? BatteryReading == BatteryReading(percent: 77))
+        #expect(d.fact == .battery(BatteryReading(percent: 77)))
 
         // Flags promise a level the value lacks.
         let short = try #require(dissect(sig(0x2BED), [0x02] + le(0x0001)))
         #expect(short.problem?.contains("truncated") == true)
-        #expect(short.payload == nil && short.text == "battery present")
+        #expect(short.fact == nil && short.text == "battery present")
         let high = try #require(dissect(sig(0x2BED), [0x06, 0x01, 0x00, 150, 0x01]))
-        #expect(high.problem == "battery level 150 is above 100%" && high.payload == nil)
+        #expect(high.problem == "battery level 150 is above 100%" && high.fact == nil)
         #expect(high.fields["battery_level"] == .int(150) && high.fields["service_required"] == nil)
 
         // The typed value holds the raw fields; a byte left over keeps the level for the battery history.
@@ -55,7 +55,7 @@ struct BatteryTests {
         #expect(typed.flags == 0x07 && typed.powerState == power && typed.identifier == 0x0102)
         #expect(typed.level == 77 && typed.additionalStatus == 0x05 && typed.complete)
         let extra = try #require(dissect(sig(0x2BED), [0x02, 0x01, 0x00, 40, 0xFF]))
-        #expect(extra.problem != nil && extra.payload as? BatteryReading == BatteryReading(percent: 40))
+        #expect(extra.problem != nil && extra.fact == .battery(BatteryReading(percent: 40)))
     }
 
     @Test("Battery Critical Status flags")

@@ -11,13 +11,13 @@ struct DeviceInformationTests {
             let d = try #require(dissect(sig(u), Array("Acé 1.0".utf8)))
             #expect(d.dissector == "device_information")
             #expect(d.fields[key] == .string("Acé 1.0"), "\(key)")
-            #expect(d.payload as? IdentityItem == .string(key: key, value: "Acé 1.0"))
+            #expect(d.fact == .identity(.string(key: key, value: "Acé 1.0")))
         }
         // Trailing NULs (fixed-size buffers) are not part of the string.
         #expect(dissect(sig(0x2A26), Array("2.1".utf8) + [0, 0])?.fields["firmware_revision"] == .string("2.1"))
         let bad = try #require(dissect(sig(0x2A29), [0x41, 0xC3, 0x28]))
         #expect(bad.problem == "not valid UTF-8")
-        #expect(bad.payload == nil)
+        #expect(bad.fact == nil)
         #expect(bad.summaryText(raw: [0x41, 0xC3, 0x28]).hasSuffix("[invalid: not valid UTF-8] 41 c3 28"))
     }
 

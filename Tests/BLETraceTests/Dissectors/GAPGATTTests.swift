@@ -7,7 +7,7 @@ struct GAPGATTTests {
     func nameAndAppearance() throws {
         let n = try #require(dissect(sig(0x2A00), Array("Thermo-42".utf8)))
         #expect(n.dissector == "gap" && n.fields["device_name"] == .string("Thermo-42") && n.text == "\"Thermo-42\"")
-        #expect(n.payload as? IdentityItem == .string(key: "device_name", value: "Thermo-42"))
+        #expect(n.fact == .identity(.string(key: "device_name", value: "Thermo-42")))
 
         let a = try #require(dissect(sig(0x2A01), le(0x00C1)))   // Watch: Sports Watch
         #expect(a.fields["appearance"] == .int(0xC1) && a.fields["category_value"] == .int(3) && a.fields["subcategory_value"] == .int(1))
@@ -58,7 +58,7 @@ struct GAPGATTTests {
         #expect(c.dissector == "descriptor" && c.fields["notifications"] == .bool(true) && c.fields["indications"] == .bool(false))
         #expect(c.fields["characteristic"] == .string("2A19") && c.fields["characteristic_name"] == .string("Battery Level"))
         #expect(c.text == "notifications on, indications off")
-        let sub = try #require(c.payload as? DescriptorDissector.Subscription)
+        let sub = try #require(((c.value as? DescribedValue)?.inner as? DescriptorDissector.CCCDValue)?.subscription)
         #expect(sub.characteristic == sig(0x2A19) && sub.notifications)
         #expect(dissect(sig(0x2902), [0x02, 0x00], descriptor: true)?.text == "notifications off, indications on")
         #expect(dissect(sig(0x2902), [0x04, 0x00], descriptor: true)?.problem == "reserved bits set (0x0004)")

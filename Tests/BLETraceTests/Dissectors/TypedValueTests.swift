@@ -11,11 +11,11 @@ struct TypedValueTests {
         let name = try #require(dissect(sig(0x2A00), Array("Thermo-42".utf8)))
         let s = try #require(name.value as? StringValue)
         #expect(s.key == "device_name" && s.value == "Thermo-42" && s.identity)
-        #expect(name.payload as? IdentityItem == .string(key: "device_name", value: "Thermo-42"))
+        #expect(name.fact == .identity(.string(key: "device_name", value: "Thermo-42")))
 
         let appearance = try #require(dissect(sig(0x2A01), [0xC1, 0x03]))
         #expect(appearance.value as? GAPDissector.Appearance == GAPDissector.Appearance(value: 0x03C1))
-        #expect(appearance.payload as? IdentityItem == .appearance(0x03C1))
+        #expect(appearance.fact == .identity(.appearance(0x03C1)))
 
         let pnp = try #require(dissect(sig(0x2A50), [0x01, 0x0D, 0x00, 0x34, 0x12, 0x00, 0x01]))
         #expect(pnp.value as? PnPID == PnPID(vendorIDSource: 1, vendorID: 0x000D, productID: 0x1234, productVersion: 0x0100))
@@ -41,7 +41,8 @@ struct TypedValueTests {
                                                                              characteristic: BLEUUID(UInt16(0x2A19)),
                                                                              isDescriptor: true, opcode: 0x12, fromClient: true))
         #expect(d.text == "notifications on, indications off")
-        #expect(d.payload as? DescriptorDissector.Subscription
+        #expect((d.value as? DescribedValue)?.inner is DescriptorDissector.CCCDValue && d.fact == nil)
+        #expect(((d.value as? DescribedValue)?.inner as? DescriptorDissector.CCCDValue)?.subscription
                 == DescriptorDissector.Subscription(characteristic: BLEUUID(UInt16(0x2A19)), notifications: true, indications: false))
         #expect(d.fields["characteristic"] == .string("2A19"))
         #expect(d.fields["characteristic_name"] == .string("Battery Level"))
@@ -50,7 +51,7 @@ struct TypedValueTests {
     @Test("an invalid typed value gives the summary layers no payload")
     func invalid() throws {
         let d = try #require(dissect(sig(0x2A19), [150]))
-        #expect(d.problem != nil && d.payload == nil)
+        #expect(d.problem != nil && d.fact == nil)
         #expect(d.value as? BatteryReading == BatteryReading(percent: 150))
     }
 }
