@@ -31,6 +31,22 @@ public struct CaptureStats: Sendable {
     public var notes = 0
     /// Records the capture itself cut short (Android filtered snoop logs, snap length).
     public var filtered = 0
+
+    /// Counts a record as it arrives.
+    @inline(__always) mutating func arrived(at t: Timestamp) {
+        records += 1
+        if first == nil { first = t }
+        last = t
+    }
+
+    /// Counts a record's event by kind, and as malformed when it is.
+    @inline(__always) mutating func decoded(_ kind: EventKind, malformed isMalformed: Bool, record: Int) {
+        kindCounts[kind.index] += 1
+        if isMalformed {
+            malformed += 1
+            if malformedRecords.count < 1000 { malformedRecords.append(record) }
+        }
+    }
 }
 
 /// Drives the stages: record → HCI → L2CAP → channel decoders → timeline events.
@@ -81,9 +97,7 @@ public final class Pipeline {
 
     public func process(_ r: Record) {
         for o in recordObservers { o(r.number, r.timestamp) }
-        stats.records += 1
-        if stats.first == nil { stats.first = r.timestamp }
-        stats.last = r.timestamp
+        stats.arrived(at: r.timestamp)
         var e = TraceEvent(record: r.number, timestamp: r.timestamp, direction: r.direction, body: .pending(.vendor))
         switch r.kind {
         case .command: decodeCommand(r, &e)
@@ -100,12 +114,9 @@ public final class Pipeline {
         }
         if let o = r.originalLength, !e.isFiltered { e.cut = CutShort(captured: r.data.count, original: o) }
         let (kind, malformed) = e.body.kindAndMalformed
-        stats.kindCounts[kind.index] += 1
-        if malformed {
-            stats.malformed += 1
-            if stats.malformedRecords.count < 1000 { stats.malformedRecords.append(r.number) }
-        }
-        if held.isEmpty && queueHead == queue.count {
+        stats.decoded(kind, malformed: malformed, record: r.number)
+        // Nothing held and nothing queued (`drain` empties the queue once it has delivered all of it).
+        if queue.isEmpty && held.isEmpty {
             deliver(e)
         } else {
             queue.append(e)
