@@ -385,7 +385,8 @@ public final class LinkLayerDecoder {
                 show(.notFollowed)
                 return
             }
-            let (outcome, warning) = reassembler.feed(handle: handle, start: h.llid == 2, payload, record: r.number)
+            let (outcome, warning) = reassembler.feed(handle: handle, direction: info.direction == nil ? .unknown : e.direction,
+                                                      start: h.llid == 2, payload, record: r.number)
             switch outcome {
             case let .frame(frame):
                 // The sniffer's layers stay in front of the frame's, whatever body the frame's decoder makes.

@@ -249,7 +249,7 @@ public final class Pipeline {
             return
         }
         do {
-            let (outcome, warning) = try l2cap.feed(r.data, record: r.number)
+            let (outcome, warning) = try l2cap.feed(r.data, record: r.number, direction: r.direction)
             switch outcome {
             case let .frame(frame):
                 let conn = connections.connection(for: frame.handle)

@@ -11,7 +11,7 @@ struct L2CAPReassemblerTests {
     @Test("a frame in one packet")
     func single() throws {
         var r = L2CAPReassembler()
-        let (out, warning) = try r.feed(Self.acl(0x0040, pb: 0b10, [0x03, 0x00, 0x04, 0x00, 0x0A, 0x03, 0x00]), record: 1)
+        let (out, warning) = try r.feed(Self.acl(0x0040, pb: 0b10, [0x03, 0x00, 0x04, 0x00, 0x0A, 0x03, 0x00]), record: 1, direction: .controllerToHost)
         guard case let .frame(f) = out else { Issue.record("expected a frame, got \(out)"); return }
         #expect(f.handle == 0x0040 && f.cid == 0x0004 && Array(f.payload) == [0x0A, 0x03, 0x00] && f.fragments == 1)
         #expect(warning == nil)
@@ -20,10 +20,10 @@ struct L2CAPReassemblerTests {
     @Test("start and continuation fragments reassemble; first record kept")
     func fragments() throws {
         var r = L2CAPReassembler()
-        let (a, _) = try r.feed(Self.acl(0x0040, pb: 0b10, [0x05, 0x00, 0x04, 0x00, 0x1B, 0x03]), record: 7)
+        let (a, _) = try r.feed(Self.acl(0x0040, pb: 0b10, [0x05, 0x00, 0x04, 0x00, 0x1B, 0x03]), record: 7, direction: .controllerToHost)
         guard case let .partial(h, have, expected, start) = a else { Issue.record("expected partial"); return }
         #expect(h == 0x0040 && have == 2 && expected == 5 && start)
-        let (b, _) = try r.feed(Self.acl(0x0040, pb: 0b01, [0x00, 0xAA, 0xBB]), record: 8)
+        let (b, _) = try r.feed(Self.acl(0x0040, pb: 0b01, [0x00, 0xAA, 0xBB]), record: 8, direction: .controllerToHost)
         guard case let .frame(f) = b else { Issue.record("expected frame, got \(b)"); return }
         #expect(Array(f.payload) == [0x1B, 0x03, 0x00, 0xAA, 0xBB])
         #expect(f.fragments == 2 && f.firstRecord == 7)
@@ -32,10 +32,10 @@ struct L2CAPReassemblerTests {
     @Test("fragments of two handles interleave")
     func interleaved() throws {
         var r = L2CAPReassembler()
-        _ = try r.feed(Self.acl(0x0001, pb: 0b10, [0x04, 0x00, 0x04, 0x00, 0x01, 0x02]), record: 1)
-        _ = try r.feed(Self.acl(0x0002, pb: 0b10, [0x03, 0x00, 0x06, 0x00, 0x09]), record: 2)
-        let (x, _) = try r.feed(Self.acl(0x0001, pb: 0b01, [0x03, 0x04]), record: 3)
-        let (y, _) = try r.feed(Self.acl(0x0002, pb: 0b01, [0x08, 0x07]), record: 4)
+        _ = try r.feed(Self.acl(0x0001, pb: 0b10, [0x04, 0x00, 0x04, 0x00, 0x01, 0x02]), record: 1, direction: .controllerToHost)
+        _ = try r.feed(Self.acl(0x0002, pb: 0b10, [0x03, 0x00, 0x06, 0x00, 0x09]), record: 2, direction: .controllerToHost)
+        let (x, _) = try r.feed(Self.acl(0x0001, pb: 0b01, [0x03, 0x04]), record: 3, direction: .controllerToHost)
+        let (y, _) = try r.feed(Self.acl(0x0002, pb: 0b01, [0x08, 0x07]), record: 4, direction: .controllerToHost)
         guard case let .frame(f1) = x, case let .frame(f2) = y else { Issue.record("expected two frames"); return }
         #expect(f1.handle == 1 && f1.cid == 4 && Array(f1.payload) == [1, 2, 3, 4])
         #expect(f2.handle == 2 && f2.cid == 6 && Array(f2.payload) == [9, 8, 7])
@@ -44,8 +44,8 @@ struct L2CAPReassemblerTests {
     @Test("a lost last fragment is reported when the next frame starts")
     func lostFragment() throws {
         var r = L2CAPReassembler()
-        _ = try r.feed(Self.acl(0x0040, pb: 0b10, [0x06, 0x00, 0x04, 0x00, 0x1B, 0x03]), record: 1)
-        let (out, warning) = try r.feed(Self.acl(0x0040, pb: 0b10, [0x01, 0x00, 0x04, 0x00, 0x1E]), record: 2)
+        _ = try r.feed(Self.acl(0x0040, pb: 0b10, [0x06, 0x00, 0x04, 0x00, 0x1B, 0x03]), record: 1, direction: .controllerToHost)
+        let (out, warning) = try r.feed(Self.acl(0x0040, pb: 0b10, [0x01, 0x00, 0x04, 0x00, 0x1E]), record: 2, direction: .controllerToHost)
         guard case let .frame(f) = out else { Issue.record("expected frame"); return }
         #expect(Array(f.payload) == [0x1E])
         #expect(warning?.contains("record 1 lost its last fragment") == true)
@@ -55,7 +55,7 @@ struct L2CAPReassemblerTests {
     @Test("a continuation with no start is a problem, not dropped silently")
     func orphanContinuation() throws {
         var r = L2CAPReassembler()
-        let (out, _) = try r.feed(Self.acl(0x0040, pb: 0b01, [0x01, 0x02]), record: 1)
+        let (out, _) = try r.feed(Self.acl(0x0040, pb: 0b01, [0x01, 0x02]), record: 1, direction: .controllerToHost)
         guard case let .problem(h, reason) = out else { Issue.record("expected problem"); return }
         #expect(h == 0x0040 && reason.contains("no frame started"))
     }
@@ -63,8 +63,8 @@ struct L2CAPReassemblerTests {
     @Test("a surplus continuation overrunning the frame is reported")
     func overrun() throws {
         var r = L2CAPReassembler()
-        _ = try r.feed(Self.acl(0x0040, pb: 0b10, [0x03, 0x00, 0x04, 0x00, 0x0B]), record: 1)
-        let (out, _) = try r.feed(Self.acl(0x0040, pb: 0b01, [0x01, 0x02, 0x03]), record: 2)
+        _ = try r.feed(Self.acl(0x0040, pb: 0b10, [0x03, 0x00, 0x04, 0x00, 0x0B]), record: 1, direction: .controllerToHost)
+        let (out, _) = try r.feed(Self.acl(0x0040, pb: 0b01, [0x01, 0x02, 0x03]), record: 2, direction: .controllerToHost)
         guard case let .problem(_, reason) = out else { Issue.record("expected problem, got \(out)"); return }
         #expect(reason == "fragments overran the frame: 8 bytes for an L2CAP length of 3")
     }
@@ -72,7 +72,7 @@ struct L2CAPReassemblerTests {
     @Test("bytes after the frame in one packet are decoded and reported")
     func surplusBytes() throws {
         var r = L2CAPReassembler()
-        let (out, warning) = try r.feed(Self.acl(0x0040, pb: 0b10, [0x01, 0x00, 0x04, 0x00, 0x1E, 0xEE, 0xEE]), record: 1)
+        let (out, warning) = try r.feed(Self.acl(0x0040, pb: 0b10, [0x01, 0x00, 0x04, 0x00, 0x1E, 0xEE, 0xEE]), record: 1, direction: .controllerToHost)
         guard case let .frame(f) = out else { Issue.record("expected frame"); return }
         #expect(Array(f.payload) == [0x1E])
         #expect(warning == "2 bytes after the end of the L2CAP frame")
@@ -81,11 +81,11 @@ struct L2CAPReassemblerTests {
     @Test("a start fragment shorter than the L2CAP header waits for the rest")
     func shortStart() throws {
         var r = L2CAPReassembler()
-        let (a, _) = try r.feed(Self.acl(0x0040, pb: 0b10, [0x03, 0x00]), record: 1)
+        let (a, _) = try r.feed(Self.acl(0x0040, pb: 0b10, [0x03, 0x00]), record: 1, direction: .controllerToHost)
         guard case .partial(_, _, -1, true) = a else { Issue.record("expected partial with unknown length, got \(a)"); return }
-        let (b, _) = try r.feed(Self.acl(0x0040, pb: 0b01, [0x04, 0x00, 0x0A, 0x05]), record: 2)
+        let (b, _) = try r.feed(Self.acl(0x0040, pb: 0b01, [0x04, 0x00, 0x0A, 0x05]), record: 2, direction: .controllerToHost)
         guard case .partial = b else { Issue.record("expected partial, got \(b)"); return }
-        let (c, _) = try r.feed(Self.acl(0x0040, pb: 0b01, [0x00]), record: 3)
+        let (c, _) = try r.feed(Self.acl(0x0040, pb: 0b01, [0x00]), record: 3, direction: .controllerToHost)
         guard case let .frame(f) = c else { Issue.record("expected frame, got \(c)"); return }
         #expect(f.cid == 4 && Array(f.payload) == [0x0A, 0x05, 0x00] && f.fragments == 3)
         _ = r
@@ -94,13 +94,13 @@ struct L2CAPReassemblerTests {
     @Test("an ACL length beyond the packet throws")
     func truncatedACL() {
         var r = L2CAPReassembler()
-        #expect(throws: ByteError.self) { try r.feed([0x40, 0x20, 0x09, 0x00, 0x01][...], record: 1) }
+        #expect(throws: ByteError.self) { try r.feed([0x40, 0x20, 0x09, 0x00, 0x01][...], record: 1, direction: .controllerToHost) }
     }
 
     @Test("unfinished frames are listed at the end")
     func unfinished() throws {
         var r = L2CAPReassembler()
-        _ = try r.feed(Self.acl(0x0041, pb: 0b10, [0x09, 0x00, 0x04, 0x00, 0x1B]), record: 5)
+        _ = try r.feed(Self.acl(0x0041, pb: 0b10, [0x09, 0x00, 0x04, 0x00, 0x1B]), record: 5, direction: .controllerToHost)
         #expect(r.unfinished.count == 1)
         #expect(r.unfinished.first?.handle == 0x0041 && r.unfinished.first?.firstRecord == 5 && r.unfinished.first?.have == 1 && r.unfinished.first?.expected == 9)
     }
