@@ -65,6 +65,7 @@ struct Analyze: ParsableCommand {
         let opened = try input.open()
         let out = OutputWriter(fd: 1)
         var sink: EventSink
+        var renderer: EventSink & RedactableOutput
         var markdown: MarkdownRenderer? = nil
         var textRenderer: TextRenderer? = nil
         switch format {
@@ -72,24 +73,24 @@ struct Analyze: ParsableCommand {
             let t = TextRenderer(out: out, style: text.style)
             t.showEvents = !summaryOnly
             textRenderer = t
-            sink = t
-        case .json: sink = JSONRenderer(out: out)
-        case .jsonl: sink = JSONLinesRenderer(out: out)
+            renderer = t
+        case .json: renderer = JSONRenderer(out: out)
+        case .jsonl: renderer = JSONLinesRenderer(out: out)
         case .markdown:
             let m = MarkdownRenderer(out: out)
             markdown = m
-            sink = m
+            renderer = m
         }
+        sink = renderer
         // JSON formatting on a second thread: only for a plain renderer that shares nothing with the pipeline
         // (filters read the pipeline's state while events flow). The text timeline costs too little to format
         // to gain from it: handing events over cost more than it saved.
-        if !singleThread && (format == .json || format == .jsonl) && filter.isEmpty
+        // The redactor learns while events flow, so a redacting renderer stays on the decoding thread.
+        if let r = redactor {
+            sink = RedactingSink(redactor: r, next: renderer)
+        } else if !singleThread && (format == .json || format == .jsonl) && filter.isEmpty
             && ProcessInfo.processInfo.activeProcessorCount > 1 {
             sink = BackgroundSink(next: sink)
-        }
-        if let r = redactor {
-            sink = RedactingSink(redactor: r, next: sink)
-            markdown?.redact = { r.redact($0) }
         }
         var filterSink: FilterSink? = nil
         if !filter.isEmpty {

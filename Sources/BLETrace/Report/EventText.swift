@@ -4,7 +4,6 @@ public enum EventText {
     /// Appends the event's text to `b`.
     public static func write(_ e: TraceEvent, into b: inout [UInt8]) {
         switch e.body {
-        case let .legacy(l): b.append(string: l.summary)
         case let .aclFragment(f):
             b.append(string: f.start ? "ACL start fragment: " : "ACL continuation fragment: ")
             b.append(decimal: f.have)
@@ -81,7 +80,6 @@ public enum EventText {
             b.append(decimal: c.original)
             b.append(string: " bytes]")
         }
-        if case let .legacy(l) = e.body, !l.late.isEmpty { b.append(string: l.late) }
         switch e.body {
         case let .att(x): x.writeLateText(e, into: &b)
         case let .hciCommand(x): x.writeLateText(e, into: &b)
@@ -97,7 +95,6 @@ public enum EventText {
 
     /// The event's text as a string.
     public static func string(_ e: TraceEvent) -> String {
-        if case let .legacy(l) = e.body, e.l2cap.map({ $0.fragments <= 1 }) ?? true, e.warning == nil, e.cut == nil, l.late.isEmpty { return l.summary }
         var b: [UInt8] = []
         b.reserveCapacity(128)
         write(e, into: &b)

@@ -2,13 +2,13 @@
 /// first, the device table, then per connection its parameters, pairing, GATT tree with values, and a
 /// timeline excerpt. Events are kept only as excerpt lines (bounded), the rest comes from the layers and
 /// the summary at the end.
-public final class MarkdownRenderer: EventSink {
+public final class MarkdownRenderer: EventSink, RedactableOutput {
     let out: OutputWriter
     /// The analysis layers (ATT, SMP, activity log), set after the analyzer is made.
     public var layers: [AnalysisLayer] = []
-    /// Applied to every line written (`--redact`; the events and summary arrive redacted already, but the
-    /// GATT tree comes straight from the layers).
-    public var redact: (String) -> String = { $0 }
+    /// `--redact`: applied to each timeline line as it is made, and to every line written (the summary arrives
+    /// redacted already, but the GATT tree comes straight from the layers).
+    public var redactor: Redactor?
     /// Timeline lines kept per connection: the first `head` and the last `tail`.
     public var head = 30
     public var tail = 5
@@ -37,7 +37,7 @@ public final class MarkdownRenderer: EventSink {
     public func event(_ e: TraceEvent) {
         eventsSeen += 1
         if origin == nil { origin = e.timestamp }
-        let line = MarkdownRenderer.timelineLine(e, origin: origin!)
+        let line = MarkdownRenderer.timelineLine(e, origin: origin!, redactor: redactor)
         let important = e.malformed != nil || e.summary.contains("Error Response") || e.summary.contains("[unanswered")
             || e.summary.contains("Pairing Failed") || e.summary.hasPrefix("Disconnection Complete") || e.summary.contains("failed")
         func keep(_ x: inout Excerpt) {
@@ -55,8 +55,8 @@ public final class MarkdownRenderer: EventSink {
         if let c = e.connection { keep(&excerpts[c, default: Excerpt()]) } else { keep(&outside) }
     }
 
-    static func timelineLine(_ e: TraceEvent, origin: Timestamp) -> String {
-        TextRenderer.plainLine(e, origin: origin).replacingAll("`", with: "'")
+    static func timelineLine(_ e: TraceEvent, origin: Timestamp, redactor: Redactor? = nil) -> String {
+        TextRenderer.plainLine(e, origin: origin, redactor: redactor).replacingAll("`", with: "'")
     }
 
     var lines: [String] = []
@@ -85,7 +85,7 @@ public final class MarkdownRenderer: EventSink {
         put("---")
         put("*Report by bletrace \(BLETraceVersion.string).*")
         for l in lines {
-            out.write(redact(l))
+            out.write(redactor?.redact(l) ?? l)
             out.write(byte: 0x0A)
         }
         out.flush()

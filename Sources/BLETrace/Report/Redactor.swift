@@ -287,12 +287,17 @@ public final class Redactor {
         return out
     }
 
-    public func redact(_ e: TraceEvent) -> TraceEvent {
-        var r = e.materialized()
-        r.legacy.summary = redact(r.legacy.summary)
-        r.legacy.layers = r.legacy.layers.map { ($0.0, redact($0.1)) }
-        r.legacy.malformed = r.legacy.malformed.map { redact($0) }
-        return r
+    /// Redacts the text in `b` from `start` on, in place, as `redact(_: String)` would.
+    public func redact(text b: inout [UInt8], from start: Int = 0) {
+        guard !isEmpty, start < b.count else { return }
+        if b.count - start < 3 {
+            let s = String(decoding: b[start...], as: UTF8.self)
+            let r = redact(s)
+            if r != s { b.replaceSubrange(start..., with: r.utf8) }
+            return
+        }
+        let r = b.withUnsafeBufferPointer { redact(utf8: UnsafeBufferPointer(rebasing: $0[start...])) }
+        if let r { b.replaceSubrange(start..., with: r.utf8) }
     }
 
     /// The address a pseudonym stands for is never shown; unknown addresses are learned on the spot.
@@ -321,28 +326,61 @@ public final class Redactor {
     }
 }
 
-/// Redacts every event and the summary, then hands them to `next`: `--redact` for every format.
-/// With `learning` on, each event is learned from before it is redacted (for input that cannot be read
-/// twice); otherwise the redactor should have learned from a first pass.
+/// A renderer that redacts what it writes: the text of each event, and each string and byte value of its
+/// JSON (`RedactingFieldSink`), as it writes them.
+public protocol RedactableOutput: AnyObject {
+    var redactor: Redactor? { get set }
+}
+
+/// `--redact` for every format: hands the renderer `next` the redactor, so that it redacts each event as it
+/// writes it, and redacts the summary before handing it on. With `learning` on, each event is learned from
+/// before it is written (for input that cannot be read twice); otherwise the redactor should have learned
+/// from a first pass.
 public final class RedactingSink: EventSink {
     public let redactor: Redactor
-    let next: EventSink
+    let next: EventSink & RedactableOutput
     public var learning = true
 
-    public init(redactor: Redactor, next: EventSink) {
+    public init(redactor: Redactor, next: EventSink & RedactableOutput) {
         self.redactor = redactor
         self.next = next
+        next.redactor = redactor
     }
 
     public func begin(_ capture: CaptureInfo) { next.begin(capture) }
 
     public func event(_ e: TraceEvent) {
         if learning { redactor.learn(e) }
-        next.event(redactor.redact(e))
+        next.event(e)
     }
 
     public func end(_ summary: Summary) {
         if learning { for s in summary.sections { if case let .object(o) = s.value { redactor.learn(fields: o) } } }
         next.end(redactor.redact(summary))
     }
+}
+
+/// A field sink that redacts every string and byte value on its way to `inner` (keys and numbers pass as
+/// they are): how the JSON renderers write a redacted event's layers.
+public struct RedactingFieldSink<Inner: FieldSink>: FieldSink {
+    public var inner: Inner
+    let redactor: Redactor
+
+    public init(inner: Inner, redactor: Redactor) {
+        self.inner = inner
+        self.redactor = redactor
+    }
+
+    public mutating func key(_ k: String) { inner.key(k) }
+    public mutating func int(_ v: Int) { inner.int(v) }
+    public mutating func double(_ v: Double) { inner.double(v) }
+    public mutating func bool(_ v: Bool) { inner.bool(v) }
+    public mutating func string(_ v: String) { inner.string(redactor.redact(v)) }
+    public mutating func string(utf8 v: ArraySlice<UInt8>) { inner.string(redactor.redact(String(decoding: v, as: UTF8.self))) }
+    public mutating func hex(_ v: ArraySlice<UInt8>) { inner.hex(redactor.redact(bytes: Array(v))[...]) }
+    public mutating func null() { inner.null() }
+    public mutating func beginObject() { inner.beginObject() }
+    public mutating func endObject() { inner.endObject() }
+    public mutating func beginList() { inner.beginList() }
+    public mutating func endList() { inner.endList() }
 }

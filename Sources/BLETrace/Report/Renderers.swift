@@ -1,6 +1,8 @@
 /// The text timeline: one line per event, then the summary.
-public final class TextRenderer: EventSink {
+public final class TextRenderer: EventSink, RedactableOutput {
     let out: OutputWriter
+    /// `--redact`: each event's text is redacted as it is written.
+    public var redactor: Redactor?
     /// Relative times count from here: the first event's time unless set (filters set the first record's).
     public var origin: Timestamp?
     var previous: Timestamp?
@@ -27,10 +29,11 @@ public final class TextRenderer: EventSink {
 
     /// One timeline line as plain text (no colour, no wrapping), times relative to `origin`: for reports
     /// that quote the timeline.
-    public static func plainLine(_ e: TraceEvent, origin: Timestamp) -> String {
+    public static func plainLine(_ e: TraceEvent, origin: Timestamp, redactor: Redactor? = nil) -> String {
         let out = OutputWriter()
         let r = TextRenderer(out: out, style: TextStyle(color: false, time: .relative, width: 0))
         r.origin = origin
+        r.redactor = redactor
         r.event(e)
         return String(out.text.dropLast())
     }
@@ -64,6 +67,7 @@ public final class TextRenderer: EventSink {
         if e.malformed != nil { scratch.append(string: "MALFORMED ") }
         let bodyStart = scratch.count
         EventText.write(e, into: &scratch)
+        if let r = redactor { r.redact(text: &scratch, from: bodyStart) }
         if bodyStart > 0 && scratch[bodyStart...].starts(with: TextRenderer.malformedPrefix) { scratch.removeFirst(bodyStart) }
         let tint = color ? TextRenderer.tint(e, scratch) : nil
         if let t = tint { out.write(t) }
@@ -325,13 +329,6 @@ enum EventJSON {
             }
         }
         switch e.body {
-        case let .legacy(l):
-            for (name, layer) in l.layers {
-                s.key(name)
-                s.beginObject()
-                s.members(layer)
-                s.endObject()
-            }
         case let .sco(length):
             s.object("sco") { $0.field("length", length) }
         case let .iso(h):
@@ -368,8 +365,9 @@ enum EventJSON {
         }
     }
 
-    /// Writes the same object as `fields(e)` straight into the output, without building it first.
-    static func write(_ e: TraceEvent, to w: OutputWriter) {
+    /// Writes the same object as `fields(e)` straight into the output, without building it first; with a
+    /// redactor, its text, strings and bytes redacted on the way.
+    static func write(_ e: TraceEvent, to w: OutputWriter, redactor: Redactor? = nil) {
         w.append { b in
             b.append(string: "{\"record\":")
             b.append(decimal: e.record)
@@ -383,12 +381,25 @@ enum EventJSON {
             if let h = e.handle { b.append(string: ",\"handle\":"); b.append(decimal: Int(h)) }
             if let c = e.connection { b.append(string: ",\"connection\":"); b.append(decimal: c) }
             b.append(string: ",\"summary\":")
-            writeText(e, into: &b)
-            if let m = e.malformed { b.append(string: ",\"malformed\":"); JSONOut.string(m, into: &b) }
-            var j = JSONBytes(continuingObject: [], empty: false)
-            swap(&j.bytes, &b)
+            guard let r = redactor else {
+                writeText(e, into: &b)
+                if let m = e.malformed { b.append(string: ",\"malformed\":"); JSONOut.string(m, into: &b) }
+                var j = JSONBytes(continuingObject: [], empty: false)
+                swap(&j.bytes, &b)
+                writeLayers(e, into: &j)
+                swap(&j.bytes, &b)
+                b.append(UInt8(ascii: "}"))
+                return
+            }
+            var text: [UInt8] = []
+            EventText.write(e, into: &text)
+            r.redact(text: &text)
+            JSONOut.string(utf8: text[...], into: &b)
+            if let m = e.malformed { b.append(string: ",\"malformed\":"); JSONOut.string(r.redact(m), into: &b) }
+            var j = RedactingFieldSink(inner: JSONBytes(continuingObject: [], empty: false), redactor: r)
+            swap(&j.inner.bytes, &b)
             writeLayers(e, into: &j)
-            swap(&j.bytes, &b)
+            swap(&j.inner.bytes, &b)
             b.append(UInt8(ascii: "}"))
         }
     }
@@ -411,8 +422,10 @@ enum EventJSON {
 
 /// One JSON document: `{"schema": "bletrace/1", "events": [...], "capture": {...}, "summary": {...}}`.
 /// Events stream out as they are decoded; the capture facts that need the whole file follow them.
-public final class JSONRenderer: EventSink {
+public final class JSONRenderer: EventSink, RedactableOutput {
     let out: OutputWriter
+    /// `--redact`: each event's text, strings and bytes are redacted as they are written.
+    public var redactor: Redactor?
     var count = 0
     public init(out: OutputWriter) { self.out = out }
 
@@ -423,7 +436,7 @@ public final class JSONRenderer: EventSink {
     public func event(_ e: TraceEvent) {
         if count > 0 { out.write(",\n") }
         count += 1
-        EventJSON.write(e, to: out)
+        EventJSON.write(e, to: out, redactor: redactor)
     }
 
     public func end(_ summary: Summary) {
@@ -433,14 +446,16 @@ public final class JSONRenderer: EventSink {
 }
 
 /// JSON Lines: one event per line, then one line `{"kind": "summary", "capture": …, "summary": …}`.
-public final class JSONLinesRenderer: EventSink {
+public final class JSONLinesRenderer: EventSink, RedactableOutput {
     let out: OutputWriter
+    /// `--redact`: each event's text, strings and bytes are redacted as they are written.
+    public var redactor: Redactor?
     public init(out: OutputWriter) { self.out = out }
 
     public func begin(_ capture: CaptureInfo) {}
 
     public func event(_ e: TraceEvent) {
-        EventJSON.write(e, to: out)
+        EventJSON.write(e, to: out, redactor: redactor)
         out.write(byte: 0x0A)
     }
 

@@ -73,14 +73,6 @@ public struct TraceEvent: Sendable {
         self.body = body
     }
 
-    /// An event whose body is already text and fields (notes made by tests and tools, migrated layers' fallback).
-    public init(record: Int, timestamp: Timestamp, direction: Direction, kind: EventKind, handle: UInt16? = nil,
-                connection: Int? = nil, summary: String, layers: [(String, Fields)] = [], malformed: String? = nil) {
-        self.init(record: record, timestamp: timestamp, direction: direction,
-                  body: .legacy(LegacyBody(kind: kind, summary: summary, layers: layers, malformed: malformed)),
-                  handle: handle, connection: connection)
-    }
-
     public var kind: EventKind { body.kind }
 
     /// Why the packet could not be decoded, if it could not.
@@ -95,46 +87,11 @@ public struct TraceEvent: Sendable {
 
     /// True when the capture cut the packet short and it is shown as what is left.
     var isFiltered: Bool {
-        switch body {
-        case .filtered: return true
-        case let .legacy(l): return l.layers.contains(where: { $0.0 == "filtered" })
-        default: return false
-        }
+        if case .filtered = body { return true }
+        return false
     }
 
     public func layer(_ name: String) -> Fields? { layers.first(where: { $0.0 == name })?.1 }
-
-    /// A layer of a `legacy` body, without making the layers of any other body (nil for typed bodies).
-    public func legacyLayer(_ name: String) -> Fields? {
-        guard case let .legacy(l) = body else { return nil }
-        return l.layers.first(where: { $0.0 == name })?.1
-    }
-
-    /// The body as text and fields, for decoders that still build those. Reading it from another body gives
-    /// an empty one of the same kind; changing it makes the body a `legacy` one.
-    public var legacy: LegacyBody {
-        get {
-            if case let .legacy(l) = body { return l }
-            return LegacyBody(kind: body.kind)
-        }
-        _modify {
-            var l: LegacyBody
-            if case let .legacy(x) = body { l = x } else { l = LegacyBody(kind: body.kind) }
-            body = .empty
-            defer { body = .legacy(l) }
-            yield &l
-        }
-    }
-
-    /// The same event with its text and layers made into a `legacy` body (frame facts folded in): what
-    /// field-by-field processing such as redaction works on.
-    public func materialized() -> TraceEvent {
-        var e = TraceEvent(record: record, timestamp: timestamp, direction: direction,
-                           body: .legacy(LegacyBody(kind: kind, summary: summary, layers: layers, malformed: malformed)),
-                           handle: handle, connection: connection)
-        e.cut = nil
-        return e
-    }
 }
 
 /// The ACL data packet header (Core 5.4 Vol 4 Part E 5.4.2).
@@ -175,8 +132,6 @@ public struct CutShort: Sendable, Equatable {
 
 /// What an event carries. Each layer's decoder makes its case; renderers and consumers switch over it.
 public enum EventBody: Sendable {
-    /// A body that is already text and fields (layers not yet typed).
-    case legacy(LegacyBody)
     /// An ACL packet that starts or continues an L2CAP frame not yet complete.
     case aclFragment(ACLFragment)
     /// An ACL packet the reassembler could not place.
@@ -213,7 +168,6 @@ public enum EventBody: Sendable {
     // `kind` binds a case's payload only where the answer depends on it.
     public var kind: EventKind {
         switch self {
-        case let .legacy(l): return l.kind
         case .aclFragment, .aclProblem: return .acl
         case .l2cap: return .l2cap
         case .sco: return .sco
@@ -235,7 +189,6 @@ public enum EventBody: Sendable {
 
     public var malformedReason: String? {
         switch self {
-        case let .legacy(l): return l.malformed
         case let .aclProblem(p): return p.reason
         case let .malformed(m): return m.reason
         // Each case by name: an existential of a body this large would be a heap box per call. HCI, link-layer
@@ -246,25 +199,6 @@ public enum EventBody: Sendable {
         case let .signaling(x): return x.malformedReason
         default: return nil
         }
-    }
-}
-
-/// Text and fields made by a decoder that does not yet build a typed body.
-public struct LegacyBody: Sendable {
-    public var kind: EventKind
-    /// One-line human summary (the text timeline), without what the renderers add (reassembly, warnings).
-    public var summary: String
-    /// Layer name → decoded fields, in output order ("hci", "att", "gatt", …), after `acl` and `l2cap`.
-    public var layers: [(String, Fields)]
-    public var malformed: String?
-    /// Text added after the frame's notes once later records are known ("[response at record 9]").
-    public var late = ""
-
-    public init(kind: EventKind, summary: String = "", layers: [(String, Fields)] = [], malformed: String? = nil) {
-        self.kind = kind
-        self.summary = summary
-        self.layers = layers
-        self.malformed = malformed
     }
 }
 

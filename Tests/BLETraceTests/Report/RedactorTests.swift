@@ -25,7 +25,7 @@ import Testing
         let s = learner.run(try CaptureFile.open(bytes: bytes), path: "capture")
         for section in s.sections { if case let .object(o) = section.value { r.learn(fields: o) } }
         let out = OutputWriter()
-        let sink: EventSink
+        let sink: EventSink & RedactableOutput
         var md: MarkdownRenderer? = nil
         switch format {
         case .text: sink = TextRenderer(out: out, style: TextStyle(width: 0))
@@ -33,7 +33,6 @@ import Testing
         case .jsonl: sink = JSONLinesRenderer(out: out)
         case .markdown:
             let m = MarkdownRenderer(out: out)
-            m.redact = { r.redact($0) }
             md = m
             sink = m
         }
