@@ -3,7 +3,7 @@
 public enum ConnectionLayers {
     public static func make(_ options: DecodeOptions) -> [AnalysisLayer] {
         let att = ATTLayer(options: options)
-        return [att, LESignalingLayer(att: att), SMPLayer(), BatteryHistoryLayer(att: att), IdentityLayer(att: att),
+        return [att, SignalingLayer(att: att), SMPLayer(), BatteryHistoryLayer(att: att), IdentityLayer(att: att),
                 ANCSViewLayer(att: att)]
     }
 }

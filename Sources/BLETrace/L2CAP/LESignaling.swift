@@ -115,9 +115,23 @@ public enum LESignalingNames {
         }
     }
 
-    /// LE PSMs the SIG assigned (Assigned Numbers 5.4).
+    /// PSMs the SIG assigned (Assigned Numbers 5.4: one table for BR/EDR and LE).
     public static func psm(_ p: UInt16) -> String? {
         switch p {
+        case 0x0001: return "SDP"
+        case 0x0003: return "RFCOMM"
+        case 0x0005: return "TCS-BIN"
+        case 0x0007: return "TCS-BIN-CORDLESS"
+        case 0x000F: return "BNEP"
+        case 0x0011: return "HID Control"
+        case 0x0013: return "HID Interrupt"
+        case 0x0015: return "UPnP"
+        case 0x0017: return "AVCTP"
+        case 0x0019: return "AVDTP"
+        case 0x001B: return "AVCTP Browsing"
+        case 0x001D: return "UDI C-Plane"
+        case 0x001F: return "ATT"
+        case 0x0021: return "3DSP"
         case 0x0023: return "IPSP"
         case 0x0025: return "OTS"
         case 0x0027: return "EATT"
@@ -126,9 +140,11 @@ public enum LESignalingNames {
     }
 }
 
-/// LE signaling (CID 0x0005) and the dynamic credit-based channels it opens. Frames on a channel with PSM
-/// 0x0027 (EATT) are reassembled into SDUs and handed to the ATT layer as a separate bearer.
-public final class LESignalingLayer: ChannelDecoder, AnalysisLayer {
+/// LE signaling (CID 0x0005), BR/EDR signaling (CID 0x0001, `BREDRChannels.swift`) and the dynamic channels
+/// they open. Frames on a credit-based channel are reassembled into SDUs; those with PSM 0x0027 (EATT) are
+/// handed to the ATT layer as a separate bearer, as are the basic-mode frames of a BR/EDR channel with PSM
+/// 0x001F (ATT over BR/EDR).
+public final class SignalingLayer: ChannelDecoder, AnalysisLayer {
     weak var pipeline: Pipeline?
     let att: ATTLayer?
 
@@ -146,10 +162,16 @@ public final class LESignalingLayer: ChannelDecoder, AnalysisLayer {
         let bearer: UInt16
         let openedRecord: Int
         var mtu: UInt16
+        /// Credit-based (K-frames with SDUs); false for a BR/EDR channel opened by a Connection Request.
+        let creditBased: Bool
+        /// A BR/EDR channel's mode as configured (Core 5.4 Vol 3 Part A 5.4): 0 basic, 3 enhanced
+        /// retransmission, 4 streaming, …
+        var mode: UInt8 = 0
         /// SDU reassembly per direction: expected length and bytes so far.
         var sdu: [Direction: (expected: Int, bytes: [UInt8])] = [:]
-        init(psm: UInt16, bearer: UInt16, openedRecord: Int, mtu: UInt16) {
+        init(psm: UInt16, bearer: UInt16, openedRecord: Int, mtu: UInt16, creditBased: Bool = true) {
             self.psm = psm; self.bearer = bearer; self.openedRecord = openedRecord; self.mtu = mtu
+            self.creditBased = creditBased
         }
     }
 
@@ -162,7 +184,10 @@ public final class LESignalingLayer: ChannelDecoder, AnalysisLayer {
 
     var channels: [WireKey: Channel] = [:]
     var pendingOpens: [Int: [UInt8: PendingOpen]] = [:]
+    /// BR/EDR Connection and Create Channel Requests waiting for their response, per connection and identifier.
+    var bredrOpens: [Int: [UInt8: PendingBREDROpen]] = [:]
     var commands = 0
+    var bredrCommands = 0
     var opened: [(record: Int, connection: Int, psm: UInt16, cids: String)] = []
     static let maxChannels = 65_536
 
@@ -171,6 +196,7 @@ public final class LESignalingLayer: ChannelDecoder, AnalysisLayer {
     public func attach(to pipeline: Pipeline) {
         self.pipeline = pipeline
         pipeline.channels[0x0005] = self
+        pipeline.channels[0x0001] = self
         pipeline.dynamicChannels = self
     }
 
@@ -183,7 +209,11 @@ public final class LESignalingLayer: ChannelDecoder, AnalysisLayer {
     }
 
     public func decode(_ frame: L2CAPFrame, connection: Connection, event e: inout TraceEvent) {
-        if frame.cid == 0x0005 { decodeSignaling(frame, connection: connection, event: &e) } else { decodeDynamic(frame, connection: connection, event: &e) }
+        switch frame.cid {
+        case 0x0005: decodeSignaling(frame, connection: connection, event: &e)
+        case 0x0001: decodeBREDRSignaling(frame, connection: connection, event: &e)
+        default: decodeDynamic(frame, connection: connection, event: &e)
+        }
     }
 
     // MARK: Dynamic channels
@@ -195,6 +225,10 @@ public final class LESignalingLayer: ChannelDecoder, AnalysisLayer {
             return
         }
         e.l2cap?.psm = ch.psm
+        if !ch.creditBased {
+            decodeBasic(frame, ch, connection: connection, event: &e)
+            return
+        }
         // K-frames (Core 5.4 Vol 3 Part A 3.4.3): the first of an SDU starts with the SDU length.
         var sdu: ArraySlice<UInt8>? = nil
         var state = ch.sdu[e.direction]
@@ -262,7 +296,7 @@ public final class LESignalingLayer: ChannelDecoder, AnalysisLayer {
         case let .disconnectionResponse(dcid, scid):
             // The response's sender owns dcid; the request's sender owns scid.
             let d = e.direction
-            let a = WireKey(connection: connection.id, direction: LESignalingLayer.opposite(d), cid: dcid)
+            let a = WireKey(connection: connection.id, direction: SignalingLayer.opposite(d), cid: dcid)
             let b = WireKey(connection: connection.id, direction: d, cid: scid)
             if let ch = channels[a] ?? channels[b] { body.closedPSM = ch.psm }
             channels[a] = nil
@@ -286,11 +320,11 @@ public final class LESignalingLayer: ChannelDecoder, AnalysisLayer {
     func open(_ connection: Connection, _ e: TraceEvent, identifier: UInt8, dcids: [UInt16]) -> OpenedChannels? {
         guard let req = pendingOpens[connection.id]?.removeValue(forKey: identifier) else { return nil }
         var n = 0
-        for (i, d) in dcids.enumerated() where d != 0 && i < req.scids.count && channels.count < LESignalingLayer.maxChannels {
+        for (i, d) in dcids.enumerated() where d != 0 && i < req.scids.count && channels.count < SignalingLayer.maxChannels {
             let s = req.scids[i]
             let ch = Channel(psm: req.spsm, bearer: s, openedRecord: e.record, mtu: req.mtu)
             // Frames to the requester carry its source CID; frames to the responder carry the destination CID.
-            channels[WireKey(connection: connection.id, direction: LESignalingLayer.opposite(req.direction), cid: s)] = ch
+            channels[WireKey(connection: connection.id, direction: SignalingLayer.opposite(req.direction), cid: s)] = ch
             channels[WireKey(connection: connection.id, direction: req.direction, cid: d)] = ch
             n += 1
             if opened.count < 1000 {
@@ -301,11 +335,15 @@ public final class LESignalingLayer: ChannelDecoder, AnalysisLayer {
     }
 
     public func summary() -> SummarySection? {
-        guard commands > 0 else { return nil }
+        guard commands > 0 || bredrCommands > 0 else { return nil }
         var f = Fields()
         f.add("commands", commands)
+        if bredrCommands > 0 { f.add("bredr_commands", bredrCommands) }
         f.add("channels", .list(opened.map { .object(["record": .int($0.record), "connection": .int($0.connection), "psm": .int(Int($0.psm)), "cids": .string($0.cids)]) }))
-        var text = ["  LE signaling: \(commands) command\(commands == 1 ? "" : "s"), \(opened.count) credit-based channel\(opened.count == 1 ? "" : "s") opened"]
+        func plural(_ n: Int, _ word: String) -> String { "\(n) \(word)\(n == 1 ? "" : "s")" }
+        var text = bredrCommands == 0
+            ? ["  LE signaling: \(plural(commands, "command")), \(plural(opened.count, "credit-based channel")) opened"]
+            : ["  Signaling:   \(plural(commands, "LE command")), \(plural(bredrCommands, "BR/EDR command")), \(plural(opened.count, "channel")) opened"]
         for o in opened.prefix(20) {
             text.append("    connection #\(o.connection): PSM \(Hex.hex(o.psm, width: 4))" + (LESignalingNames.psm(o.psm).map { " (\($0))" } ?? "") + ", CIDs \(o.cids), opened at record \(o.record)")
         }

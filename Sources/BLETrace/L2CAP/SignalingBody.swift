@@ -7,6 +7,8 @@ public struct SignalingBody: Sendable {
         case command(SignalingCommandFrame)
         /// A frame on a dynamic channel (kind `l2cap`): its SDU is in `TraceEvent.l2cap`.
         case kFrame(KFrame)
+        /// A BR/EDR C-frame (CID 0x0001): its commands, and why it stops being readable where it does.
+        case bredr(BREDRSignalingFrame)
     }
 
     public var content: Content
@@ -29,6 +31,7 @@ public struct SignalingBody: Sendable {
             if case .malformed = k.part { return "K-frame shorter than its SDU length field" }
             return nil
         case .command: return nil
+        case let .bredr(f): return f.problem
         }
     }
 

@@ -14,6 +14,11 @@ public enum EventText {
             b.append(string: p.reason)
         case let .l2cap(p):
             b.append(string: "L2CAP ")
+            if let psm = e.l2cap?.psm {
+                b.append(string: "PSM ")
+                SignalingBody.writePSM(psm, into: &b)
+                b.append(UInt8(ascii: " "))
+            }
             b.append(string: L2CAPText.channelName(e.l2cap?.cid ?? 0))
             b.append(string: p.noOpening ? " (no channel opening seen), " : ", ")
             b.append(decimal: p.payload.count)

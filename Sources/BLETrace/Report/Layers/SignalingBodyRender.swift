@@ -11,6 +11,8 @@ extension SignalingBody: LayerBody {
             }
             b.append(string: ": ")
             b.append(string: reason)
+        case let .bredr(f):
+            f.writeText(into: &b)
         case let .command(c):
             b.append(string: "LE Signaling ")
             b.append(string: LESignalingNames.code(c.code))
@@ -176,6 +178,7 @@ extension SignalingBody: LayerBody {
     public func writeLayers<S: FieldSink>(_ e: TraceEvent, into s: inout S) {
         switch content {
         case .kFrame: return
+        case let .bredr(f): f.writeLayers(into: &s)
         case let .malformed(_, data):
             s.object("signaling") { s in
                 if let c = data.first {

@@ -1,0 +1,91 @@
+/// BR/EDR signaling in the signaling layer: each command of a C-frame on CID 0x0001 is read, and the channel
+/// table of the connection follows Connection (and Create Channel) Requests and Responses, Configuration and
+/// Disconnection, so that every dynamic channel is named by its PSM. Basic-mode frames of an ATT channel
+/// (PSM 0x001F) go to the ATT layer.
+extension SignalingLayer {
+    struct PendingBREDROpen {
+        var psm: UInt16
+        var scid: UInt16
+        var direction: Direction
+    }
+
+    func decodeBREDRSignaling(_ frame: L2CAPFrame, connection: Connection, event e: inout TraceEvent) {
+        var parsed: BREDRSignalingFrame
+        do {
+            parsed = try BREDRSignalingFrame.parse(frame.payload)
+        } catch {
+            let reason = (error as? ByteError)?.description ?? "\(error)"
+            e.body = .signaling(SignalingBody(.bredr(BREDRSignalingFrame(commands: [], problem: reason, bytes: frame.payload))))
+            return
+        }
+        parsed.bytes = frame.payload
+        bredrCommands += parsed.commands.count
+        for i in parsed.commands.indices {
+            parsed.commands[i].psm = track(parsed.commands[i], connection: connection, e)
+        }
+        e.body = .signaling(SignalingBody(.bredr(parsed)))
+    }
+
+    /// Follows one command in the channel table; returns the PSM of the channel it is about, where known.
+    func track(_ entry: BREDRSignalingEntry, connection: Connection, _ e: TraceEvent) -> UInt16? {
+        let d = e.direction
+        let conn = connection.id
+        func channel(_ direction: Direction, _ cid: UInt16) -> Channel? {
+            channels[WireKey(connection: conn, direction: direction, cid: cid)]
+        }
+        switch entry.command {
+        case let .connectionRequest(psm, scid), let .createChannelRequest(psm, scid, _):
+            if bredrOpens[conn, default: [:]].count < 256 {
+                bredrOpens[conn, default: [:]][entry.identifier] = PendingBREDROpen(psm: psm, scid: scid, direction: d)
+            }
+            return psm
+        case let .connectionResponse(dcid, scid, result, _), let .createChannelResponse(dcid, scid, result, _):
+            guard let req = bredrOpens[conn]?[entry.identifier], req.scid == scid else { return nil }
+            if result == 1 { return req.psm }   // pending: the final response follows
+            bredrOpens[conn]?[entry.identifier] = nil
+            if result == 0, dcid != 0, channels.count < SignalingLayer.maxChannels {
+                // Frames to the requester carry its source CID; frames to the responder carry the destination CID.
+                let ch = Channel(psm: req.psm, bearer: scid, openedRecord: e.record, mtu: 672, creditBased: false)
+                channels[WireKey(connection: conn, direction: SignalingLayer.opposite(req.direction), cid: scid)] = ch
+                channels[WireKey(connection: conn, direction: req.direction, cid: dcid)] = ch
+                if opened.count < 1000 {
+                    opened.append((e.record, conn, req.psm, "\(Hex.hex(scid, width: 4))/\(Hex.hex(dcid, width: 4))"))
+                }
+            }
+            return req.psm
+        case let .configurationRequest(dcid, _, options):
+            // The requester's frames on the channel carry `dcid`.
+            guard let ch = channel(d, dcid) else { return nil }
+            for o in options {
+                if case let .retransmissionAndFlowControl(mode, _, _, _, _, _) = o.value { ch.mode = mode }
+                if case let .mtu(m) = o.value { ch.mtu = m }
+            }
+            return ch.psm
+        case let .configurationResponse(scid, _, _, _):
+            // The response goes to the endpoint `scid`; its sender's frames carry that CID.
+            return channel(d, scid)?.psm
+        case let .disconnectionRequest(dcid, _):
+            return channel(d, dcid)?.psm
+        case let .disconnectionResponse(dcid, scid):
+            // The response's sender owns dcid (frames to it travel the other way); the request's sender owns scid.
+            let a = WireKey(connection: conn, direction: SignalingLayer.opposite(d), cid: dcid)
+            let b = WireKey(connection: conn, direction: d, cid: scid)
+            let psm = (channels[a] ?? channels[b])?.psm
+            channels[a] = nil
+            channels[b] = nil
+            return psm
+        default:
+            return nil
+        }
+    }
+
+    /// A frame of a BR/EDR channel opened by a Connection Request: ATT in basic mode goes to the ATT layer;
+    /// anything else is shown as the channel's payload, named by its PSM.
+    func decodeBasic(_ frame: L2CAPFrame, _ ch: Channel, connection: Connection, event e: inout TraceEvent) {
+        if ch.psm == 0x001F, ch.mode == 0, let att {
+            att.decodeATT(frame.payload, connection: connection, bearer: ch.bearer, event: &e)
+            return
+        }
+        e.body = .l2cap(L2CAPPayload(payload: frame.payload))
+    }
+}

@@ -1,0 +1,503 @@
+/// Names, text and JSON of BR/EDR signaling (CID 0x0001): each command of a C-frame, its parameters and
+/// configuration options, and the PSM of the channel it is about.
+public enum BREDRSignalingNames {
+    public static func code(_ c: UInt8) -> String {
+        switch c {
+        case 0x01: return "Command Reject"
+        case 0x02: return "Connection Request"
+        case 0x03: return "Connection Response"
+        case 0x04: return "Configuration Request"
+        case 0x05: return "Configuration Response"
+        case 0x06: return "Disconnection Request"
+        case 0x07: return "Disconnection Response"
+        case 0x08: return "Echo Request"
+        case 0x09: return "Echo Response"
+        case 0x0A: return "Information Request"
+        case 0x0B: return "Information Response"
+        case 0x0C: return "Create Channel Request"
+        case 0x0D: return "Create Channel Response"
+        case 0x0E: return "Move Channel Request"
+        case 0x0F: return "Move Channel Response"
+        case 0x10: return "Move Channel Confirmation Request"
+        case 0x11: return "Move Channel Confirmation Response"
+        case 0x16...0x1A: return LESignalingNames.code(c)
+        default: return "Unknown signaling code \(Hex.hex(c, width: 2))"
+        }
+    }
+
+    /// Connection and Create Channel Response results (Core 5.4 Vol 3 Part A 4.3, 4.15).
+    public static func connectionResult(_ r: UInt16) -> String {
+        switch r {
+        case 0x0000: return "Connection successful"
+        case 0x0001: return "Connection pending"
+        case 0x0002: return "Connection refused - PSM not supported"
+        case 0x0003: return "Connection refused - security block"
+        case 0x0004: return "Connection refused - no resources available"
+        case 0x0005: return "Connection refused - Controller ID not supported"
+        case 0x0006: return "Connection refused - invalid Source CID"
+        case 0x0007: return "Connection refused - Source CID already allocated"
+        default: return "Reserved result \(Hex.hex(r, width: 4))"
+        }
+    }
+
+    public static func connectionStatus(_ s: UInt16) -> String {
+        switch s {
+        case 0x0000: return "No further information available"
+        case 0x0001: return "Authentication pending"
+        case 0x0002: return "Authorization pending"
+        default: return "Reserved status \(Hex.hex(s, width: 4))"
+        }
+    }
+
+    public static func configurationResult(_ r: UInt16) -> String {
+        switch r {
+        case 0x0000: return "Success"
+        case 0x0001: return "Failure - unacceptable parameters"
+        case 0x0002: return "Failure - rejected"
+        case 0x0003: return "Failure - unknown options"
+        case 0x0004: return "Pending"
+        case 0x0005: return "Failure - flow spec rejected"
+        default: return "Reserved result \(Hex.hex(r, width: 4))"
+        }
+    }
+
+    public static func infoType(_ t: UInt16) -> String {
+        switch t {
+        case 0x0001: return "Connectionless MTU"
+        case 0x0002: return "Extended features supported"
+        case 0x0003: return "Fixed channels supported"
+        default: return "Reserved type \(Hex.hex(t, width: 4))"
+        }
+    }
+
+    static let extendedFeatures = ["Flow Control Mode", "Retransmission Mode", "Bi-directional QoS", "Enhanced Retransmission Mode",
+                                   "Streaming Mode", "FCS Option", "Extended Flow Specification for BR/EDR", "Fixed Channels",
+                                   "Extended Window Size", "Unicast Connectionless Data Reception",
+                                   "Enhanced Credit Based Flow Control Mode"]
+
+    public static func extendedFeatureNames(_ mask: UInt32) -> [String] {
+        (0..<32).compactMap { i in
+            guard mask & (1 << UInt32(i)) != 0 else { return nil }
+            return i < extendedFeatures.count ? extendedFeatures[i] : "bit \(i)"
+        }
+    }
+
+    public static func fixedChannelNames(_ mask: UInt64) -> [String] {
+        (0..<64).compactMap { i in
+            guard mask & (1 << UInt64(i)) != 0 else { return nil }
+            switch i {
+            case 0: return "null identifier"
+            case 3: return "AMP Manager (CID 0x0003)"
+            case 63: return "AMP Test Manager (CID 0x003F)"
+            default: return L2CAPText.channelName(UInt16(i))
+            }
+        }
+    }
+
+    public static func mode(_ m: UInt8) -> String {
+        switch m {
+        case 0x00: return "Basic"
+        case 0x01: return "Retransmission"
+        case 0x02: return "Flow control"
+        case 0x03: return "Enhanced Retransmission"
+        case 0x04: return "Streaming"
+        default: return "Reserved mode \(Hex.hex(m, width: 2))"
+        }
+    }
+
+    public static func optionName(_ t: UInt8) -> String {
+        switch t {
+        case 0x01: return "MTU"
+        case 0x02: return "Flush Timeout"
+        case 0x03: return "QoS"
+        case 0x04: return "Retransmission and Flow Control"
+        case 0x05: return "FCS"
+        case 0x06: return "Extended Flow Specification"
+        case 0x07: return "Extended Window Size"
+        default: return "Unknown option \(Hex.hex(t, width: 2))"
+        }
+    }
+
+    public static func moveResult(_ r: UInt16) -> String {
+        switch r {
+        case 0x0000: return "Move success"
+        case 0x0001: return "Move pending"
+        case 0x0002: return "Move refused - Controller ID not supported"
+        case 0x0003: return "Move refused - new Controller ID is same as old"
+        case 0x0004: return "Move refused - configuration not supported"
+        case 0x0005: return "Move refused - move channel collision"
+        case 0x0006: return "Move refused - channel not allowed to be moved"
+        default: return "Reserved result \(Hex.hex(r, width: 4))"
+        }
+    }
+}
+
+extension BREDRSignalingFrame {
+    func writeText(into b: inout [UInt8]) {
+        guard !commands.isEmpty else {
+            b.append(string: "Malformed BR/EDR signaling")
+            if let c = bytes.first {
+                b.append(UInt8(ascii: " "))
+                b.append(string: BREDRSignalingNames.code(c))
+            }
+            b.append(string: ": ")
+            b.append(string: problem ?? "no command")
+            return
+        }
+        b.append(string: "BR/EDR Signaling ")
+        for (i, c) in commands.enumerated() {
+            if i > 0 { b.append(string: "; ") }
+            b.append(string: BREDRSignalingNames.code(c.code))
+            b.append(string: " (id ")
+            b.append(decimal: Int(c.identifier))
+            b.append(UInt8(ascii: ")"))
+            let start = b.count
+            b.append(string: ": ")
+            let detail = b.count
+            c.writeDetail(into: &b)
+            if b.count == detail { b.removeSubrange(start...) }
+        }
+        if let p = problem {
+            b.append(string: " [")
+            b.append(string: p)
+            b.append(UInt8(ascii: "]"))
+        }
+    }
+
+    func writeLayers<S: FieldSink>(into s: inout S) {
+        s.object("bredr_signaling") { s in
+            s.list("commands") { l in
+                for c in commands {
+                    l.beginObject()
+                    c.writeMembers(into: &l)
+                    l.endObject()
+                }
+            }
+            if let p = problem {
+                s.field("problem", p)
+                if commands.isEmpty { s.field("data", hex: bytes) }
+            }
+        }
+    }
+}
+
+extension BREDRSignalingEntry {
+    static func cid(_ label: String, _ c: UInt16, into b: inout [UInt8]) {
+        b.append(string: label)
+        b.append(hex: UInt64(c), width: 4)
+    }
+
+    /// " [PSM 0x0001 (SDP)]" when the channel table knows the command's channel.
+    func writePSMNote(into b: inout [UInt8]) {
+        guard let p = psm else { return }
+        b.append(string: " [PSM ")
+        SignalingBody.writePSM(p, into: &b)
+        b.append(UInt8(ascii: "]"))
+    }
+
+    func writeDetail(into b: inout [UInt8]) {
+        switch command {
+        case let .commandReject(reason, data):
+            b.append(string: LESignalingNames.rejectReason(reason))
+            if !data.isEmpty {
+                b.append(string: ", data ")
+                b.append(spacedHex: data, limit: 8)
+            }
+        case let .connectionRequest(psm, scid), let .createChannelRequest(psm, scid, _):
+            b.append(string: "PSM ")
+            SignalingBody.writePSM(psm, into: &b)
+            Self.cid(", source CID ", scid, into: &b)
+            if case let .createChannelRequest(_, _, ctrl) = command {
+                b.append(string: ", controller ID ")
+                b.append(decimal: Int(ctrl))
+            }
+        case let .connectionResponse(dcid, scid, result, status), let .createChannelResponse(dcid, scid, result, status):
+            b.append(string: BREDRSignalingNames.connectionResult(result))
+            if result == 0 { Self.cid(", destination CID ", dcid, into: &b) }
+            Self.cid(", source CID ", scid, into: &b)
+            if result == 1 {
+                b.append(string: " (")
+                b.append(string: BREDRSignalingNames.connectionStatus(status))
+                b.append(UInt8(ascii: ")"))
+            }
+            writePSMNote(into: &b)
+        case let .configurationRequest(dcid, flags, options):
+            Self.cid("destination CID ", dcid, into: &b)
+            writePSMNote(into: &b)
+            if flags & 1 != 0 { b.append(string: ", continued") }
+            Self.writeOptions(options, into: &b)
+        case let .configurationResponse(scid, flags, result, options):
+            b.append(string: BREDRSignalingNames.configurationResult(result))
+            Self.cid(", source CID ", scid, into: &b)
+            writePSMNote(into: &b)
+            if flags & 1 != 0 { b.append(string: ", continued") }
+            Self.writeOptions(options, into: &b)
+        case let .disconnectionRequest(dcid, scid), let .disconnectionResponse(dcid, scid):
+            Self.cid("destination CID ", dcid, into: &b)
+            Self.cid(", source CID ", scid, into: &b)
+            writePSMNote(into: &b)
+        case let .echoRequest(data), let .echoResponse(data):
+            b.append(decimal: data.count)
+            b.append(string: data.count == 1 ? " byte" : " bytes")
+        case let .informationRequest(t):
+            b.append(string: BREDRSignalingNames.infoType(t))
+        case let .informationResponse(t, result, data):
+            b.append(string: BREDRSignalingNames.infoType(t))
+            guard result == 0 else {
+                b.append(string: result == 1 ? ", not supported" : ", reserved result \(Hex.hex(result, width: 4))")
+                return
+            }
+            var c = ByteCursor(data)
+            switch t {
+            case 0x0001:
+                if let mtu = try? c.u16le() { b.append(string: " "); b.append(decimal: Int(mtu)) }
+            case 0x0002:
+                if let m = try? c.u32le() {
+                    let names = BREDRSignalingNames.extendedFeatureNames(m)
+                    b.append(string: ": ")
+                    b.append(string: names.isEmpty ? "none" : names.joined(separator: ", "))
+                }
+            case 0x0003:
+                if let m = try? c.u64le() {
+                    let names = BREDRSignalingNames.fixedChannelNames(m)
+                    b.append(string: ": ")
+                    b.append(string: names.isEmpty ? "none" : names.joined(separator: ", "))
+                }
+            default:
+                b.append(string: ": ")
+                b.append(spacedHex: data, limit: 8)
+            }
+        case let .moveChannelRequest(icid, ctrl):
+            Self.cid("initiator CID ", icid, into: &b)
+            b.append(string: ", controller ID ")
+            b.append(decimal: Int(ctrl))
+        case let .moveChannelResponse(icid, result):
+            Self.cid("initiator CID ", icid, into: &b)
+            b.append(string: ", ")
+            b.append(string: BREDRSignalingNames.moveResult(result))
+        case let .moveChannelConfirmationRequest(icid, result):
+            Self.cid("initiator CID ", icid, into: &b)
+            b.append(string: result == 0 ? ", confirmed" : ", failure")
+        case let .moveChannelConfirmationResponse(icid):
+            Self.cid("initiator CID ", icid, into: &b)
+        case let .flowControlCredit(cid, credits):
+            Self.cid("CID ", cid, into: &b)
+            b.append(string: ", ")
+            b.append(decimal: Int(credits))
+            b.append(string: " credits")
+        case let .creditBasedConnectionRequest(spsm, mtu, mps, credits, scids):
+            b.append(string: "SPSM ")
+            SignalingBody.writePSM(spsm, into: &b)
+            b.append(string: ", source CIDs ")
+            SignalingBody.writeCIDs(scids, into: &b)
+            SignalingBody.writeMTU(mtu, mps, credits, into: &b)
+        case let .creditBasedConnectionResponse(mtu, mps, credits, result, dcids):
+            b.append(string: LESignalingNames.connectionResult(result))
+            b.append(string: ", destination CIDs ")
+            SignalingBody.writeCIDs(dcids, into: &b)
+            SignalingBody.writeMTU(mtu, mps, credits, into: &b)
+        case let .creditBasedReconfigureRequest(mtu, mps, dcids):
+            b.append(string: "MTU ")
+            b.append(decimal: Int(mtu))
+            b.append(string: ", MPS ")
+            b.append(decimal: Int(mps))
+            b.append(string: ", destination CIDs ")
+            SignalingBody.writeCIDs(dcids, into: &b)
+        case let .creditBasedReconfigureResponse(result):
+            b.append(string: LESignalingNames.reconfigureResult(result))
+        case let .unknown(_, data):
+            b.append(spacedHex: data, limit: 16)
+        }
+        if surplus > 0 {
+            b.append(string: " [")
+            b.append(decimal: surplus)
+            b.append(string: " bytes after the command]")
+        }
+    }
+
+    /// ", MTU 672, mode Enhanced Retransmission, FCS none, …"
+    static func writeOptions(_ options: [ConfigurationOption], into b: inout [UInt8]) {
+        for o in options {
+            b.append(string: ", ")
+            switch o.value {
+            case let .mtu(m):
+                b.append(string: "MTU ")
+                b.append(decimal: Int(m))
+            case let .flushTimeout(t):
+                b.append(string: "flush timeout ")
+                b.append(string: t == 0xFFFF ? "infinite" : "\(t) ms")
+            case let .qos(_, serviceType, _, _, _, _, _):
+                b.append(string: "QoS service type ")
+                b.append(decimal: Int(serviceType))
+            case let .retransmissionAndFlowControl(mode, txWindow, maxTransmit, _, _, mps):
+                b.append(string: "mode ")
+                b.append(string: BREDRSignalingNames.mode(mode))
+                if mode != 0 {
+                    b.append(string: " (TxWindow ")
+                    b.append(decimal: Int(txWindow))
+                    b.append(string: ", MaxTransmit ")
+                    b.append(decimal: Int(maxTransmit))
+                    b.append(string: ", MPS ")
+                    b.append(decimal: Int(mps))
+                    b.append(UInt8(ascii: ")"))
+                }
+            case let .fcs(f):
+                b.append(string: f == 0 ? "no FCS" : f == 1 ? "16-bit FCS" : "FCS type \(f)")
+            case let .extendedFlowSpec(_, serviceType, maxSDU, _, _, _):
+                b.append(string: "extended flow spec service type ")
+                b.append(decimal: Int(serviceType))
+                b.append(string: ", max SDU ")
+                b.append(decimal: Int(maxSDU))
+            case let .extendedWindowSize(w):
+                b.append(string: "extended window size ")
+                b.append(decimal: Int(w))
+            case let .other(data):
+                b.append(string: BREDRSignalingNames.optionName(o.type))
+                if !data.isEmpty {
+                    b.append(UInt8(ascii: " "))
+                    b.append(spacedHex: data, limit: 8)
+                }
+            }
+        }
+    }
+
+    func writeMembers<S: FieldSink>(into s: inout S) {
+        s.field("code", code)
+        s.field("name", BREDRSignalingNames.code(code))
+        s.field("identifier", identifier)
+        func psmField(_ key: String, _ p: UInt16) {
+            s.field(key, p)
+            if let n = LESignalingNames.psm(p) { s.field(key + "_name", n) }
+        }
+        switch command {
+        case let .commandReject(reason, data):
+            s.field("reason", reason)
+            s.field("reason_name", LESignalingNames.rejectReason(reason))
+            if !data.isEmpty { s.field("data", hex: data) }
+        case let .connectionRequest(psm, scid):
+            psmField("psm", psm)
+            s.field("scid", scid)
+        case let .createChannelRequest(psm, scid, ctrl):
+            psmField("psm", psm)
+            s.field("scid", scid)
+            s.field("controller_id", ctrl)
+        case let .connectionResponse(dcid, scid, result, status), let .createChannelResponse(dcid, scid, result, status):
+            s.field("dcid", dcid)
+            s.field("scid", scid)
+            s.field("result", result)
+            s.field("result_name", BREDRSignalingNames.connectionResult(result))
+            s.field("status", status)
+            if result == 1 { s.field("status_name", BREDRSignalingNames.connectionStatus(status)) }
+        case let .configurationRequest(dcid, flags, options):
+            s.field("dcid", dcid)
+            s.field("flags", flags)
+            Self.writeOptionMembers(options, into: &s)
+        case let .configurationResponse(scid, flags, result, options):
+            s.field("scid", scid)
+            s.field("flags", flags)
+            s.field("result", result)
+            s.field("result_name", BREDRSignalingNames.configurationResult(result))
+            Self.writeOptionMembers(options, into: &s)
+        case let .disconnectionRequest(dcid, scid), let .disconnectionResponse(dcid, scid):
+            s.field("dcid", dcid)
+            s.field("scid", scid)
+        case let .echoRequest(data), let .echoResponse(data):
+            s.field("data", hex: data)
+        case let .informationRequest(t):
+            s.field("info_type", t)
+            s.field("info_type_name", BREDRSignalingNames.infoType(t))
+        case let .informationResponse(t, result, data):
+            s.field("info_type", t)
+            s.field("info_type_name", BREDRSignalingNames.infoType(t))
+            s.field("result", result)
+            s.field("result_name", result == 0 ? "Success" : result == 1 ? "Not supported" : "Reserved")
+            var c = ByteCursor(data)
+            if result == 0, t == 1, let mtu = try? c.u16le() {
+                s.field("mtu", mtu)
+            } else if result == 0, t == 2, let m = try? c.u32le() {
+                s.field("features", m)
+                s.list("feature_names") { l in for n in BREDRSignalingNames.extendedFeatureNames(m) { l.string(n) } }
+            } else if result == 0, t == 3, let m = try? c.u64le() {
+                s.field("fixed_channels", String(m, radix: 16))
+                s.list("fixed_channel_names") { l in for n in BREDRSignalingNames.fixedChannelNames(m) { l.string(n) } }
+            } else if !data.isEmpty {
+                s.field("data", hex: data)
+            }
+        case let .moveChannelRequest(icid, ctrl):
+            s.field("icid", icid)
+            s.field("controller_id", ctrl)
+        case let .moveChannelResponse(icid, result):
+            s.field("icid", icid)
+            s.field("result", result)
+            s.field("result_name", BREDRSignalingNames.moveResult(result))
+        case let .moveChannelConfirmationRequest(icid, result):
+            s.field("icid", icid)
+            s.field("result", result)
+        case let .moveChannelConfirmationResponse(icid):
+            s.field("icid", icid)
+        case let .flowControlCredit(cid, credits):
+            s.field("cid", cid)
+            s.field("credits", credits)
+        case let .creditBasedConnectionRequest(spsm, mtu, mps, credits, scids):
+            psmField("spsm", spsm)
+            s.field("mtu", mtu); s.field("mps", mps); s.field("credits", credits)
+            SignalingBody.cidList("scids", scids, into: &s)
+        case let .creditBasedConnectionResponse(mtu, mps, credits, result, dcids):
+            s.field("mtu", mtu); s.field("mps", mps); s.field("credits", credits)
+            s.field("result", result)
+            s.field("result_name", LESignalingNames.connectionResult(result))
+            SignalingBody.cidList("dcids", dcids, into: &s)
+        case let .creditBasedReconfigureRequest(mtu, mps, dcids):
+            s.field("mtu", mtu); s.field("mps", mps)
+            SignalingBody.cidList("dcids", dcids, into: &s)
+        case let .creditBasedReconfigureResponse(result):
+            s.field("result", result)
+            s.field("result_name", LESignalingNames.reconfigureResult(result))
+        case let .unknown(_, data):
+            s.field("data", hex: data)
+        }
+        if let p = psm, !command.namesPSM { psmField("channel_psm", p) }
+        if surplus > 0 { s.field("surplus_bytes", surplus) }
+    }
+
+    static func writeOptionMembers<S: FieldSink>(_ options: [ConfigurationOption], into s: inout S) {
+        s.list("options") { l in
+            for o in options {
+                l.beginObject()
+                l.field("type", o.type)
+                l.field("name", BREDRSignalingNames.optionName(o.type))
+                if o.hint { l.field("hint", true) }
+                switch o.value {
+                case let .mtu(m): l.field("mtu", m)
+                case let .flushTimeout(t): l.field("flush_timeout", t)
+                case let .qos(flags, serviceType, tokenRate, bucket, peak, latency, delay):
+                    l.field("flags", flags); l.field("service_type", serviceType); l.field("token_rate", tokenRate)
+                    l.field("token_bucket_size", bucket); l.field("peak_bandwidth", peak); l.field("latency", latency)
+                    l.field("delay_variation", delay)
+                case let .retransmissionAndFlowControl(mode, txWindow, maxTransmit, rto, mto, mps):
+                    l.field("mode", mode); l.field("mode_name", BREDRSignalingNames.mode(mode))
+                    l.field("tx_window", txWindow); l.field("max_transmit", maxTransmit)
+                    l.field("retransmission_timeout", rto); l.field("monitor_timeout", mto); l.field("mps", mps)
+                case let .fcs(f): l.field("fcs", f)
+                case let .extendedFlowSpec(id, serviceType, maxSDU, interArrival, accessLatency, flush):
+                    l.field("identifier", id); l.field("service_type", serviceType); l.field("max_sdu_size", maxSDU)
+                    l.field("sdu_inter_arrival_time", interArrival); l.field("access_latency", accessLatency)
+                    l.field("flush_timeout", flush)
+                case let .extendedWindowSize(w): l.field("window_size", w)
+                case let .other(data): l.field("data", hex: data)
+                }
+                l.endObject()
+            }
+        }
+    }
+}
+
+extension BREDRSignalingCommand {
+    /// True when the command carries the PSM itself (its JSON has `psm` already).
+    var namesPSM: Bool {
+        switch self {
+        case .connectionRequest, .createChannelRequest: return true
+        default: return false
+        }
+    }
+}
