@@ -81,6 +81,8 @@ public final class SMPLayer: ChannelDecoder, AnalysisLayer {
     public func attach(to pipeline: Pipeline) {
         self.pipeline = pipeline
         pipeline.channels[0x0006] = self
+        // SMP over BR/EDR (cross-transport key derivation): the same PDUs on ACL-U CID 0x0007.
+        pipeline.channels[0x0007] = self
         pipeline.connectionObservers.append { [unowned self, unowned pipeline] change, record, _ in
             switch change {
             case let .encryption(handle, enabled):

@@ -122,6 +122,16 @@ struct BREDRSignalingTests {
         #expect(h.layer(rsp, "l2cap")?["psm_name"] == .string("ATT"))
     }
 
+    @Test("SMP over BR/EDR (CID 0x0007) is decoded by the SMP layer")
+    func smpOverBREDR() {
+        let h = TraceHarness()
+        // Pairing Request for cross-transport key derivation: IO capability and OOB ignored, keys to distribute.
+        let r = h.l2cap(0x0002, cid: 7, [0x01, 0x03, 0x00, 0x01, 0x10, 0x07, 0x07], .hostToController)
+        h.finish()
+        #expect(h.event(r)?.kind == .smp && h.layer(r, "l2cap")?["cid"] == .int(7))
+        #expect(h.layer(r, "smp")?["name"] == .string("Pairing Request"))
+    }
+
     @Test("Information responses: extended features and fixed channels named; a malformed frame says why")
     func information() throws {
         let h = TraceHarness()
