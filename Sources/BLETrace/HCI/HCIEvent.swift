@@ -81,7 +81,7 @@ public enum HCIEventDecoder {
         case 0xFF:
             params = .vendor(p.rest())
         default:
-            params = .other(p.rest())
+            params = ClassicEventParams.handles(code) ? .classic(try ClassicEventParams.parse(code, &p)) : .other(p.rest())
         }
         return .hci(HCIEventBody(code: code, params: params))
     }

@@ -21,6 +21,8 @@ public struct HCIEventBody: Sendable {
             return p.count == 1 ? p.first?.handle : nil
         case let .le(_, le):
             return le.handle
+        case let .classic(c):
+            return c.handle
         default:
             return nil
         }
@@ -75,6 +77,10 @@ public struct HCIEventBody: Sendable {
             body(c.peer)
             if c.localRPA.value != 0 { body(c.localRPA) }
             if c.peerRPA.value != 0 { body(c.peerRPA) }
+        case let .classic(.inquiryResult(list)):
+            for r in list { body(r.address) }
+        case let .classic(c):
+            if let a = c.address { body(a) }
         default:
             break
         }
@@ -88,6 +94,7 @@ public struct HCIEventBody: Sendable {
             return s
         case let .commandComplete(c): return c.status
         case let .le(_, le): return le.status
+        case let .classic(c): return c.status
         default: return nil
         }
     }
@@ -121,6 +128,8 @@ public enum HCIEventParams: Sendable {
     case other(ArraySlice<UInt8>)
     /// 0x3E LE Meta (advertising reports are an `AdvertisingBody`).
     case le(subevent: UInt8, LEMetaParams)
+    /// BR/EDR events: inquiry, names, features, pairing, roles, modes, synchronous links.
+    case classic(ClassicEventParams)
 }
 
 /// Command Complete: the command it answers and its return parameters.

@@ -13,7 +13,7 @@
 /// strings (colon, contiguous and spaced hex, either case). Names shorter than three characters are only
 /// replaced where a whole field equals them.
 public final class Redactor {
-    public enum Kind: String, Sendable { case address, name, serial, beacon, text }
+    public enum Kind: String, Sendable { case address, name, serial, beacon, text, key }
 
     var pseudonyms: [String: String] = [:]
     var counters: [Kind: Int] = [:]
@@ -132,6 +132,17 @@ public final class Redactor {
         addHexForms(bytes, filler)
     }
 
+    /// A link key (BR/EDR pairing): replaced by a key of the same length holding its pseudonym's number, in
+    /// every hex form and as bytes.
+    public func learnKey(_ key: ArraySlice<UInt8>) {
+        guard key.count >= 3, key.contains(where: { $0 != 0 }) else { return }
+        let bytes = Array(key)
+        let (_, n, new) = pseudonym(.key, Hex.string(bytes))
+        guard new else { return }
+        originals.append((.key, Hex.string(bytes)))
+        addHexForms(bytes, Redactor.be(UInt64(n), bytes.count))
+    }
+
     public func learnBeacon(_ u: BLEUUID) {
         let text = u.description
         guard text.count == 36 else { return }
@@ -147,6 +158,13 @@ public final class Redactor {
     /// Device Name and Serial Number values, and the text of ANCS Data Source notifications.
     public func learn(_ e: TraceEvent) {
         for (_, f) in e.layers { learn(fields: f) }
+        if case let .hciEvent(h) = e.body, case let .classic(c) = h.params {
+            switch c {
+            case let .linkKeyNotification(_, key, _): learnKey(key)
+            case let .remoteNameComplete(0, _, name): learnString(String(decoding: name, as: UTF8.self), kind: .name)
+            default: break
+            }
+        }
         guard case let .att(a) = e.body else { return }
         let gatt = a.gattLocation
         let ch = gatt?.characteristic?.uuid?.description

@@ -91,6 +91,8 @@ extension HCIEventBody: LayerBody {
             b.append(string: " bytes")
         case let .le(_, le):
             HCIEventBody.writeLEDetail(le, into: &b)
+        case let .classic(c):
+            c.writeDetail(into: &b)
         }
     }
 
@@ -211,6 +213,8 @@ extension HCIEventBody: LayerBody {
         case .dataBufferOverflow, .hardwareError, .vendor, .disconnectionComplete, .connectionComplete, .encryptionChange,
              .encryptionKeyRefresh, .remoteVersion, .commandComplete, .commandStatus, .completedPackets:
             s.object("parameters") { writeParameters(into: &$0) }
+        case let .classic(c):
+            s.object("parameters") { c.writeParameters(into: &$0) }
         case let .other(data):
             if !data.isEmpty { s.object("parameters") { $0.field("parameters", hex: data) } }
         case let .le(sub, le):
@@ -281,7 +285,7 @@ extension HCIEventBody: LayerBody {
             s.field("link_type", link)
         case let .vendor(data):
             s.field("data", hex: data)
-        case .other, .le:
+        case .other, .le, .classic:
             break
         }
     }
