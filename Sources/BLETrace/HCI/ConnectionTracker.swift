@@ -21,6 +21,15 @@ public final class Connection {
     public internal(set) var updates: [(record: Int, interval: Int, latency: Int, timeout: Int)] = []
     /// True when no connection-complete event was seen (the capture began mid-connection).
     public internal(set) var implicit: Bool
+    /// BR/EDR: the peer's name from a Remote Name Request Complete.
+    public internal(set) var name: String?
+    /// BR/EDR: the PSMs of the channels opened on the connection, in order of first opening.
+    public internal(set) var profiles: [UInt16] = []
+
+    /// Notes a channel opened on the connection (at most 64 distinct PSMs are kept).
+    func opened(psm: UInt16) {
+        if !profiles.contains(psm) && profiles.count < 64 { profiles.append(psm) }
+    }
 
     init(id: Int, handle: UInt16, implicit: Bool) {
         self.id = id
@@ -78,6 +87,15 @@ public final class ConnectionTracker {
     /// The last connection each handle carried; bounded by the 12-bit handle space.
     var lastOnHandle: [UInt16: Connection] = [:]
 
+    /// Names from Remote Name Request Complete events, for connections opened after them (bounded).
+    var names: [BDAddr: String] = [:]
+
+    /// A Remote Name Request Complete: the name of the open connections to `address`, and of later ones.
+    public func named(_ address: BDAddr, _ name: String) {
+        if names.count < 10_000 || names[address] != nil { names[address] = name }
+        for c in open.values where c.peer == address && c.closedRecord == nil { c.name = name }
+    }
+
     public func apply(_ change: ConnectionChange, record: Int, at time: Timestamp) {
         switch change {
         case let .opened(handle, peer, peerType, role, interval, latency, timeout, le):
@@ -97,6 +115,7 @@ public final class ConnectionTracker {
             c.peerType = peerType
             c.role = role == 0xFF ? nil : role
             c.le = le
+            if !le { c.name = names[peer] }
             c.interval = le ? interval : nil
             c.latency = le ? latency : nil
             c.timeout = le ? timeout : nil

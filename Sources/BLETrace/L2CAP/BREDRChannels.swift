@@ -48,6 +48,7 @@ extension SignalingLayer {
                 let ch = Channel(psm: req.psm, bearer: scid, openedRecord: e.record, mtu: 672, creditBased: false)
                 channels[WireKey(connection: conn, direction: SignalingLayer.opposite(req.direction), cid: scid)] = ch
                 channels[WireKey(connection: conn, direction: req.direction, cid: dcid)] = ch
+                connection.opened(psm: req.psm)
                 if opened.count < 1000 {
                     opened.append((e.record, conn, req.psm, "\(Hex.hex(scid, width: 4))/\(Hex.hex(dcid, width: 4))"))
                 }

@@ -334,6 +334,7 @@ public final class Redactor {
             x.interval = c.interval; x.latency = c.latency; x.timeout = c.timeout
             x.openedRecord = c.openedRecord; x.openedAt = c.openedAt; x.closedRecord = c.closedRecord; x.closedAt = c.closedAt
             x.disconnectReason = c.disconnectReason; x.encrypted = c.encrypted; x.updates = c.updates
+            x.name = c.name.map { redact($0) }; x.profiles = c.profiles
             return x
         }
         r.sections = s.sections.map { section in

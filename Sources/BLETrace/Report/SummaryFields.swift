@@ -28,6 +28,14 @@ public enum SummaryRender {
         if let t = c.peerType { f.add("peer_address_type", t.name) }
         if let r = c.role { f.add("role", HCIText.role(r)) }
         f.add("transport", c.le ? "le" : "br_edr")
+        if let n = c.name { f.add("name", n) }
+        if !c.profiles.isEmpty {
+            f.add("profiles", .list(c.profiles.map { p in
+                var o: Fields = ["psm": .int(Int(p))]
+                if let n = LESignalingNames.psm(p) { o.add("name", n) }
+                return .object(o)
+            }))
+        }
         if let v = c.interval { f.add("interval", v) }
         if let v = c.latency { f.add("latency", v) }
         if let v = c.timeout { f.add("timeout", v) }
@@ -124,11 +132,16 @@ public enum SummaryRender {
             var line = "    #\(c.id) handle \(Hex.hex(c.handle, width: 4))"
             if let p = c.peer { line += " \(p)" + (c.peerType.map { " (\($0.name))" } ?? "") }
             if let r = c.role { line += ", local \(HCIText.role(r))" }
+            if !c.le { line += ", BR/EDR" }
+            if let n = c.name { line += " \"\(n)\"" }
             if c.implicit { line += ", already open when the capture began" }
             if let i = c.interval, let l = c.latency, let t = c.timeout {
                 line += ", interval \(Fmt.interval1250(i)), latency \(l), timeout \(Fmt.timeout10(t))"
             }
             if c.encrypted { line += ", encrypted" }
+            if !c.profiles.isEmpty {
+                line += ", profiles " + c.profiles.map { LESignalingNames.psm($0) ?? Hex.hex($0, width: 4) }.joined(separator: ", ")
+            }
             if let o = c.openedRecord { line += ", opened at record \(o)" }
             if let r = c.closedRecord {
                 line += ", closed at record \(r)"

@@ -220,6 +220,9 @@ public final class Pipeline {
                     e.handle = h
                     e.connection = connections.latest(h)?.id
                 }
+                if case let .classic(.remoteNameComplete(0, a, name)) = body.params {
+                    connections.named(a, String(decoding: name, as: UTF8.self))
+                }
             case var .adv(body):
                 advertising.take(&body, record: r.number) { report in
                     for o in advertisingObservers { o(report, r.number, r.timestamp) }

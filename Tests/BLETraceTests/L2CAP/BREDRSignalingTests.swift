@@ -122,6 +122,27 @@ struct BREDRSignalingTests {
         #expect(h.layer(rsp, "l2cap")?["psm_name"] == .string("ATT"))
     }
 
+    @Test("a BR/EDR connection carries the peer's remote name and the profiles of the channels opened on it")
+    func connectionNameAndProfiles() {
+        let h = TraceHarness()
+        let peer = BDAddr(0x00_1B_66_AA_BB_CC)
+        // The name is asked before the connection opens; then ACL Connection Complete on handle 0x000B.
+        h.feed(.event, HCIBuilder.event(0x07, [0] + HCIBuilder.addr(peer) + Array("Buds".utf8) + [0]), .controllerToHost)
+        h.feed(.event, HCIBuilder.event(0x03, [0] + le(0x000B) + HCIBuilder.addr(peer) + [1, 0]), .controllerToHost)
+        for (id, psm, scid, dcid) in [(UInt8(1), UInt16(0x0019), UInt16(0x0040), UInt16(0x0050)), (2, 0x0019, 0x0041, 0x0051),
+                                      (3, 0x0017, 0x0042, 0x0052)] {
+            h.l2cap(0x000B, cid: 1, Self.cmd(0x02, id, le(psm) + le(scid)), .hostToController)
+            h.l2cap(0x000B, cid: 1, Self.cmd(0x03, id, le(dcid) + le(scid) + le(0) + le(0)), .controllerToHost)
+        }
+        h.finish()
+        let c = h.pipeline.connections.all.first
+        #expect(c?.le == false && c?.name == "Buds" && c?.profiles == [0x0019, 0x0017])
+        let f = c.map { SummaryRender.connectionFields($0) }
+        #expect(f?["name"] == .string("Buds") && f?["transport"] == .string("br_edr"))
+        #expect(f?["profiles"] == .list([.object(["psm": .int(0x19), "name": .string("AVDTP")]),
+                                         .object(["psm": .int(0x17), "name": .string("AVCTP")])]))
+    }
+
     @Test("SMP over BR/EDR (CID 0x0007) is decoded by the SMP layer")
     func smpOverBREDR() {
         let h = TraceHarness()
