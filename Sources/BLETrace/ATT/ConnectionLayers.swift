@@ -3,7 +3,8 @@
 public enum ConnectionLayers {
     public static func make(_ options: DecodeOptions) -> [AnalysisLayer] {
         let att = ATTLayer(options: options)
-        return [att, SignalingLayer(att: att), SMPLayer(), BatteryHistoryLayer(att: att), IdentityLayer(att: att),
+        let signaling = SignalingLayer(att: att)
+        return [att, signaling, signaling.a2dp, SMPLayer(), BatteryHistoryLayer(att: att), IdentityLayer(att: att),
                 ANCSViewLayer(att: att)]
     }
 }

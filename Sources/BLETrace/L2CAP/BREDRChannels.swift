@@ -46,6 +46,10 @@ extension SignalingLayer {
             if result == 0, dcid != 0, channels.count < SignalingLayer.maxChannels {
                 // Frames to the requester carry its source CID; frames to the responder carry the destination CID.
                 let ch = Channel(psm: req.psm, bearer: scid, openedRecord: e.record, mtu: 672, creditBased: false)
+                if req.psm == 0x0019 {
+                    ch.avdtpMedia = avdtpSignaling.contains(conn)
+                    if !ch.avdtpMedia { avdtpSignaling.insert(conn) }
+                }
                 channels[WireKey(connection: conn, direction: SignalingLayer.opposite(req.direction), cid: scid)] = ch
                 channels[WireKey(connection: conn, direction: req.direction, cid: dcid)] = ch
                 connection.opened(psm: req.psm)
@@ -71,7 +75,9 @@ extension SignalingLayer {
             // The response's sender owns dcid (frames to it travel the other way); the request's sender owns scid.
             let a = WireKey(connection: conn, direction: SignalingLayer.opposite(d), cid: dcid)
             let b = WireKey(connection: conn, direction: d, cid: scid)
-            let psm = (channels[a] ?? channels[b])?.psm
+            let closing = channels[a] ?? channels[b]
+            if let ch = closing, ch.psm == 0x0019, !ch.avdtpMedia { avdtpSignaling.remove(conn) }
+            let psm = closing?.psm
             channels[a] = nil
             channels[b] = nil
             return psm
@@ -87,6 +93,33 @@ extension SignalingLayer {
             att.decodeATT(frame.payload, connection: connection, bearer: ch.bearer, event: &e)
             return
         }
+        if ch.psm == 0x0019, ch.mode == 0 {
+            if ch.avdtpMedia, let m = A2DPMediaPacket.parse(frame.payload) {
+                a2dp.media(connection.id, length: frame.payload.count, at: e.timestamp)
+                e.body = .signaling(SignalingBody(.a2dpMedia(m)))
+                return
+            }
+            if !ch.avdtpMedia, let s = try? AVDTPSignal.parse(frame.payload) {
+                followAVDTP(s, connection: connection.id, record: e.record)
+                e.body = .signaling(SignalingBody(.avdtp(s)))
+                return
+            }
+        }
         e.body = .l2cap(L2CAPPayload(payload: frame.payload))
+    }
+
+    /// What AVDTP signaling tells the A2DP stream: the codec a Set Configuration or Reconfigure chose, and
+    /// whether the stream is started.
+    func followAVDTP(_ s: AVDTPSignal, connection: Int, record: Int) {
+        switch (s.signal, s.messageType, s.content) {
+        case let (0x03?, .command, .capabilities(_, _, caps)), let (0x05?, .command, .capabilities(_, _, caps)):
+            if let codec = caps.lazy.compactMap({ $0.codec }).first { a2dp.configured(connection, codec, record: record) }
+        case (0x07?, .accept, _):
+            a2dp.streaming(connection, true)
+        case (0x08?, .accept, _), (0x09?, .accept, _), (0x0A?, .accept, _):
+            a2dp.streaming(connection, false)
+        default:
+            break
+        }
     }
 }

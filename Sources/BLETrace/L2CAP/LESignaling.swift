@@ -167,6 +167,8 @@ public final class SignalingLayer: ChannelDecoder, AnalysisLayer {
         /// A BR/EDR channel's mode as configured (Core 5.4 Vol 3 Part A 5.4): 0 basic, 3 enhanced
         /// retransmission, 4 streaming, …
         var mode: UInt8 = 0
+        /// An AVDTP channel opened while the connection's signaling channel was open: the media stream.
+        var avdtpMedia = false
         /// SDU reassembly per direction: expected length and bytes so far.
         var sdu: [Direction: (expected: Int, bytes: [UInt8])] = [:]
         init(psm: UInt16, bearer: UInt16, openedRecord: Int, mtu: UInt16, creditBased: Bool = true) {
@@ -188,6 +190,10 @@ public final class SignalingLayer: ChannelDecoder, AnalysisLayer {
     var bredrOpens: [Int: [UInt8: PendingBREDROpen]] = [:]
     var commands = 0
     var bredrCommands = 0
+    /// Connections whose AVDTP signaling channel is open.
+    var avdtpSignaling: Set<Int> = []
+    /// The A2DP streams followed from AVDTP (a layer of its own for the summary).
+    public let a2dp = A2DPStreams()
     var opened: [(record: Int, connection: Int, psm: UInt16, cids: String)] = []
     static let maxChannels = 65_536
 

@@ -9,6 +9,10 @@ public struct SignalingBody: Sendable {
         case kFrame(KFrame)
         /// A BR/EDR C-frame (CID 0x0001): its commands, and why it stops being readable where it does.
         case bredr(BREDRSignalingFrame)
+        /// AVDTP signaling on a BR/EDR channel with PSM 0x0019 (kind `l2cap`).
+        case avdtp(AVDTPSignal)
+        /// A media packet of an A2DP stream (the second AVDTP channel of a connection; kind `l2cap`).
+        case a2dpMedia(A2DPMediaPacket)
     }
 
     public var content: Content
@@ -20,8 +24,10 @@ public struct SignalingBody: Sendable {
     public init(_ content: Content) { self.content = content }
 
     public var kind: EventKind {
-        if case .kFrame = content { return .l2cap }
-        return .signaling
+        switch content {
+        case .kFrame, .avdtp, .a2dpMedia: return .l2cap
+        case .malformed, .command, .bredr: return .signaling
+        }
     }
 
     public var malformedReason: String? {
@@ -30,7 +36,7 @@ public struct SignalingBody: Sendable {
         case let .kFrame(k):
             if case .malformed = k.part { return "K-frame shorter than its SDU length field" }
             return nil
-        case .command: return nil
+        case .command, .avdtp, .a2dpMedia: return nil
         case let .bredr(f): return f.problem
         }
     }

@@ -13,6 +13,10 @@ extension SignalingBody: LayerBody {
             b.append(string: reason)
         case let .bredr(f):
             f.writeText(into: &b)
+        case let .avdtp(a):
+            a.writeText(into: &b)
+        case let .a2dpMedia(m):
+            m.writeText(into: &b)
         case let .command(c):
             b.append(string: "LE Signaling ")
             b.append(string: LESignalingNames.code(c.code))
@@ -179,6 +183,8 @@ extension SignalingBody: LayerBody {
         switch content {
         case .kFrame: return
         case let .bredr(f): f.writeLayers(into: &s)
+        case let .avdtp(a): a.writeLayers(into: &s)
+        case let .a2dpMedia(m): m.writeLayers(into: &s)
         case let .malformed(_, data):
             s.object("signaling") { s in
                 if let c = data.first {

@@ -1,0 +1,122 @@
+/// The A2DP stream of each connection, followed from AVDTP signaling (the codec a Set Configuration chose,
+/// Start and Suspend) and the media channel's packets: packets, bytes, duration, bitrate and gaps.
+public final class A2DPStreams: AnalysisLayer {
+    public final class Stream {
+        public let connection: Int
+        public internal(set) var codec: A2DPCodec?
+        public internal(set) var configuredRecord: Int?
+        public internal(set) var packets = 0
+        public internal(set) var bytes = 0
+        public internal(set) var first: Timestamp?
+        public internal(set) var last: Timestamp?
+        /// Pauses between media packets longer than `gapThreshold` while the stream was started.
+        public internal(set) var gaps = 0
+        public internal(set) var longestGap: Int64 = 0
+        var streaming = false
+        init(connection: Int) { self.connection = connection }
+    }
+
+    /// A2DP packets come every few tens of milliseconds; a longer silence while streaming is a gap.
+    public static let gapThreshold: Int64 = 100_000
+    public private(set) var streams: [Stream] = []
+    var byConnection: [Int: Stream] = [:]
+    static let maxStreams = 10_000
+
+    public init() {}
+
+    public func attach(to pipeline: Pipeline) {}
+
+    func stream(_ connection: Int) -> Stream? {
+        if let s = byConnection[connection] { return s }
+        guard streams.count < A2DPStreams.maxStreams else { return nil }
+        let s = Stream(connection: connection)
+        streams.append(s)
+        byConnection[connection] = s
+        return s
+    }
+
+    /// A Set Configuration (or Reconfigure) command chose `codec`.
+    func configured(_ connection: Int, _ codec: A2DPCodec, record: Int) {
+        guard let s = stream(connection) else { return }
+        s.codec = codec
+        s.configuredRecord = record
+    }
+
+    /// Start accepted (true) or Suspend, Close or Abort accepted (false).
+    func streaming(_ connection: Int, _ on: Bool) {
+        guard let s = stream(connection) else { return }
+        s.streaming = on
+        if on { s.last = nil }
+    }
+
+    func media(_ connection: Int, length: Int, at t: Timestamp) {
+        guard let s = stream(connection) else { return }
+        if let l = s.last {
+            let (gap, overflow) = t.micros.subtractingReportingOverflow(l.micros)
+            if !overflow, gap > A2DPStreams.gapThreshold {
+                s.gaps += 1
+                s.longestGap = max(s.longestGap, gap)
+            }
+        }
+        if s.first == nil { s.first = t }
+        s.last = t
+        s.packets += 1
+        s.bytes += length
+    }
+
+    public func summary() -> SummarySection? {
+        guard !streams.isEmpty else { return nil }
+        let list = streams
+        return SummarySection(name: "a2dp", value: {
+            .object(["streams": .list(list.map { s in
+                var f = Fields()
+                f.add("connection", s.connection)
+                if let c = s.codec {
+                    f.add("codec", Int(c.codecType))
+                    f.add("codec_name", A2DPNames.codecName(c))
+                    f.add("configuration", A2DPNames.configuration(c))
+                }
+                if let r = s.configuredRecord { f.add("configured_record", r) }
+                f.add("packets", s.packets)
+                f.add("bytes", s.bytes)
+                if let d = s.duration { f.add("duration_us", Int(d)) }
+                if let b = s.bitrate { f.add("bitrate_bps", b) }
+                f.add("gaps", s.gaps)
+                if s.gaps > 0 { f.add("longest_gap_us", Int(s.longestGap)) }
+                return .object(f)
+            })])
+        }, text: {
+            var lines = ["  A2DP:        \(list.count) stream\(list.count == 1 ? "" : "s")"]
+            for s in list.prefix(20) {
+                var line = "    connection #\(s.connection): "
+                line += s.codec.map { A2DPNames.codecName($0) + " " + A2DPNames.configuration($0) } ?? "codec not seen"
+                if s.packets == 0 {
+                    line += "; no media packets"
+                } else {
+                    line += "; \(s.packets) media packets, \(s.bytes) bytes"
+                    if let d = s.duration { line += " over \(Fmt.seconds(micros: d)) s" }
+                    if let b = s.bitrate { line += ", \(b / 1000) kbit/s" }
+                    if s.gaps > 0 { line += ", \(s.gaps) gap\(s.gaps == 1 ? "" : "s") (longest \(s.longestGap / 1000) ms)" }
+                }
+                lines.append(line)
+            }
+            return lines
+        })
+    }
+}
+
+extension A2DPStreams.Stream {
+    /// From the first media packet to the last.
+    public var duration: Int64? {
+        guard let a = first, let b = last else { return nil }
+        let (d, overflow) = b.micros.subtractingReportingOverflow(a.micros)
+        return overflow || d <= 0 ? nil : d
+    }
+
+    /// Bits per second over `duration`.
+    public var bitrate: Int? {
+        guard let d = duration, d > 0 else { return nil }
+        let (bits, o1) = bytes.multipliedReportingOverflow(by: 8_000_000)
+        return o1 ? nil : bits / Int(d)
+    }
+}
