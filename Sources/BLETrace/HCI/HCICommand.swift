@@ -16,7 +16,7 @@ public enum HCICommandDecoder {
         case 0x0406: // Disconnect
             let h = try p.u16le() & 0x0FFF
             return .disconnect(handle: h, reason: try p.u8())
-        case 0x041D, 0x2016, 0x201B, 0x1405, 0x0C27: // handle-only commands
+        case 0x041D, 0x2016, 0x201B, 0x1405, 0x0C27, 0x0411, 0x041B, 0x0804: // handle-only commands
             return .handleOnly(try p.u16le() & 0x0FFF)
         case 0x2005: // LE Set Random Address
             return .setRandomAddress(try p.address())
@@ -109,6 +109,7 @@ public enum HCICommandDecoder {
             let all = try p.u8(), tx = try p.u8(), rx = try p.u8()
             return .setPHY(handle: h, all: all, tx: tx, rx: rx)
         default:
+            if let c = try ClassicCommandParams.parse(opcode, &p) { return .classic(c) }
             return .other(p.rest())
         }
     }

@@ -17,6 +17,8 @@ public struct HCICommandBody: Sendable {
         case let .disconnect(h, _), let .handleOnly(h), let .connectionUpdate(h, _, _, _, _), let .enableEncryption(h, _, _, _),
              let .longTermKeyReply(h, _), let .setDataLength(h, _, _), let .setPHY(h, _, _, _):
             return h
+        case let .classic(c):
+            return c.handle
         default:
             return nil
         }
@@ -29,6 +31,7 @@ public struct HCICommandBody: Sendable {
         case let .setAdvertisingParameters(p): body(p.peer)
         case let .createConnection(c): body(c.peer)
         case let .extendedCreateConnection(c): body(c.peer)
+        case let .classic(c): if let a = c.address { body(a) }
         default: break
         }
     }
@@ -38,7 +41,8 @@ public struct HCICommandBody: Sendable {
 public enum HCICommandParams: Sendable {
     /// 0x0406
     case disconnect(handle: UInt16, reason: UInt8)
-    /// Commands whose only parameter is a connection handle (0x041D, 0x2016, 0x201B, 0x1405, 0x0C27).
+    /// Commands whose only parameter is a connection handle (0x041D, 0x2016, 0x201B, 0x1405, 0x0C27, 0x0411
+    /// Authentication Requested, 0x041B Read Remote Supported Features, 0x0804 Exit Sniff Mode).
     case handleOnly(UInt16)
     /// 0x2005 LE Set Random Address
     case setRandomAddress(BDAddr)
@@ -76,6 +80,8 @@ public enum HCICommandParams: Sendable {
     case setDataLength(handle: UInt16, octets: UInt16, time: UInt16)
     /// 0x2032
     case setPHY(handle: UInt16, all: UInt8, tx: UInt8, rx: UInt8)
+    /// BR/EDR commands: inquiry, connections, names, pairing replies, synchronous links, sniff, roles, scans.
+    case classic(ClassicCommandParams)
     /// Any other command: its parameters (possibly none).
     case other(ArraySlice<UInt8>)
 }

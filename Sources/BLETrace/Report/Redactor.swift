@@ -158,6 +158,7 @@ public final class Redactor {
     /// Device Name and Serial Number values, and the text of ANCS Data Source notifications.
     public func learn(_ e: TraceEvent) {
         for (_, f) in e.layers { learn(fields: f) }
+        if case let .hciCommand(h) = e.body, case let .classic(.linkKeyReply(_, key)) = h.params { learnKey(key) }
         if case let .hciEvent(h) = e.body, case let .classic(c) = h.params {
             switch c {
             case let .linkKeyNotification(_, key, _): learnKey(key)

@@ -108,3 +108,52 @@ struct ClassicEventTests {
 }
 
 private func le32(_ v: UInt32) -> [UInt8] { (0..<4).map { UInt8(truncatingIfNeeded: v >> (8 * UInt32($0))) } }
+
+/// BR/EDR HCI commands from assembled bytes.
+@Suite("Classic HCI commands")
+struct ClassicCommandTests {
+    static let peer = BDAddr(0x00_1B_66_AA_BB_CC)
+
+    static func classic(_ opcode: UInt16, _ params: [UInt8]) -> (ClassicCommandParams?, TraceEvent) {
+        let e = TestSupport.decode(.command, le(opcode) + [UInt8(params.count)] + params, direction: .hostToController)
+        if case let .hciCommand(b) = e.body, case let .classic(c) = b.params { return (c, e) }
+        return (nil, e)
+    }
+
+    @Test("inquiry, connection, name and pairing replies; the link key is learned by --redact")
+    func commands() throws {
+        let a = HCIBuilder.addr(Self.peer)
+        let (inq, inqE) = Self.classic(0x0401, [0x33, 0x8B, 0x9E, 8, 0])
+        #expect(inq == .inquiry(lap: 0x9E8B33, length: 8, responses: 0))
+        #expect(inqE.summary == "Inquiry: GIAC, 10.24 s")
+        let (cc, ccE) = Self.classic(0x0405, a + le(0xCC18) + [1, 0] + le(0) + [1])
+        #expect(cc == .createConnection(address: Self.peer, packetType: 0xCC18, allowRoleSwitch: 1))
+        #expect(ccE.summary == "Create Connection: 00:1B:66:AA:BB:CC, role switch allowed")
+        #expect(Self.classic(0x0419, a + [1, 0] + le(0)).0 == .remoteNameRequest(address: Self.peer, pageScanRepetitionMode: 1, clockOffset: 0))
+        let (io, ioE) = Self.classic(0x042B, a + [3, 0, 4])
+        #expect(io == .ioCapabilityReply(address: Self.peer, ioCapability: 3, oobPresent: 0, authenticationRequirements: 4))
+        #expect(ioE.summary.hasSuffix("NoInputNoOutput, no OOB data, MITM not required, general bonding"))
+        #expect(Self.classic(0x042C, a).0 == .addressOnly(Self.peer))
+        let key = [UInt8](repeating: 0x5A, count: 16)
+        let (reply, replyE) = Self.classic(0x040B, a + key)
+        #expect(reply == .linkKeyReply(address: Self.peer, key: key[...]))
+        let r = Redactor()
+        r.learn(replyE)
+        #expect(!r.redact(replyE.summary).contains(Hex.string(key)) && !r.redact(replyE.summary).contains("00:1B:66:AA:BB:CC"))
+        let (sniff, sniffE) = Self.classic(0x0803, le(0x0002) + le(800) + le(400) + le(4) + le(1))
+        #expect(sniff == .sniffMode(handle: 2, maxInterval: 800, minInterval: 400, attempt: 4, timeout: 1))
+        #expect(sniffE.summary == "Sniff Mode: handle 0x0002, interval 250 ms–500 ms" && sniffE.handle == 2)
+        let (_, codE) = Self.classic(0x0C24, [0x04, 0x04, 0x24])
+        #expect(codE.summary.hasSuffix("0x240404 (Audio/Video: Wearable Headset; Rendering, Audio)"))
+        #expect(Self.classic(0x0C1A, [3]).1.summary == "Write Scan Enable: inquiry and page scan")
+        let (sync, _) = Self.classic(0x0429, a + le32c(8000) + le32c(8000) + le(0x000D) + le(0x0060) + [2] + le(0x0380))
+        #expect(sync == .synchronousConnection(handle: nil, address: Self.peer, txBandwidth: 8000, rxBandwidth: 8000, maxLatency: 13,
+                                               voiceSetting: 0x60, retransmissionEffort: 2, packetType: 0x0380))
+        // Authentication Requested names its handle.
+        #expect(TestSupport.decode(.command, le(0x0411) + [2] + le(0x0002), direction: .hostToController).handle == 2)
+        // A command cut short is malformed.
+        #expect(Self.classic(0x0405, a).1.malformed != nil)
+    }
+}
+
+private func le32c(_ v: UInt32) -> [UInt8] { (0..<4).map { UInt8(truncatingIfNeeded: v >> (8 * UInt32($0))) } }

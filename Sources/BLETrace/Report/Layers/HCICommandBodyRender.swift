@@ -85,6 +85,8 @@ extension HCICommandBody: LayerBody {
             b.append(hex: UInt64(tx), width: 2)
             b.append(string: ", rx ")
             b.append(hex: UInt64(rx), width: 2)
+        case let .classic(c):
+            c.writeDetail(into: &b)
         case .other:
             break
         }
@@ -258,6 +260,8 @@ extension HCICommandBody: LayerBody {
             s.field("all_phys", all)
             s.field("tx_phys", tx)
             s.field("rx_phys", rx)
+        case let .classic(c):
+            c.writeParameters(into: &s)
         case .other:
             break
         }
