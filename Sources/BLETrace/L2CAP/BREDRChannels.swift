@@ -105,6 +105,14 @@ extension SignalingLayer {
                 return
             }
         }
+        if ch.mode == 0, ch.psm == 0x0003, let f = try? RFCOMMFrame.parse(frame.payload) {
+            e.body = .signaling(SignalingBody(.rfcomm(f)))
+            return
+        }
+        if ch.mode == 0, ch.psm == 0x0001, let p = try? SDPPDU.parse(frame.payload) {
+            e.body = .signaling(SignalingBody(.sdp(p)))
+            return
+        }
         e.body = .l2cap(L2CAPPayload(payload: frame.payload))
     }
 

@@ -13,6 +13,10 @@ public struct SignalingBody: Sendable {
         case avdtp(AVDTPSignal)
         /// A media packet of an A2DP stream (the second AVDTP channel of a connection; kind `l2cap`).
         case a2dpMedia(A2DPMediaPacket)
+        /// An RFCOMM frame (PSM 0x0003; kind `l2cap`).
+        case rfcomm(RFCOMMFrame)
+        /// An SDP PDU (PSM 0x0001; kind `l2cap`).
+        case sdp(SDPPDU)
     }
 
     public var content: Content
@@ -25,7 +29,7 @@ public struct SignalingBody: Sendable {
 
     public var kind: EventKind {
         switch content {
-        case .kFrame, .avdtp, .a2dpMedia: return .l2cap
+        case .kFrame, .avdtp, .a2dpMedia, .rfcomm, .sdp: return .l2cap
         case .malformed, .command, .bredr: return .signaling
         }
     }
@@ -36,7 +40,7 @@ public struct SignalingBody: Sendable {
         case let .kFrame(k):
             if case .malformed = k.part { return "K-frame shorter than its SDU length field" }
             return nil
-        case .command, .avdtp, .a2dpMedia: return nil
+        case .command, .avdtp, .a2dpMedia, .rfcomm, .sdp: return nil
         case let .bredr(f): return f.problem
         }
     }

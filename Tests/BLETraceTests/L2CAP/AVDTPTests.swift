@@ -66,3 +66,50 @@ struct AVDTPTests {
         #expect(section.text.contains { $0.contains("SBC 44.1 kHz") && $0.contains("11 media packets, 6600 bytes") && $0.contains("1 gap (longest 300 ms)") })
     }
 }
+
+@Suite("RFCOMM and SDP on BR/EDR channels")
+struct ClassicProfileTests {
+    static func cmd(_ code: UInt8, _ id: UInt8, _ data: [UInt8]) -> [UInt8] { [code, id] + le(UInt16(data.count)) + data }
+
+    @Test("RFCOMM frames: SABM, multiplexer PN and MSC, UIH with credits and AT commands")
+    func rfcomm() throws {
+        let sabm = try RFCOMMFrame.parse([0x03, 0x3F, 0x01, 0x1C][...])
+        #expect(sabm.dlci == 0 && sabm.frameType == 0x2F && sabm.pollFinal)
+        // PN command for DLCI 4, frame size 990 (0x03DE).
+        let pn = try RFCOMMFrame.parse([0x03, 0xEF, 0x15, 0x83, 0x11, 0x04, 0xF0, 0x00, 0x00, 0xDE, 0x03, 0x00, 0x07, 0x70][...])
+        #expect(pn.control?.type == 0x20 && pn.control?.command == true && pn.control?.value.count == 8)
+        let h = TraceHarness()
+        h.feed(.event, HCIBuilder.event(0x03, [0] + le(0x000B) + HCIBuilder.addr(BDAddr(0x00_1B_66_AA_BB_CC)) + [1, 0]), .controllerToHost)
+        h.l2cap(0x000B, cid: 1, Self.cmd(0x02, 1, le(0x0003) + le(0x0047)), .hostToController)
+        h.l2cap(0x000B, cid: 1, Self.cmd(0x03, 1, le(0x01B9) + le(0x0047) + le(0) + le(0)), .controllerToHost)
+        let pnE = h.l2cap(0x000B, cid: 0x01B9, [0x03, 0xEF, 0x15, 0x83, 0x11, 0x04, 0xF0, 0x00, 0x00, 0xDE, 0x03, 0x00, 0x07, 0x70], .hostToController)
+        // UIH on DLCI 4 with 3 credits and "AT+BRSF=959\r".
+        let at = Array("AT+BRSF=959\r".utf8)
+        let atE = h.l2cap(0x000B, cid: 0x01B9, [0x13, 0xFF, UInt8(at.count << 1 | 1), 3] + at + [0x00], .hostToController)
+        h.finish()
+        #expect(h.event(pnE)?.summary == "RFCOMM UIH DLCI 0: PN command, DLCI 4, frame size 990")
+        #expect(h.event(atE)?.summary == "RFCOMM UIH DLCI 4 (channel 2), 3 credits: \"AT+BRSF=959\\r\"")
+        #expect(h.layer(atE, "rfcomm")?["server_channel"] == .int(2) && h.layer(atE, "rfcomm")?["data"] == .hex(at))
+        #expect(h.layer(atE, "l2cap")?["psm_name"] == .string("RFCOMM"))
+    }
+
+    @Test("SDP: a search names the service classes it asks for; responses give their sizes and errors")
+    func sdp() throws {
+        // Service Search Attribute Request for Audio Sink (0x110B), all attributes.
+        let req = try SDPPDU.parse([0x06, 0x00, 0x01, 0x00, 0x0F, 0x35, 0x03, 0x19, 0x11, 0x0B, 0x03, 0xF0, 0x35, 0x05, 0x0A, 0x00, 0x00, 0xFF, 0xFF, 0x00][...])
+        #expect(req.id == 6 && req.transaction == 1 && req.uuids == [0x110B])
+        let err = try SDPPDU.parse([0x01, 0x00, 0x02, 0x00, 0x02, 0x00, 0x02][...])
+        #expect(err.error == 2)
+        #expect(throws: ByteError.self) { try SDPPDU.parse([0x06, 0x00, 0x01, 0x00, 0x03, 0x19, 0x11, 0x0B][...]) }
+        let h = TraceHarness()
+        h.feed(.event, HCIBuilder.event(0x03, [0] + le(0x000B) + HCIBuilder.addr(BDAddr(0x00_1B_66_AA_BB_CC)) + [1, 0]), .controllerToHost)
+        h.l2cap(0x000B, cid: 1, Self.cmd(0x02, 1, le(0x0001) + le(0x0040)), .hostToController)
+        h.l2cap(0x000B, cid: 1, Self.cmd(0x03, 1, le(0x01B2) + le(0x0040) + le(0) + le(0)), .controllerToHost)
+        let r = h.l2cap(0x000B, cid: 0x01B2, [0x06, 0x00, 0x01, 0x00, 0x0F, 0x35, 0x03, 0x19, 0x11, 0x0B, 0x03, 0xF0, 0x35, 0x05, 0x0A, 0x00, 0x00, 0xFF, 0xFF, 0x00], .hostToController)
+        let a = h.l2cap(0x000B, cid: 0x0040, [0x07, 0x00, 0x01, 0x00, 0x03, 0x00, 0x00, 0x00], .controllerToHost)
+        h.finish()
+        #expect(h.event(r)?.summary == "SDP Service Search Attribute Request (transaction 1): Audio Sink")
+        #expect(h.layer(r, "sdp")?["service_search_pattern"] == .list([.object(["uuid": .string("110B"), "name": .string("Audio Sink")])]))
+        #expect(h.event(a)?.summary == "SDP Service Search Attribute Response (transaction 1): 0 bytes of attributes")
+    }
+}

@@ -17,6 +17,10 @@ extension SignalingBody: LayerBody {
             a.writeText(into: &b)
         case let .a2dpMedia(m):
             m.writeText(into: &b)
+        case let .rfcomm(f):
+            f.writeText(into: &b)
+        case let .sdp(p):
+            p.writeText(into: &b)
         case let .command(c):
             b.append(string: "LE Signaling ")
             b.append(string: LESignalingNames.code(c.code))
@@ -185,6 +189,8 @@ extension SignalingBody: LayerBody {
         case let .bredr(f): f.writeLayers(into: &s)
         case let .avdtp(a): a.writeLayers(into: &s)
         case let .a2dpMedia(m): m.writeLayers(into: &s)
+        case let .rfcomm(f): f.writeLayers(into: &s)
+        case let .sdp(p): p.writeLayers(into: &s)
         case let .malformed(_, data):
             s.object("signaling") { s in
                 if let c = data.first {
