@@ -109,6 +109,11 @@ extension SignalingLayer {
             e.body = .signaling(SignalingBody(.rfcomm(f)))
             return
         }
+        if ch.mode == 0, ch.psm == 0x0017 || ch.psm == 0x001B,
+           let f = try? AVCTPFrame.parse(frame.payload, browsing: ch.psm == 0x001B) {
+            e.body = .signaling(SignalingBody(.avctp(f)))
+            return
+        }
         if ch.mode == 0, ch.psm == 0x0001, let p = try? SDPPDU.parse(frame.payload) {
             e.body = .signaling(SignalingBody(.sdp(p)))
             return

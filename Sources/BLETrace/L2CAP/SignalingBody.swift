@@ -17,6 +17,8 @@ public struct SignalingBody: Sendable {
         case rfcomm(RFCOMMFrame)
         /// An SDP PDU (PSM 0x0001; kind `l2cap`).
         case sdp(SDPPDU)
+        /// An AVCTP frame (PSM 0x0017 or 0x001B; kind `l2cap`).
+        case avctp(AVCTPFrame)
     }
 
     public var content: Content
@@ -29,7 +31,7 @@ public struct SignalingBody: Sendable {
 
     public var kind: EventKind {
         switch content {
-        case .kFrame, .avdtp, .a2dpMedia, .rfcomm, .sdp: return .l2cap
+        case .kFrame, .avdtp, .a2dpMedia, .rfcomm, .sdp, .avctp: return .l2cap
         case .malformed, .command, .bredr: return .signaling
         }
     }
@@ -40,7 +42,7 @@ public struct SignalingBody: Sendable {
         case let .kFrame(k):
             if case .malformed = k.part { return "K-frame shorter than its SDU length field" }
             return nil
-        case .command, .avdtp, .a2dpMedia, .rfcomm, .sdp: return nil
+        case .command, .avdtp, .a2dpMedia, .rfcomm, .sdp, .avctp: return nil
         case let .bredr(f): return f.problem
         }
     }

@@ -21,6 +21,8 @@ extension SignalingBody: LayerBody {
             f.writeText(into: &b)
         case let .sdp(p):
             p.writeText(into: &b)
+        case let .avctp(f):
+            f.writeText(into: &b)
         case let .command(c):
             b.append(string: "LE Signaling ")
             b.append(string: LESignalingNames.code(c.code))
@@ -191,6 +193,7 @@ extension SignalingBody: LayerBody {
         case let .a2dpMedia(m): m.writeLayers(into: &s)
         case let .rfcomm(f): f.writeLayers(into: &s)
         case let .sdp(p): p.writeLayers(into: &s)
+        case let .avctp(f): f.writeLayers(into: &s)
         case let .malformed(_, data):
             s.object("signaling") { s in
                 if let c = data.first {
