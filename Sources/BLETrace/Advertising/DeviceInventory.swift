@@ -64,6 +64,12 @@ public final class DeviceInventory: AnalysisLayer {
         public var connections: [Int] = []
         /// Set when one of the per-device lists hit its cap and later values were not kept.
         public var capped = false
+        /// A BR/EDR device: found by an inquiry, or the peer of a BR/EDR connection.
+        public var bredr = false
+        /// BR/EDR: the Class of Device from an inquiry result.
+        public var classOfDevice: UInt32?
+        /// BR/EDR: inquiry results naming the device.
+        public var inquiryResponses = 0
 
         init(address: BDAddr, addressType: AddressType) {
             self.address = address
@@ -95,6 +101,22 @@ public final class DeviceInventory: AnalysisLayer {
     public func attach(to pipeline: Pipeline) {
         tracker = pipeline.connections
         pipeline.advertisingObservers.append { [self] r, record, time in self.observe(r, record: record, at: time) }
+        pipeline.inquiryObservers.append { [self] r, record, time in self.observe(inquiry: r, record: record, at: time) }
+    }
+
+    /// A device found by an inquiry: its class, RSSI and what its extended inquiry response says.
+    public func observe(inquiry r: InquiryResponse, record: Int, at time: Timestamp) {
+        let key = Key(address: r.address, addressType: .public)
+        let i: Int
+        if let j = index[key] {
+            i = j
+        } else {
+            guard list.count < DeviceInventory.maxDevices else { overflowReports += 1; return }
+            i = list.count
+            list.append(Device(address: r.address, addressType: .public))
+            index[key] = i
+        }
+        list[i].add(inquiry: r, record: record, at: time)
     }
 
     public func observe(_ r: AdvertisingReport, record: Int, at time: Timestamp) {
@@ -118,12 +140,12 @@ public final class DeviceInventory: AnalysisLayer {
         var byAddress: [BDAddr: [Int]] = [:]
         for (i, d) in out.enumerated() { byAddress[d.address, default: []].append(i) }
         for c in tracker.all {
-            guard let peer = c.peer, c.le else { continue }
+            guard let peer = c.peer else { continue }
             if let idx = byAddress[peer] {
-                for i in idx { out[i].connections.append(c.id) }
+                for i in idx { out[i].connected(to: c) }
             } else if out.count < DeviceInventory.maxDevices {
                 var d = Device(address: peer, addressType: c.peerType ?? .public)
-                d.connections = [c.id]
+                d.connected(to: c)
                 byAddress[peer] = [out.count]
                 out.append(d)
             }
@@ -187,6 +209,16 @@ public final class DeviceInventory: AnalysisLayer {
         f.add("beacons", .list(d.beacons.map { .object($0.fields) }))
         if let t = d.telemetry { f.add("eddystone_tlm", t.fields) }
         if d.capped { f.add("capped", true) }
+        if d.bredr {
+            f.add("bredr", true)
+            f.add("inquiry_responses", d.inquiryResponses)
+        }
+        if let c = d.classOfDevice {
+            f.add("class_of_device", Int(c))
+            f.add("major_device_class", ClassicNames.majorDeviceClass(c))
+            if let m = ClassicNames.minorDeviceClass(c) { f.add("minor_device_class", m) }
+            f.add("service_classes", .list(ClassicNames.serviceClassNames(c).map { .string($0) }))
+        }
         return f
     }
 
@@ -206,14 +238,19 @@ public final class DeviceInventory: AnalysisLayer {
 
     public static func text(_ d: Device) -> [String] {
         var head = "    \(d.address) (\(d.addressType.name))"
-        if d.reports > 0 {
-            head += ", \(d.reports) report\(d.reports == 1 ? "" : "s")"
+        if d.bredr {
+            head += ", BR/EDR"
+            if let c = d.classOfDevice { head += " " + ClassicNames.classOfDevice(c) }
+            if d.inquiryResponses > 0 { head += ", \(d.inquiryResponses) inquiry response\(d.inquiryResponses == 1 ? "" : "s")" }
+        }
+        if d.reports > 0 || d.inquiryResponses > 0 {
+            if d.reports > 0 { head += ", \(d.reports) report\(d.reports == 1 ? "" : "s")" }
             if d.scanResponses > 0 { head += " (\(d.scanResponses) scan response\(d.scanResponses == 1 ? "" : "s"))" }
             if let lo = d.rssiMin, let hi = d.rssiMax, let mean = d.rssiMean {
                 head += ", RSSI \(lo)/\(Fmt.fixed(Int((mean * 10).rounded()), scale: 10))/\(hi) dBm (min/mean/max)"
             }
             if let a = d.firstRecord, let b = d.lastRecord { head += ", records \(a)–\(b)" }
-        } else {
+        } else if !d.bredr {
             head += ", never seen advertising"
         }
         var parts: [String] = []
@@ -246,15 +283,43 @@ extension DeviceInventory.Device {
         if firstRecord == nil { firstRecord = record; firstSeen = time }
         lastRecord = record
         lastSeen = time
-        if let v = r.rssi {
-            rssiMin = Swift.min(rssiMin ?? v, v)
-            rssiMax = Swift.max(rssiMax ?? v, v)
-            rssiSum += v
-            rssiCount += 1
-        }
+        if let v = r.rssi { addRSSI(v) }
         if r.connectable { connectable = true }
         if let tx = r.txPower { addTx(tx) }
-        for ad in ADSequence(r.data) where ad.malformed == nil {
+        addAD(r.data)
+    }
+
+    mutating func add(inquiry r: InquiryResponse, record: Int, at time: Timestamp) {
+        bredr = true
+        inquiryResponses += 1
+        classOfDevice = r.classOfDevice
+        if firstRecord == nil { firstRecord = record; firstSeen = time }
+        lastRecord = record
+        lastSeen = time
+        if let v = r.rssi { addRSSI(Int(v)) }
+        if let eir = r.eir { addAD(eir) }
+    }
+
+    /// A connection of the capturing host to this device; a BR/EDR one adds its remote name.
+    mutating func connected(to c: Connection) {
+        connections.append(c.id)
+        guard !c.le else { return }
+        bredr = true
+        if let n = c.name, !n.isEmpty, !nameBytes.contains(where: { $0.elementsEqual(n.utf8) }) {
+            if nameBytes.count < DeviceInventory.maxNames { nameBytes.append(Array(n.utf8)) } else { capped = true }
+        }
+    }
+
+    mutating func addRSSI(_ v: Int) {
+        rssiMin = Swift.min(rssiMin ?? v, v)
+        rssiMax = Swift.max(rssiMax ?? v, v)
+        rssiSum += v
+        rssiCount += 1
+    }
+
+    /// Names, services, solicitations, TX power, appearance, manufacturers and beacons of AD (or EIR) data.
+    mutating func addAD(_ data: ArraySlice<UInt8>) {
+        for ad in ADSequence(data) where ad.malformed == nil {
             let d = ad.data
             switch ad.type {
             case 0x08, 0x09:

@@ -64,6 +64,8 @@ public final class Pipeline {
     public var advertisingObservers: [(AdvertisingReport, Int, Timestamp) -> Void] = []
     /// Decoder for dynamic L2CAP channels (CIDs the `channels` table does not hold, 0x0040 and above).
     public var dynamicChannels: ChannelDecoder?
+    /// Observers of the devices BR/EDR inquiries find (Inquiry Result events of all three forms).
+    public var inquiryObservers: [(InquiryResponse, Int, Timestamp) -> Void] = []
     /// Observers of connection changes (open, close, parameter update, encryption) with record and time.
     public var connectionObservers: [(ConnectionChange, Int, Timestamp) -> Void] = []
     /// Called with each record's number and time before it is decoded (timeouts, idle checks).
@@ -220,8 +222,15 @@ public final class Pipeline {
                     e.handle = h
                     e.connection = connections.latest(h)?.id
                 }
-                if case let .classic(.remoteNameComplete(0, a, name)) = body.params {
-                    connections.named(a, String(decoding: name, as: UTF8.self))
+                if case let .classic(c) = body.params {
+                    switch c {
+                    case let .remoteNameComplete(0, a, name):
+                        connections.named(a, String(decoding: name, as: UTF8.self))
+                    case let .inquiryResult(list):
+                        for found in list { for o in inquiryObservers { o(found, r.number, r.timestamp) } }
+                    default:
+                        break
+                    }
                 }
             case var .adv(body):
                 advertising.take(&body, record: r.number) { report in

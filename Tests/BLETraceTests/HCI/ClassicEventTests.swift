@@ -157,3 +157,32 @@ struct ClassicCommandTests {
 }
 
 private func le32c(_ v: UInt32) -> [UInt8] { (0..<4).map { UInt8(truncatingIfNeeded: v >> (8 * UInt32($0))) } }
+
+@Suite("BR/EDR devices in the inventory")
+struct ClassicInventoryTests {
+    @Test("inquiry results add a BR/EDR device with its class, RSSI and EIR name; a BR/EDR connection adds its remote name")
+    func inventory() throws {
+        let h = TraceHarness()
+        let inv = DeviceInventory()
+        inv.attach(to: h.pipeline)
+        let buds = BDAddr(0x00_1B_66_AA_BB_CC), car = BDAddr(0x00_22_33_44_55_66)
+        let eir: [UInt8] = [5, 0x09] + Array("Buds".utf8) + [3, 0x03, 0x0B, 0x11] + [0, 0, 0]
+        h.feed(.event, HCIBuilder.event(0x2F, [1] + HCIBuilder.addr(buds) + [1, 0, 0x04, 0x04, 0x24] + le(0) + [0xC4] + eir), .controllerToHost)
+        h.feed(.event, HCIBuilder.event(0x22, [1] + HCIBuilder.addr(buds) + [1, 0, 0x04, 0x04, 0x24] + le(0) + [0xC0]), .controllerToHost)
+        // A car kit never seen in an inquiry: connected, then named.
+        h.feed(.event, HCIBuilder.event(0x03, [0] + le(0x000B) + HCIBuilder.addr(car) + [1, 0]), .controllerToHost)
+        h.feed(.event, HCIBuilder.event(0x07, [0] + HCIBuilder.addr(car) + Array("My Car".utf8) + [0]), .controllerToHost)
+        h.finish()
+        let devices = inv.devices
+        let b = try #require(devices.first { $0.address == buds })
+        #expect(b.bredr && b.inquiryResponses == 2 && b.classOfDevice == 0x240404 && b.names == ["Buds"])
+        #expect(b.rssiMin == -64 && b.rssiMax == -60 && b.services == [BLEUUID(UInt16(0x110B))] && b.reports == 0)
+        let c = try #require(devices.first { $0.address == car })
+        #expect(c.bredr && c.connected && c.names == ["My Car"])
+        let text = DeviceInventory.text(b).joined(separator: "\n")
+        #expect(text.contains("BR/EDR 0x240404 (Audio/Video: Wearable Headset; Rendering, Audio), 2 inquiry responses"))
+        #expect(text.contains("name \"Buds\""))
+        let f = DeviceInventory.fields(b)
+        #expect(f["bredr"] == .bool(true) && f["major_device_class"] == .string("Audio/Video"))
+    }
+}
