@@ -1,5 +1,7 @@
-/// A decoded LE signaling command, or a K-frame on a credit-based channel it opened: the typed body of its
-/// event. Names and text are made by the renderer (`Report/Layers/SignalingBodyRender.swift`).
+/// The typed body of an event on a signaling channel or on a channel signaling opened: an LE or BR/EDR
+/// signaling command, a K-frame on a credit-based channel, or a BR/EDR profile's frame (AVDTP, A2DP media,
+/// RFCOMM, SDP, AVCTP). Names and text are made by the renderers (`Report/Layers/SignalingBodyRender.swift`
+/// and the profiles' own).
 public struct SignalingBody: Sendable {
     public enum Content: Sendable {
         /// A C-frame that did not parse: why, and the whole frame.

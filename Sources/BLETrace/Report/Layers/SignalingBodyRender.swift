@@ -1,5 +1,6 @@
-/// Text and JSON of `SignalingBody`: LE signaling commands (the `signaling` layer) and K-frames on the
-/// credit-based channels they open (text only: their SDU is in the `l2cap` layer).
+/// Text and JSON of `SignalingBody`: LE signaling commands (the `signaling` layer), K-frames on the
+/// credit-based channels they open (text only: their SDU is in the `l2cap` layer), and, through their own
+/// renderers, BR/EDR signaling and the BR/EDR profiles.
 extension SignalingBody: LayerBody {
     public func writeText(_ e: TraceEvent, into b: inout [UInt8]) {
         switch content {
