@@ -25,6 +25,11 @@ public final class Connection {
     public internal(set) var name: String?
     /// BR/EDR: the PSMs of the channels opened on the connection, in order of first opening.
     public internal(set) var profiles: [UInt16] = []
+    /// BR/EDR: the link type of the Connection Complete (1 ACL) or Synchronous Connection Complete (0 SCO,
+    /// 2 eSCO); nil for LE.
+    public internal(set) var linkType: UInt8?
+    /// BR/EDR: pairing on this connection (Secure Simple Pairing or legacy PIN).
+    public internal(set) var pairing: ClassicPairing?
 
     /// Notes a channel opened on the connection (at most 64 distinct PSMs are kept).
     func opened(psm: UInt16) {
@@ -96,6 +101,13 @@ public final class ConnectionTracker {
         for c in open.values where c.peer == address && c.closedRecord == nil { c.name = name }
     }
 
+    /// A Synchronous Connection Complete: an SCO or eSCO link on its own handle, to a peer that has an ACL link.
+    func synchronous(handle: UInt16, peer: BDAddr, linkType: UInt8, record: Int, at time: Timestamp) {
+        apply(.opened(handle: handle, peer: peer, peerType: .public, role: 0xFF, interval: 0, latency: 0, timeout: 0, le: false),
+              record: record, at: time)
+        open[handle]?.linkType = linkType
+    }
+
     public func apply(_ change: ConnectionChange, record: Int, at time: Timestamp) {
         switch change {
         case let .opened(handle, peer, peerType, role, interval, latency, timeout, le):
@@ -115,7 +127,7 @@ public final class ConnectionTracker {
             c.peerType = peerType
             c.role = role == 0xFF ? nil : role
             c.le = le
-            if !le { c.name = names[peer] }
+            if !le { c.name = names[peer]; c.linkType = 1 }
             c.interval = le ? interval : nil
             c.latency = le ? latency : nil
             c.timeout = le ? timeout : nil

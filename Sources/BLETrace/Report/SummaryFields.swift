@@ -28,7 +28,9 @@ public enum SummaryRender {
         if let t = c.peerType { f.add("peer_address_type", t.name) }
         if let r = c.role { f.add("role", HCIText.role(r)) }
         f.add("transport", c.le ? "le" : "br_edr")
+        if let t = c.linkType { f.add("link_type", ClassicLinkText.name(t)) }
         if let n = c.name { f.add("name", n) }
+        if let p = c.pairing { f.add("pairing", .object(p.fields)) }
         if !c.profiles.isEmpty {
             f.add("profiles", .list(c.profiles.map { p in
                 var o: Fields = ["psm": .int(Int(p))]
@@ -132,7 +134,7 @@ public enum SummaryRender {
             var line = "    #\(c.id) handle \(Hex.hex(c.handle, width: 4))"
             if let p = c.peer { line += " \(p)" + (c.peerType.map { " (\($0.name))" } ?? "") }
             if let r = c.role { line += ", local \(HCIText.role(r))" }
-            if !c.le { line += ", BR/EDR" }
+            if !c.le { line += ", BR/EDR" + (c.linkType.map { $0 == 1 ? "" : " " + ClassicLinkText.name($0) } ?? "") }
             if let n = c.name { line += " \"\(n)\"" }
             if c.implicit { line += ", already open when the capture began" }
             if let i = c.interval, let l = c.latency, let t = c.timeout {
@@ -142,6 +144,7 @@ public enum SummaryRender {
             if !c.profiles.isEmpty {
                 line += ", profiles " + c.profiles.map { LESignalingNames.psm($0) ?? Hex.hex($0, width: 4) }.joined(separator: ", ")
             }
+            if let p = c.pairing { line += ", " + p.text }
             if let o = c.openedRecord { line += ", opened at record \(o)" }
             if let r = c.closedRecord {
                 line += ", closed at record \(r)"

@@ -199,6 +199,7 @@ public final class Pipeline {
         do {
             let body = try HCICommandDecoder.decode(r.data)
             e.body = .hciCommand(body)
+            if case let .classic(c) = body.params { connections.pairingCommand(c, record: r.number) }
             if let h = body.handle {
                 e.handle = h
                 e.connection = connections.existing(h)?.id
@@ -228,8 +229,11 @@ public final class Pipeline {
                         connections.named(a, String(decoding: name, as: UTF8.self))
                     case let .inquiryResult(list):
                         for found in list { for o in inquiryObservers { o(found, r.number, r.timestamp) } }
+                    case let .synchronousConnectionComplete(0, h, a, link, _, _, _, _, _):
+                        connections.synchronous(handle: h, peer: a, linkType: link, record: r.number, at: r.timestamp)
+                        e.connection = connections.latest(h)?.id
                     default:
-                        break
+                        connections.pairingEvent(c, record: r.number)
                     }
                 }
             case var .adv(body):
