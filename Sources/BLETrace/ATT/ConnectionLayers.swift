@@ -4,7 +4,7 @@ public enum ConnectionLayers {
     public static func make(_ options: DecodeOptions) -> [AnalysisLayer] {
         let att = ATTLayer(options: options)
         let signaling = SignalingLayer(att: att)
-        return [att, signaling, signaling.a2dp, SMPLayer(), BatteryHistoryLayer(att: att), IdentityLayer(att: att),
+        return [att, signaling, signaling.a2dp, signaling.hid, SMPLayer(), BatteryHistoryLayer(att: att), IdentityLayer(att: att),
                 ANCSViewLayer(att: att)]
     }
 }

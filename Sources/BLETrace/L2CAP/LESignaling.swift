@@ -194,6 +194,8 @@ public final class SignalingLayer: ChannelDecoder, AnalysisLayer {
     var avdtpSignaling: Set<Int> = []
     /// The A2DP streams followed from AVDTP (a layer of its own for the summary).
     public let a2dp = A2DPStreams()
+    /// HID reports counted per connection (a layer of its own for the summary).
+    public let hid = HIDReports()
     var opened: [(record: Int, connection: Int, psm: UInt16, cids: String)] = []
     static let maxChannels = 65_536
 

@@ -1,6 +1,6 @@
 /// The typed body of an event on a signaling channel or on a channel signaling opened: an LE or BR/EDR
 /// signaling command, a K-frame on a credit-based channel, or a BR/EDR profile's frame (AVDTP, A2DP media,
-/// RFCOMM, SDP, AVCTP). Names and text are made by the renderers (`Report/Layers/SignalingBodyRender.swift`
+/// RFCOMM, SDP, AVCTP, HID). Names and text are made by the renderers (`Report/Layers/SignalingBodyRender.swift`
 /// and the profiles' own).
 public struct SignalingBody: Sendable {
     public enum Content: Sendable {
@@ -21,6 +21,8 @@ public struct SignalingBody: Sendable {
         case sdp(SDPPDU)
         /// An AVCTP frame (PSM 0x0017 or 0x001B; kind `l2cap`).
         case avctp(AVCTPFrame)
+        /// A HID message (PSM 0x0011 control or 0x0013 interrupt; kind `l2cap`).
+        case hid(HIDMessage)
     }
 
     public var content: Content
@@ -33,7 +35,7 @@ public struct SignalingBody: Sendable {
 
     public var kind: EventKind {
         switch content {
-        case .kFrame, .avdtp, .a2dpMedia, .rfcomm, .sdp, .avctp: return .l2cap
+        case .kFrame, .avdtp, .a2dpMedia, .rfcomm, .sdp, .avctp, .hid: return .l2cap
         case .malformed, .command, .bredr: return .signaling
         }
     }
@@ -44,7 +46,7 @@ public struct SignalingBody: Sendable {
         case let .kFrame(k):
             if case .malformed = k.part { return "K-frame shorter than its SDU length field" }
             return nil
-        case .command, .avdtp, .a2dpMedia, .rfcomm, .sdp, .avctp: return nil
+        case .command, .avdtp, .a2dpMedia, .rfcomm, .sdp, .avctp, .hid: return nil
         case let .bredr(f): return f.problem
         }
     }

@@ -24,6 +24,8 @@ extension SignalingBody: LayerBody {
             p.writeText(into: &b)
         case let .avctp(f):
             f.writeText(into: &b)
+        case let .hid(m):
+            m.writeText(into: &b)
         case let .command(c):
             b.append(string: "LE Signaling ")
             b.append(string: LESignalingNames.code(c.code))
@@ -195,6 +197,7 @@ extension SignalingBody: LayerBody {
         case let .rfcomm(f): f.writeLayers(into: &s)
         case let .sdp(p): p.writeLayers(into: &s)
         case let .avctp(f): f.writeLayers(into: &s)
+        case let .hid(m): m.writeLayers(into: &s)
         case let .malformed(_, data):
             s.object("signaling") { s in
                 if let c = data.first {
