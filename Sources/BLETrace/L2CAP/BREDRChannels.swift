@@ -58,6 +58,16 @@ extension SignalingLayer {
                 }
             }
             return req.psm
+        case let .creditBasedConnectionRequest(spsm, mtu, _, _, scids):
+            // Enhanced credit-based channels (EATT over BR/EDR among them): K-frames, as on LE.
+            if pendingOpens[conn, default: [:]].count < 256 {
+                pendingOpens[conn, default: [:]][entry.identifier] = PendingOpen(spsm: spsm, scids: scids, direction: d, mtu: mtu)
+            }
+            return spsm
+        case let .creditBasedConnectionResponse(_, _, _, _, dcids):
+            guard let o = open(connection, e, identifier: entry.identifier, dcids: dcids) else { return nil }
+            if o.count > 0 { connection.opened(psm: o.spsm) }
+            return o.spsm
         case let .configurationRequest(dcid, _, options):
             // The requester's frames on the channel carry `dcid`.
             guard let ch = channel(d, dcid) else { return nil }
@@ -112,6 +122,12 @@ extension SignalingLayer {
         if ch.mode == 0, ch.psm == 0x0017 || ch.psm == 0x001B,
            let f = try? AVCTPFrame.parse(frame.payload, browsing: ch.psm == 0x001B) {
             e.body = .signaling(SignalingBody(.avctp(f)))
+            return
+        }
+        if ch.mode == 0, ch.psm == 0x0011 || ch.psm == 0x0013,
+           let m = try? HIDMessage.parse(frame.payload, interrupt: ch.psm == 0x0013) {
+            hid.take(m, connection: connection.id, at: e.timestamp)
+            e.body = .signaling(SignalingBody(.hid(m)))
             return
         }
         if ch.mode == 0, ch.psm == 0x0001, let p = try? SDPPDU.parse(frame.payload) {
