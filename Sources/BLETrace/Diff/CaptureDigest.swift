@@ -94,6 +94,8 @@ public struct CaptureDigest {
     public var complete: Bool
     public var devices: [Device] = []
     public var links: [Link] = []
+    /// BR/EDR links (ACL and synchronous), compared by `Diff.compareClassic`.
+    public var classic: [ClassicLinkDigest] = []
     /// GATT database per server (device address, `handle-0x…` or `local`), as UUID-path entries.
     public var databases: [String: [GATTPaths.Entry]] = [:]
     public var databaseOrder: [String] = []
@@ -160,6 +162,7 @@ public struct CaptureDigest {
             links.append(link)
         }
 
+        classic = ClassicLinkDigest.make(summary, layers: layers)
         if let att {
             for key in att.databaseOrder {
                 guard let p = log.paths(key) else { continue }

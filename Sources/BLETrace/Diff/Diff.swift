@@ -6,6 +6,7 @@ public struct DiffItem: Sendable, Equatable {
         case advertising
         case connections
         case pairing
+        case classic
         // Values before the database: a changed identity string (a firmware revision) explains what follows it.
         case values
         case gatt
@@ -19,6 +20,7 @@ public struct DiffItem: Sendable, Equatable {
             case .advertising: return "Advertising"
             case .connections: return "Connections"
             case .pairing: return "Pairing"
+            case .classic: return "BR/EDR links"
             case .gatt: return "GATT database"
             case .values: return "Characteristic values"
             case .errors: return "ATT errors"
@@ -66,7 +68,7 @@ public struct DiffItem: Sendable, Equatable {
 
 /// What `diff` leaves out and how large a timing change must be to count.
 public struct DiffOptions: Sendable {
-    /// Names to ignore: categories (`devices`, `advertising`, `connections`, `pairing`, `gatt`, `values`,
+    /// Names to ignore: categories (`devices`, `advertising`, `connections`, `pairing`, `classic`, `gatt`, `values`,
     /// `errors`, `procedures`, `timing`) and finer ones: `rssi`, `manufacturer-data`, `tx-power`, `names`,
     /// `handles` (GATT attributes that only moved), `mtu`, `setup`, `latency`.
     public var ignore: Set<String> = []
@@ -115,6 +117,7 @@ public struct Diff {
         compareDevices()
         let removedPaths = compareDatabases()
         compareLinks(removedPaths: removedPaths)
+        compareClassic()
         compareValues()
         compareErrors()
         compareLatencyPercentiles()

@@ -87,25 +87,27 @@ public final class A2DPStreams: AnalysisLayer {
             })])
         }, text: {
             var lines = ["  A2DP:        \(list.count) stream\(list.count == 1 ? "" : "s")"]
-            for s in list.prefix(20) {
-                var line = "    connection #\(s.connection): "
-                line += s.codec.map { A2DPNames.codecName($0) + " " + A2DPNames.configuration($0) } ?? "codec not seen"
-                if s.packets == 0 {
-                    line += "; no media packets"
-                } else {
-                    line += "; \(s.packets) media packets, \(s.bytes) bytes"
-                    if let d = s.duration { line += " over \(Fmt.seconds(micros: d)) s" }
-                    if let b = s.bitrate { line += ", \(b / 1000) kbit/s" }
-                    if s.gaps > 0 { line += ", \(s.gaps) gap\(s.gaps == 1 ? "" : "s") (longest \(s.longestGap / 1000) ms)" }
-                }
-                lines.append(line)
-            }
+            for s in list.prefix(20) { lines.append("    connection #\(s.connection): " + s.text) }
             return lines
         })
     }
 }
 
 extension A2DPStreams.Stream {
+    /// "SBC 44.1 kHz, …; 11 media packets, 6600 bytes over 0.480000 s, 110 kbit/s, 1 gap (longest 300 ms)".
+    public var text: String {
+        var line = codec.map { A2DPNames.codecName($0) + " " + A2DPNames.configuration($0) } ?? "codec not seen"
+        if packets == 0 {
+            line += "; no media packets"
+        } else {
+            line += "; \(packets) media packets, \(bytes) bytes"
+            if let d = duration { line += " over \(Fmt.seconds(micros: d)) s" }
+            if let b = bitrate { line += ", \(b / 1000) kbit/s" }
+            if gaps > 0 { line += ", \(gaps) gap\(gaps == 1 ? "" : "s") (longest \(longestGap / 1000) ms)" }
+        }
+        return line
+    }
+
     /// From the first media packet to the last.
     public var duration: Int64? {
         guard let a = first, let b = last else { return nil }

@@ -176,6 +176,7 @@ public final class MarkdownRenderer: EventSink, RedactableOutput {
         put("| Connection | #\(c.id) |")
         put("|---|---|")
         put("| Handle | \(Hex.hex(c.handle, width: 4)) |")
+        for row in classicRows(c) { put(row) }
         if let r = c.role { put("| Local role | \(HCIText.role(r)) |") }
         if c.implicit { put("| Opened | before the capture began |") }
         else if let o = c.openedRecord { put("| Opened | record \(o)" + (c.openedAt.map { ", \($0.iso8601)" } ?? "") + " |") }
