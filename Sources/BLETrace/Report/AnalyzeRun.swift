@@ -12,6 +12,9 @@ public struct AnalyzeRun {
     public var options = DecodeOptions()
     public var filter = EventFilter()
     public var redact = false
+    /// A redactor that has already learned this capture (`Redactor.learn(capture:)`), to render several
+    /// formats from one first pass; with it, `redact` needs no first pass of its own.
+    public var learnedRedactor: Redactor?
     /// Called with the read position during the last pass, for a plain file.
     public var progress: ((Int) -> Void)?
     /// Whether the second thread may be used (the command checks the core count).
@@ -27,16 +30,19 @@ public struct AnalyzeRun {
 
     /// A first pass is needed to redact (names learned late must be replaced where they first show) and to
     /// resolve a device given by name over the whole capture.
-    public var needsFirstPass: Bool { redact || filter.devices.contains { BDAddr(string: $0) == nil } }
+    public var needsFirstPass: Bool {
+        (redact && learnedRedactor == nil) || filter.devices.contains { BDAddr(string: $0) == nil }
+    }
 
     /// Runs the analysis and writes to `out`. `open` opens the capture afresh: it is called twice when
     /// `needsFirstPass`.
     public func run(open: () throws -> OpenedCapture, path: String, out: OutputWriter) throws -> Result {
-        let redactor = redact ? Redactor() : nil
+        let redactor = learnedRedactor ?? (redact ? Redactor() : nil)
         let resolver = DeviceResolver(devices: filter.devices)
         if needsFirstPass {
             let first = try open()
-            let learner = redactor ?? Redactor()
+            // A redactor given already learned; a fresh one learns here (a throwaway when only resolving).
+            let learner = learnedRedactor == nil ? (redactor ?? Redactor()) : Redactor()
             let s = learner.learn(capture: first.reader, path: path, containers: first.containers, options: options,
                                   observe: filter.devices.isEmpty ? nil : { resolver.observe($0, pipeline: $1) })
             resolver.finish(s)

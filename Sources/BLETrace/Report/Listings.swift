@@ -5,7 +5,7 @@ public enum Listings {
     public enum Format: String, Sendable, CaseIterable { case text, json }
 
     /// Decodes the capture with no timeline, learning into `redactor` when given.
-    static func analyze(_ opened: OpenedCapture, path: String, options: DecodeOptions, redactor: Redactor?) -> (Analyzer, Summary) {
+    static func analyze(_ opened: OpenedCapture, path: String, options: DecodeOptions, learning redactor: Redactor?) -> (Analyzer, Summary) {
         let analyzer = Analyzer(options: options, sink: nil)
         if let r = redactor { analyzer.pipeline.eventObservers.append { r.learn($0) } }
         let summary = analyzer.run(opened.reader, path: path, containers: opened.containers)
@@ -21,10 +21,12 @@ public enum Listings {
 
     /// `bletrace devices`: every device seen. Returns the summary (its `error` says where reading stopped).
     @discardableResult
+    /// `learned`: a redactor that has already learned this capture (`Redactor.learn(capture:)`).
     public static func devices(_ opened: OpenedCapture, path: String, format: Format, redact: Bool = false,
-                               redactor given: Redactor? = nil, out: OutputWriter) -> Summary {
-        let r = given ?? (redact ? Redactor() : nil)
-        let (analyzer, summary) = analyze(opened, path: path, options: DecodeOptions(), redactor: r)
+                               learned: Redactor? = nil, out: OutputWriter) -> Summary {
+        let fresh = learned == nil && redact ? Redactor() : nil
+        let r = learned ?? fresh
+        let (analyzer, summary) = analyze(opened, path: path, options: DecodeOptions(), learning: fresh)
         let inventory = analyzer.layers.lazy.compactMap { $0 as? DeviceInventory }.first
         let devices = inventory?.devices ?? []
         let overflow = inventory?.overflowReports ?? 0
@@ -51,9 +53,10 @@ public enum Listings {
     /// `bletrace gatt`: the GATT database of every device, rebuilt from discovery.
     @discardableResult
     public static func gatt(_ opened: OpenedCapture, path: String, format: Format, options: DecodeOptions = DecodeOptions(),
-                            redact: Bool = false, redactor given: Redactor? = nil, out: OutputWriter) -> Summary {
-        let r = given ?? (redact ? Redactor() : nil)
-        let (analyzer, summary) = analyze(opened, path: path, options: options, redactor: r)
+                            redact: Bool = false, learned: Redactor? = nil, out: OutputWriter) -> Summary {
+        let fresh = learned == nil && redact ? Redactor() : nil
+        let r = learned ?? fresh
+        let (analyzer, summary) = analyze(opened, path: path, options: options, learning: fresh)
         let att = analyzer.layers.compactMap { $0 as? ATTLayer }.first
         var dbs = att?.exportDatabases() ?? []
         switch format {

@@ -131,6 +131,9 @@ public final class Redactor {
         if v.utf8.count < 3 { exact[v.lowercased()] = p; return }
         let bytes = Array(v.utf8)
         addText(bytes, Array(p.utf8))
+        // Markdown shows the name escaped ("ESP32\_LED") before the report's lines are redacted.
+        let md = DiffRender.md(v)
+        if md != v { addText(Array(md.utf8), Array(p.utf8)) }
         var filler = Array(p.utf8.prefix(bytes.count))
         while filler.count < bytes.count { filler.append(0x2A) }
         addHexForms(bytes, filler)
@@ -261,6 +264,9 @@ public final class Redactor {
 
     public func redact(_ s: Summary) -> Summary {
         var r = s
+        // A file name may hold a device's name too (Markdown, which redacts whole lines, always did this).
+        r.capture.path = redact(s.capture.path)
+        r.capture.containers = s.capture.containers.map { redact($0) }
         r.connections = s.connections.map { c in
             let x = Connection(id: c.id, handle: c.handle, implicit: c.implicit)
             x.peer = c.peer.map { redact(address: $0) }
