@@ -49,7 +49,7 @@ enum AddressScan {
         return out
     }
 
-    /// `HH:HH:HH:HH:HH:HH` or with dashes, not followed by a further hex digit or group.
+    /// `HH:HH:HH:HH:HH:HH` or with dashes, not part of a longer run of groups.
     static func separated(_ u: UnsafeBufferPointer<UInt8>, at i: Int) -> BDAddr? {
         let sep = u[i + 2]
         guard sep == 0x3A || sep == 0x2D else { return nil }
@@ -61,6 +61,9 @@ enum AddressScan {
             v = v << 8 | UInt64(h << 4 | l)
         }
         if i + 17 < u.count && isWordByte(u[i + 17]) { return nil }
+        // Not six groups of a longer run (an EUI-64, an IPv6 address).
+        if i + 18 < u.count && u[i + 17] == sep && hexValue(u[i + 18]) != nil { return nil }
+        if i >= 2 && u[i - 1] == sep && hexValue(u[i - 2]) != nil { return nil }
         return BDAddr(v)
     }
 
