@@ -75,7 +75,7 @@ struct Analyze: ParsableCommand {
 
 /// `analyze` filters: which events are shown.
 struct FilterOptions: ParsableArguments {
-    @Option(name: .long, help: "Show only events of this device: an address or an advertised name (repeatable).")
+    @Option(name: .long, help: "Show only events of this device: an address or a name (advertised, EIR, remote or Device Name; resolved over the whole capture). Repeatable.")
     var device: [String] = []
 
     @Option(name: .long, help: "Show only events of these connections (numbers as in the summary: 1,2).")

@@ -41,10 +41,17 @@ public struct AnalyzeRun {
         let resolver = DeviceResolver(devices: filter.devices)
         if needsFirstPass {
             let first = try open()
-            // A redactor given already learned; a fresh one learns here (a throwaway when only resolving).
-            let learner = learnedRedactor == nil ? (redactor ?? Redactor()) : Redactor()
-            let s = learner.learn(capture: first.reader, path: path, containers: first.containers, options: options,
-                                  observe: filter.devices.isEmpty ? nil : { resolver.observe($0, pipeline: $1) })
+            let observe: ((TraceEvent, Pipeline) -> Void)? = filter.devices.isEmpty ? nil : { resolver.observe($0, pipeline: $1) }
+            let s: Summary
+            if let r = redactor, learnedRedactor == nil {
+                s = r.learn(capture: first.reader, path: path, containers: first.containers, options: options, observe: observe)
+            } else {
+                // Only resolving a device: a plain pass, no learning.
+                let a = Analyzer(options: options, sink: nil)
+                let p = a.pipeline
+                a.pipeline.eventObservers.append { [unowned p] e in observe?(e, p) }
+                s = a.run(first.reader, path: path, containers: first.containers)
+            }
             resolver.finish(s)
         }
         let opened = try open()

@@ -148,7 +148,7 @@ extension Redactor {
                       options: DecodeOptions = DecodeOptions(), observe: ((TraceEvent, Pipeline) -> Void)? = nil) -> Summary {
         let learner = Analyzer(options: options, sink: nil)
         let pipeline = learner.pipeline
-        learner.pipeline.eventObservers.append { [unowned self] e in
+        learner.pipeline.eventObservers.append { [unowned self, unowned pipeline] e in
             self.learn(e)
             observe?(e, pipeline)
         }
