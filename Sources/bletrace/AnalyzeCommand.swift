@@ -48,71 +48,24 @@ struct Analyze: ParsableCommand {
     @OptionGroup(title: "Filters (what is shown; everything is still decoded)") var filters: FilterOptions
 
     func run() throws {
-        var options = DecodeOptions()
-        if let g = gatt { options.gatt = try loadGATT(g) }
-        if let u = uuids { options.uuids = try loadUUIDs(u) }
-
-        let filter = try filters.make()
-        let redactor = redact ? Redactor() : nil
-        if let r = redactor, input.file != "-" {
-            // A first pass learns every identifying value, so even the first mention is replaced.
-            let first = try input.open()
-            let learner = Analyzer(options: options, sink: nil)
-            learner.pipeline.eventObservers.append { r.learn($0) }
-            let s = learner.run(first.reader, path: input.file, containers: first.containers)
-            for section in s.sections { if case let .object(o) = section.value { r.learn(fields: o) } }
+        var run = AnalyzeRun()
+        if let g = gatt { run.options.gatt = try loadGATT(g) }
+        if let u = uuids { run.options.uuids = try loadUUIDs(u) }
+        run.filter = try filters.make()
+        run.format = AnalyzeRun.Format(rawValue: format.rawValue) ?? .text
+        run.summaryOnly = summaryOnly
+        run.singleThread = singleThread
+        run.style = text.style
+        run.redact = redact
+        run.background = ProcessInfo.processInfo.activeProcessorCount > 1
+        let bar = ProgressBar(total: input.fileSize, quiet: input.quiet)
+        if let b = bar { run.progress = { b.update($0) } }
+        let result = try input.withReopenableInput(twice: run.needsFirstPass) { open in
+            try run.run(open: open, path: input.file, out: OutputWriter(fd: 1))
         }
-        let opened = try input.open()
-        let out = OutputWriter(fd: 1)
-        var sink: EventSink
-        var renderer: EventSink & RedactableOutput
-        var markdown: MarkdownRenderer? = nil
-        var textRenderer: TextRenderer? = nil
-        switch format {
-        case .text:
-            let t = TextRenderer(out: out, style: text.style)
-            t.showEvents = !summaryOnly
-            textRenderer = t
-            renderer = t
-        case .json: renderer = JSONRenderer(out: out)
-        case .jsonl: renderer = JSONLinesRenderer(out: out)
-        case .markdown:
-            let m = MarkdownRenderer(out: out)
-            markdown = m
-            renderer = m
-        }
-        sink = renderer
-        // JSON formatting on a second thread: only for a plain renderer that shares nothing with the pipeline
-        // (filters read the pipeline's state while events flow). The text timeline costs too little to format
-        // to gain from it: handing events over cost more than it saved.
-        // The redactor learns while events flow, so a redacting renderer stays on the decoding thread.
-        if let r = redactor {
-            sink = RedactingSink(redactor: r, next: renderer)
-        } else if !singleThread && (format == .json || format == .jsonl) && filter.isEmpty
-            && ProcessInfo.processInfo.activeProcessorCount > 1 {
-            sink = BackgroundSink(next: sink)
-        }
-        var filterSink: FilterSink? = nil
-        if !filter.isEmpty {
-            let f = FilterSink(filter: filter, next: sink)
-            f.onFirst = { t in
-                textRenderer?.origin = t
-                markdown?.origin = t
-            }
-            filterSink = f
-            sink = f
-        }
-        let analyzer = Analyzer(options: options, sink: sink)
-        filterSink?.pipeline = analyzer.pipeline
-        if let m = markdown {
-            analyzer.add(ActivityLog(att: analyzer.layers.compactMap { $0 as? ATTLayer }.first))
-            m.layers = analyzer.layers
-            m.pipeline = analyzer.pipeline
-        }
-        let bar = opened.containers.isEmpty ? ProgressBar(total: input.fileSize, quiet: input.quiet) : nil
-        if let bar = bar { analyzer.progress = { bar.update($0) } }
-        let summary = analyzer.run(opened.reader, path: input.file, containers: opened.containers)
         bar?.finish()
+        let summary = result.summary
+        if !input.quiet { for n in result.filterNotes { reportError("note: " + n) } }
         if let e = summary.error {
             reportError("\(input.file): \(e.description); the output covers the \(summary.stats.records) record\(summary.stats.records == 1 ? "" : "s") before it")
             throw ExitCode(2)
@@ -122,7 +75,7 @@ struct Analyze: ParsableCommand {
 
 /// `analyze` filters: which events are shown.
 struct FilterOptions: ParsableArguments {
-    @Option(name: .long, help: "Show only events of this device: an address or an advertised name (repeatable).")
+    @Option(name: .long, help: "Show only events of this device: an address or a name (advertised, EIR, remote or Device Name; resolved over the whole capture). Repeatable.")
     var device: [String] = []
 
     @Option(name: .long, help: "Show only events of these connections (numbers as in the summary: 1,2).")
@@ -151,6 +104,10 @@ struct FilterOptions: ParsableArguments {
                 }
                 f.connections.insert(n)
             }
+        }
+        if let a = from, let b = to, a > b {
+            reportError("--from \(a) is after --to \(b): the time window would select nothing")
+            throw ExitCode(2)
         }
         f.from = from
         f.to = to

@@ -70,10 +70,36 @@ struct InputOptions: ParsableArguments {
     var quiet = false
 
     /// Opens the capture or exits with status 2 and a one-line error.
-    func open() throws -> OpenedCapture {
+    func open() throws -> OpenedCapture { try open(path: file, notes: true) }
+
+    /// Hands `body` a function that opens the capture, as many times as it needs when `twice`: standard input
+    /// is then first copied to a temporary file (removed afterwards). The note on which bugreport log is
+    /// decoded is printed once.
+    func withReopenableInput<T>(twice: Bool, _ body: (() throws -> OpenedCapture) throws -> T) throws -> T {
+        var path = file
+        var spooled: String? = nil
+        if twice && file == "-" {
+            do {
+                let s = try InputOpener.spoolStandardInput()
+                spooled = s
+                path = s
+            } catch let e as CaptureError {
+                reportError("\(file): \(e.description)")
+                throw ExitCode(2)
+            }
+        }
+        defer { if let s = spooled { unlink(s) } }
+        var count = 0
+        return try body {
+            count += 1
+            return try open(path: path, notes: count == 1)
+        }
+    }
+
+    func open(path: String, notes: Bool) throws -> OpenedCapture {
         let opened: OpenedCapture
         do {
-            opened = try InputOpener.open(path: file, log: log)
+            opened = try InputOpener.open(path: path, log: log)
         } catch let e as CaptureError {
             reportError("\(file): \(e.description)")
             throw ExitCode(2)
@@ -85,7 +111,7 @@ struct InputOptions: ParsableArguments {
             for l in opened.logs { print("[\(l.index)] \(l.name) (\(l.size) bytes)") }
             throw ExitCode.success
         }
-        if !quiet && opened.logs.count > 1, let chosen = opened.chosenLog {
+        if notes && !quiet && opened.logs.count > 1, let chosen = opened.chosenLog {
             reportError("\(file) holds \(opened.logs.count) Bluetooth logs; decoding [\(chosen)] \(opened.logs[chosen - 1].name) (choose with --log N, list with --list-logs)")
         }
         return opened

@@ -12,6 +12,7 @@ struct Devices: ParsableCommand {
         Examples:
           bletrace devices btsnoop_hci.log
           bletrace devices capture.pcap --format json | jq '.devices.devices[] | select(.connected)'
+          bletrace devices bugreport.zip --log 2 --redact
         """
     )
 
@@ -19,46 +20,20 @@ struct Devices: ParsableCommand {
         case text, json
     }
 
-    @Argument(help: "The capture file (btsnoop, PacketLogger .pklg, pcap or pcapng; detected from its content).")
-    var file: String
+    @OptionGroup var input: InputOptions
 
     @Option(name: .shortAndLong, help: "Output format: text or json.")
     var format: Format = .text
 
+    @Flag(name: .long, help: "Replace addresses, device names, serial numbers, beacon UUIDs and ANCS text with stable pseudonyms.")
+    var redact = false
+
     func run() throws {
-        let reader: RecordReader
-        do {
-            reader = try CaptureFile.open(path: file)
-        } catch let e as CaptureError {
-            reportError("\(file): \(e.description)")
-            throw ExitCode(2)
-        }
-        let analyzer = Analyzer(sink: nil)
-        let summary = analyzer.run(reader, path: file)
-        let inventory = analyzer.layers.lazy.compactMap { $0 as? DeviceInventory }.first
-        let devices = inventory?.devices ?? []
-        let overflow = inventory?.overflowReports ?? 0
-        let out = OutputWriter(fd: 1)
-        switch format {
-        case .text:
-            for line in DeviceInventory.text(devices, overflowReports: overflow, limit: nil) {
-                out.write(line)
-                out.write(byte: 0x0A)
-            }
-        case .json:
-            out.write("{\"schema\":\"bletrace/1\",\"capture\":")
-            JSONOut.object(SummaryRender.captureFields(summary), to: out)
-            out.write(",\"devices\":")
-            JSONOut.object(DeviceInventory.fields(devices, overflowReports: overflow), to: out)
-            if let e = summary.error {
-                out.write(",\"error\":")
-                JSONOut.string(e.description, to: out)
-            }
-            out.write("}\n")
-        }
-        out.flush()
+        let opened = try input.open()
+        let summary = Listings.devices(opened, path: input.file, format: format == .json ? .json : .text,
+                                       redact: redact, out: OutputWriter(fd: 1))
         if let e = summary.error {
-            reportError("\(file): \(e.description); the list covers the \(summary.stats.records) record\(summary.stats.records == 1 ? "" : "s") before it")
+            reportError("\(input.file): \(e.description); the list covers the \(summary.stats.records) record\(summary.stats.records == 1 ? "" : "s") before it")
             throw ExitCode(2)
         }
     }

@@ -55,9 +55,7 @@ struct DiffCommand: ParsableCommand {
         }
         let observer: ((TraceEvent) -> Void)? = redactor.map { r in { r.learn($0) } }
         let (d, summary) = CaptureDigest.make(opened.reader, path: path, containers: opened.containers, observer: observer)
-        if let r = redactor {
-            for s in summary.sections { if case let .object(o) = s.value { r.learn(fields: o) } }
-        }
+        redactor?.learn(summary: summary)
         if let e = summary.error {
             reportError("\(path): \(e.description); compared the \(summary.stats.records) record\(summary.stats.records == 1 ? "" : "s") before it")
         }
@@ -84,9 +82,9 @@ struct DiffCommand: ParsableCommand {
         let r: (String) -> String = redactor.map { x in { x.redact($0) } } ?? { $0 }
         switch format {
         case .text:
-            for l in DiffRender.text(diff, redact: r) { out.write(l); out.write(byte: 0x0A) }
+            for l in DiffRender.text(diff, redact: r) { out.write(SafeText.escaped(l)); out.write(byte: 0x0A) }
         case .markdown:
-            for l in DiffRender.markdown(diff, redact: r) { out.write(l); out.write(byte: 0x0A) }
+            for l in DiffRender.markdown(diff, redact: r) { out.write(SafeText.escaped(l)); out.write(byte: 0x0A) }
         case .json:
             let f = DiffRender.json(diff, redact: { v in redactor?.redact(v) ?? v })
             JSONOut.object(f, to: out)

@@ -78,6 +78,9 @@ struct Gatt: ParsableCommand {
     @Option(name: .long, help: "Names for vendor UUIDs (JSON or YAML; see docs/json.md).")
     var uuids: String?
 
+    @Flag(name: .long, help: "Replace addresses, device names, serial numbers, beacon UUIDs and ANCS text with stable pseudonyms.")
+    var redact = false
+
     func run() throws {
         var options = DecodeOptions()
         if let u = uuids { options.uuids = try loadUUIDs(u) }
@@ -86,34 +89,12 @@ struct Gatt: ParsableCommand {
 
     func run(_ given: DecodeOptions) throws {
         let opened = try input.open()
-        let reader = opened.reader
-        let file = input.file
         var options = given
         if let g = gatt { options.gatt = try loadGATT(g) }
-        let analyzer = Analyzer(options: options, sink: nil)
-        let summary = analyzer.run(reader, path: file, containers: opened.containers)
-        let att = analyzer.layers.compactMap { $0 as? ATTLayer }.first
-        var dbs = att?.exportDatabases() ?? []
-        let out = OutputWriter(fd: 1)
-        switch format {
-        case .json:
-            var root = Fields()
-            root.add("schema", "bletrace-gatt/1")
-            root.add("capture", file)
-            var list: [FieldValue] = []
-            for i in dbs.indices { list.append(.object(dbs[i].jsonFields())) }
-            root.add("devices", .list(list))
-            JSONOut.object(root, to: out)
-            out.write("\n")
-        case .text:
-            if dbs.isEmpty { out.write("No GATT discovery in \(file).\n") }
-            for i in dbs.indices {
-                for line in dbs[i].textLines() { out.write(line); out.write("\n") }
-            }
-        }
-        out.flush()
+        let summary = Listings.gatt(opened, path: input.file, format: format == .json ? .json : .text, options: options,
+                                    redact: redact, out: OutputWriter(fd: 1))
         if let e = summary.error {
-            reportError("\(file): \(e.description); the database covers the \(summary.stats.records) record\(summary.stats.records == 1 ? "" : "s") before it")
+            reportError("\(input.file): \(e.description); the database covers the \(summary.stats.records) record\(summary.stats.records == 1 ? "" : "s") before it")
             throw ExitCode(2)
         }
     }

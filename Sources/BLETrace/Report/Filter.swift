@@ -41,24 +41,27 @@ public struct EventFilter: Sendable {
     }
 }
 
-/// Passes on the events an `EventFilter` selects; the summary always.
+/// Passes on the events an `EventFilter` selects; the summary always. Every event reaches the device
+/// resolver before any filter looks at it, so that filters compose: `--device NAME --layer att` selects the
+/// device's ATT events although the adverts that name it are not shown.
 public final class FilterSink: EventSink {
     public let filter: EventFilter
     let next: EventSink
     /// The pipeline, for the peers of connections (set once the analyzer exists).
     public weak var pipeline: Pipeline?
-    var addresses = Set<BDAddr>()
-    var names = Set<String>()
+    /// Who `--device` means; share one with a first pass (`Redactor.learn(capture:observe:)`) to resolve
+    /// names over the whole capture.
+    public var resolver: DeviceResolver
     var origin: Timestamp?
+    /// Events passed on.
+    public private(set) var shown = 0
     /// Called with the first record's time, shown or not: renderers measure relative time from it.
     public var onFirst: ((Timestamp) -> Void)?
 
-    public init(filter: EventFilter, next: EventSink) {
+    public init(filter: EventFilter, next: EventSink, resolver: DeviceResolver? = nil) {
         self.filter = filter
         self.next = next
-        for d in filter.devices {
-            if let a = BDAddr(string: d) { addresses.insert(a) } else { names.insert(d.lowercased()) }
-        }
+        self.resolver = resolver ?? DeviceResolver(devices: filter.devices)
     }
 
     public func begin(_ capture: CaptureInfo) { next.begin(capture) }
@@ -68,7 +71,11 @@ public final class FilterSink: EventSink {
             origin = e.timestamp
             onFirst?(e.timestamp)
         }
-        if matches(e) { next.event(e) }
+        if !filter.devices.isEmpty { resolver.observe(e, pipeline: pipeline) }
+        if matches(e) {
+            shown += 1
+            next.event(e)
+        }
     }
 
     public func end(_ summary: Summary) { next.end(summary) }
@@ -85,46 +92,21 @@ public final class FilterSink: EventSink {
         if !f.connections.isEmpty {
             guard let c = e.connection, f.connections.contains(c) else { return false }
         }
-        if !f.devices.isEmpty && !matchesDevice(e) { return false }
+        if !f.devices.isEmpty && !resolver.matches(e, pipeline: pipeline) { return false }
         return true
     }
 
-    func matchesDevice(_ e: TraceEvent) -> Bool {
-        if case let .adv(adv) = e.body {
-            var hit = false
-            for (i, r) in adv.reports.enumerated() {
-                let a = r.address
-                let o = adv.outcome(i)
-                if !names.isEmpty, !isPartial(o) {
-                    for ad in ADSequence(AdvertisingBody.completeData(r, o)) where ad.malformed == nil && (ad.type == 0x08 || ad.type == 0x09) {
-                        let n = ADDecode.utf8(ad.data).lowercased()
-                        guard !n.isEmpty else { continue }
-                        // A shortened name (AD type 0x08) matches the names it abbreviates.
-                        if names.contains(n) || (ad.type == 0x08 && names.contains { $0.hasPrefix(n) }) { addresses.insert(a) }
-                    }
-                }
-                if addresses.contains(a) { hit = true }
-            }
-            if hit { return true }
+    /// Notes for standard error after the run, when a filter selected nothing: a device nothing matched,
+    /// a connection the capture does not have, or no event at all.
+    public func notes(_ summary: Summary) -> [String] {
+        var out: [String] = []
+        for d in resolver.unmatched {
+            out.append("--device \(d): no device of that \(BDAddr(string: d) == nil ? "name" : "address") in the capture")
         }
-        if let id = e.connection, let p = pipeline, let peer = p.connections.connection(id: id)?.peer, addresses.contains(peer) {
-            return true
+        for c in filter.connections.sorted() where c > summary.connectionCount {
+            out.append("--connection \(c): the capture has \(summary.connectionCount) connection\(summary.connectionCount == 1 ? "" : "s")")
         }
-        if case let .hciEvent(hci) = e.body {
-            var hit = false
-            hci.forEachAddress { if addresses.contains($0) { hit = true } }
-            if hit { return true }
-        }
-        if case let .hciCommand(c) = e.body {
-            var hit = false
-            c.forEachAddress { if addresses.contains($0) { hit = true } }
-            if hit { return true }
-        }
-        return false
-    }
-
-    func isPartial(_ o: ExtendedAdvertisingReassembler.Outcome) -> Bool {
-        if case .partial = o { return true }
-        return false
+        if shown == 0 { out.append("the filters selected no events (of \(summary.stats.records) record\(summary.stats.records == 1 ? "" : "s"))") }
+        return out
     }
 }

@@ -147,8 +147,10 @@ public final class Findings: AnalysisLayer {
         }, text: { [self] in Findings.text(list, count: count) })
     }
 
+    static let noneText = "  Findings:    none"
+
     public static func text(_ list: [Finding], count: Int, limit: Int = 50) -> [String] {
-        guard count > 0 else { return ["  Findings:    none (no ATT errors, unanswered requests, failed pairings, malformed packets or failure disconnects)"] }
+        guard count > 0 else { return [noneText + " (no ATT errors, unanswered requests, failed pairings, malformed packets or failure disconnects)"] }
         var lines = ["  Findings:    \(count)"]
         for f in list.prefix(limit) { lines.append("    " + f.line) }
         if count > limit { lines.append("    … \(count - limit) more (see the JSON summary)") }

@@ -85,7 +85,7 @@ public final class MarkdownRenderer: EventSink, RedactableOutput {
         put("---")
         put("*Report by bletrace \(BLETraceVersion.string).*")
         for l in lines {
-            out.write(redactor?.redact(l) ?? l)
+            out.write(SafeText.escaped(redactor?.redact(l) ?? l))
             out.write(byte: 0x0A)
         }
         out.flush()
@@ -103,7 +103,7 @@ public final class MarkdownRenderer: EventSink, RedactableOutput {
         put()
         put("| Capture | |")
         put("|---|---|")
-        put("| File | \(MarkdownRenderer.code(s.capture.path)) |")
+        put("| File | \(SafeText.markdownCellCode(s.capture.path)) |")
         var format = s.capture.format.rawValue
         if s.capture.format != .packetLogger { format += ", link type \(s.capture.linkType) (\(LinkType.name(s.capture.linkType)))" }
         if !s.capture.containers.isEmpty { format += ", in " + s.capture.containers.joined(separator: " › ") }
@@ -161,7 +161,7 @@ public final class MarkdownRenderer: EventSink, RedactableOutput {
             var conns = ""
             if case let .list(c)? = x["connections"] { conns = c.compactMap { $0.intValue.map { "#\($0)" } }.joined(separator: ", ") }
             let names = strings(x["names"]).map { MarkdownRenderer.md($0) }.joined(separator: ", ")
-            put("| \(MarkdownRenderer.code(x["address"]?.stringValue ?? "")) | \(x["address_type"]?.stringValue ?? "") | \(names) | \(x["reports"]?.intValue ?? 0) | \(rssi) | \(strings(x["services"]).joined(separator: " ")) | \(conns) |")
+            put("| \(SafeText.markdownCellCode(x["address"]?.stringValue ?? "")) | \(x["address_type"]?.stringValue ?? "") | \(names) | \(x["reports"]?.intValue ?? 0) | \(rssi) | \(strings(x["services"]).joined(separator: " ")) | \(conns) |")
         }
         if list.count > 100 { put(); put("… and \(list.count - 100) more (`bletrace devices` lists them all).") }
         put()

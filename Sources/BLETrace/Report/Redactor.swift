@@ -16,6 +16,8 @@ public final class Redactor {
     public enum Kind: String, Sendable { case address, name, serial, beacon, text, key }
 
     var pseudonyms: [String: String] = [:]
+    /// Every pseudonym handed out: an address found in text that is one of them is not learned again.
+    var issued = Set<String>()
     var counters: [Kind: Int] = [:]
     /// Patterns of at least 3 bytes, indexed by their first 3 bytes (longest first), with a bit per hash of
     /// those prefixes in front of the index for fast rejection.
@@ -81,6 +83,7 @@ public final class Redactor {
         default: p = "\(kind.rawValue)-\(n)"
         }
         pseudonyms[k] = p
+        issued.insert(p)
         return (p, n, true)
     }
 
@@ -104,11 +107,12 @@ public final class Redactor {
     // MARK: Learning
 
     public func learnAddress(_ a: BDAddr) {
-        guard a.value != 0, a.value != 0xFFFF_FFFF_FFFF else { return }
+        guard a.value != 0, a.value != 0xFFFF_FFFF_FFFF, !issued.contains(a.description) else { return }
         let (p, n, new) = pseudonym(.address, a.description)
         guard new else { return }
         originals.append((.address, a.description))
         addText(Array(a.description.utf8), Array(p.utf8))
+        addText(Array(a.description.replacingOccurrences(of: ":", with: "-").utf8), Array(p.replacingOccurrences(of: ":", with: "-").utf8))
         let be = Redactor.be(a.value, 6), pbe = Redactor.be(UInt64(n), 6)
         addHexForms(be, pbe)
         addHexForms(be.reversed(), pbe.reversed())
@@ -127,6 +131,9 @@ public final class Redactor {
         if v.utf8.count < 3 { exact[v.lowercased()] = p; return }
         let bytes = Array(v.utf8)
         addText(bytes, Array(p.utf8))
+        // Markdown shows the name escaped ("ESP32\_LED") before the report's lines are redacted.
+        let md = DiffRender.md(v)
+        if md != v { addText(Array(md.utf8), Array(p.utf8)) }
         var filler = Array(p.utf8.prefix(bytes.count))
         while filler.count < bytes.count { filler.append(0x2A) }
         addHexForms(bytes, filler)
@@ -152,77 +159,6 @@ public final class Redactor {
         addText(Array(text.utf8), Array(p.utf8))
         addHexForms(be, pbe)
         addHexForms(be.reversed(), pbe.reversed())
-    }
-
-    /// Learns the identifying values of an event: any address-shaped string, local names, beacon UUIDs,
-    /// Device Name and Serial Number values, and the text of ANCS Data Source notifications.
-    public func learn(_ e: TraceEvent) {
-        for (_, f) in e.layers { learn(fields: f) }
-        if case let .hciCommand(h) = e.body, case let .classic(.linkKeyReply(_, key)) = h.params { learnKey(key) }
-        if case let .hciEvent(h) = e.body, case let .classic(c) = h.params {
-            switch c {
-            case let .linkKeyNotification(_, key, _): learnKey(key)
-            case let .remoteNameComplete(0, _, name): learnString(String(decoding: name, as: UTF8.self), kind: .name)
-            default: break
-            }
-        }
-        guard case let .att(a) = e.body else { return }
-        let gatt = a.gattLocation
-        let ch = gatt?.characteristic?.uuid?.description
-        let value = a.fullValue.map { Array($0) }
-        let decoded = a.decodedValue?.jsonFields
-        switch ch {
-        case "2A00"?, "2A25"?:
-            let kind: Kind = ch == "2A00" ? .name : .serial
-            if let v = value, gatt?.role == .value {
-                learnString(String(decoding: v.prefix(while: { $0 != 0 }), as: UTF8.self), kind: kind)
-            }
-            if let d = decoded { strings(in: .object(d)) { self.learnString($0, kind: kind) } }
-        case Redactor.ancsDataSource?:
-            if let v = value {
-                // Printable runs: attribute values, possibly split over several notifications.
-                var run: [UInt8] = []
-                for b in v + [0] {
-                    if b >= 0x20 && b < 0x7F { run.append(b); continue }
-                    if run.count >= 3 { learnString(String(decoding: run, as: UTF8.self), kind: .text) }
-                    run = []
-                }
-            }
-            if let d = decoded { strings(in: .object(d)) { self.learnString($0, kind: .text) } }
-        default:
-            break
-        }
-    }
-
-    func strings(in v: FieldValue, _ body: (String) -> Void) {
-        switch v {
-        case let .string(s): body(s)
-        case let .list(l): for x in l { strings(in: x, body) }
-        case let .object(o): for (_, x) in o.items { strings(in: x, body) }
-        default: break
-        }
-    }
-
-    public func learn(fields f: Fields) {
-        for (key, v) in f.items {
-            switch v {
-            case let .string(s):
-                if s.utf8.count == 17, let a = BDAddr(string: s) { learnAddress(a) }
-                else if key == "local_name" || key == "broadcast_name" { learnString(s, kind: .name) }
-            case let .object(o):
-                if key == "ibeacon" || key == "altbeacon", let u = o["uuid"]?.stringValue.flatMap({ BLEUUID(string: $0) }) { learnBeacon(u) }
-                learn(fields: o)
-            case let .list(items):
-                for x in items {
-                    if case let .object(o) = x { learn(fields: o) }
-                    else if case let .string(s) = x {
-                        if s.utf8.count == 17, let a = BDAddr(string: s) { learnAddress(a) }
-                        else if key == "names" { learnString(s, kind: .name) }
-                    }
-                }
-            default: break
-            }
-        }
     }
 
     public var isEmpty: Bool { textTable.isEmpty && exact.isEmpty }
@@ -328,6 +264,9 @@ public final class Redactor {
 
     public func redact(_ s: Summary) -> Summary {
         var r = s
+        // A file name may hold a device's name too (Markdown, which redacts whole lines, always did this).
+        r.capture.path = redact(s.capture.path)
+        r.capture.containers = s.capture.containers.map { redact($0) }
         r.connections = s.connections.map { c in
             let x = Connection(id: c.id, handle: c.handle, implicit: c.implicit)
             x.peer = c.peer.map { redact(address: $0) }
@@ -376,7 +315,7 @@ public final class RedactingSink: EventSink {
     }
 
     public func end(_ summary: Summary) {
-        if learning { for s in summary.sections { if case let .object(o) = s.value { redactor.learn(fields: o) } } }
+        if learning { redactor.learn(summary: summary) }
         next.end(redactor.redact(summary))
     }
 }

@@ -68,6 +68,7 @@ public final class TextRenderer: EventSink, RedactableOutput {
         let bodyStart = scratch.count
         EventText.write(e, into: &scratch)
         if let r = redactor { r.redact(text: &scratch, from: bodyStart) }
+        SafeText.escape(&scratch, from: bodyStart)
         if bodyStart > 0 && scratch[bodyStart...].starts(with: TextRenderer.malformedPrefix) { scratch.removeFirst(bodyStart) }
         let tint = color ? TextRenderer.tint(e, scratch) : nil
         if let t = tint { out.write(t) }
@@ -232,7 +233,7 @@ public final class TextRenderer: EventSink, RedactableOutput {
         if showSummary {
             if showEvents { out.write(byte: 0x0A) }
             for line in SummaryRender.text(summary) {
-                if style.color && line == "Summary" { out.write(ANSI.bold + line + ANSI.reset) } else { out.write(line) }
+                if style.color && line == "Summary" { out.write(ANSI.bold + line + ANSI.reset) } else { out.write(SafeText.escaped(line)) }
                 out.write(byte: 0x0A)
             }
         }

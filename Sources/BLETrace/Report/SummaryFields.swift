@@ -116,8 +116,18 @@ public enum SummaryRender {
         } else {
             lines.append("  Records:     \(s.stats.records)")
         }
+        // A damaged file says so before anything else: what follows covers only the records before the damage.
+        if let e = s.error {
+            lines.append("  Damaged:     reading stopped: \(e.description); everything below covers the \(s.stats.records) record\(s.stats.records == 1 ? "" : "s") before it")
+        }
         // Findings lead, right after what the file is.
-        for section in s.sections where section.name == "findings" { lines.append(contentsOf: section.text) }
+        for section in s.sections where section.name == "findings" {
+            var text = section.text
+            if s.error != nil, let first = text.first, first.hasPrefix(Findings.noneText) {
+                text[0] = "  Findings:    none before the damage (the rest of the file was not read)"
+            }
+            lines.append(contentsOf: text)
+        }
         let kinds = s.stats.kinds.sorted { $0.value != $1.value ? $0.value > $1.value : $0.key < $1.key }.map { "\($0.key) \($0.value)" }.joined(separator: ", ")
         if !kinds.isEmpty { lines.append("  Events:      \(kinds)") }
         if s.stats.malformed > 0 {

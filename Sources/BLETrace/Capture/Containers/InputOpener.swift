@@ -163,6 +163,12 @@ public enum InputOpener {
     }
 
     /// Copies a source into a temporary file and returns its path.
+    /// Copies standard input to a temporary file and returns its path (the caller removes it), for runs
+    /// that read their input twice (`--redact`, `--device NAME`).
+    public static func spoolStandardInput() throws -> String {
+        try spool(FileSource(standardInput: ()))
+    }
+
     static func spool(_ source: ByteSource) throws -> String {
         let path = NSTemporaryDirectory() + "bletrace-\(getpid())-\(UInt32.random(in: 0...UInt32.max)).spool"
         guard let f = fopen(path, "wb") else { throw CaptureError.cannotOpen(path: path, reason: "cannot create a temporary file") }

@@ -1,0 +1,109 @@
+/// What `bletrace analyze` does, as a library call: the renderer for the format, `--redact` (a first pass
+/// learns every identifying value, then the renderer redacts as it writes), the filters (resolved over the
+/// whole capture when a device is given by name) and the sinks chained in front of the renderer.
+public struct AnalyzeRun {
+    public enum Format: String, Sendable, CaseIterable { case text, json, jsonl, markdown }
+
+    public var format: Format = .text
+    public var summaryOnly = false
+    /// No second thread for JSON formatting.
+    public var singleThread = false
+    public var style = TextStyle()
+    public var options = DecodeOptions()
+    public var filter = EventFilter()
+    public var redact = false
+    /// A redactor that has already learned this capture (`Redactor.learn(capture:)`), to render several
+    /// formats from one first pass; with it, `redact` needs no first pass of its own.
+    public var learnedRedactor: Redactor?
+    /// Called with the read position during the last pass, for a plain file.
+    public var progress: ((Int) -> Void)?
+    /// Whether the second thread may be used (the command checks the core count).
+    public var background = false
+
+    public init() {}
+
+    public struct Result {
+        public var summary: Summary
+        /// Notes for standard error when a filter selected nothing (empty without filters).
+        public var filterNotes: [String]
+    }
+
+    /// A first pass is needed to redact (names learned late must be replaced where they first show) and to
+    /// resolve a device given by name over the whole capture.
+    public var needsFirstPass: Bool {
+        (redact && learnedRedactor == nil) || filter.devices.contains { BDAddr(string: $0) == nil }
+    }
+
+    /// Runs the analysis and writes to `out`. `open` opens the capture afresh: it is called twice when
+    /// `needsFirstPass`.
+    public func run(open: () throws -> OpenedCapture, path: String, out: OutputWriter) throws -> Result {
+        let redactor = learnedRedactor ?? (redact ? Redactor() : nil)
+        let resolver = DeviceResolver(devices: filter.devices)
+        if needsFirstPass {
+            let first = try open()
+            let observe: ((TraceEvent, Pipeline) -> Void)? = filter.devices.isEmpty ? nil : { resolver.observe($0, pipeline: $1) }
+            let s: Summary
+            if let r = redactor, learnedRedactor == nil {
+                s = r.learn(capture: first.reader, path: path, containers: first.containers, options: options, observe: observe)
+            } else {
+                // Only resolving a device: a plain pass, no learning.
+                let a = Analyzer(options: options, sink: nil)
+                let p = a.pipeline
+                a.pipeline.eventObservers.append { [unowned p] e in observe?(e, p) }
+                s = a.run(first.reader, path: path, containers: first.containers)
+            }
+            resolver.finish(s)
+        }
+        let opened = try open()
+        var sink: EventSink
+        let renderer: EventSink & RedactableOutput
+        var markdown: MarkdownRenderer? = nil
+        var textRenderer: TextRenderer? = nil
+        switch format {
+        case .text:
+            let t = TextRenderer(out: out, style: style)
+            t.showEvents = !summaryOnly
+            textRenderer = t
+            renderer = t
+        case .json: renderer = JSONRenderer(out: out)
+        case .jsonl: renderer = JSONLinesRenderer(out: out)
+        case .markdown:
+            let m = MarkdownRenderer(out: out)
+            markdown = m
+            renderer = m
+        }
+        sink = renderer
+        // JSON formatting on a second thread: only for a plain renderer that shares nothing with the pipeline
+        // (filters read the pipeline's state while events flow). The text timeline costs too little to format
+        // to gain from it: handing events over cost more than it saved.
+        if let r = redactor {
+            let s = RedactingSink(redactor: r, next: renderer)
+            // The first pass learned everything; learning again as events flow would change nothing.
+            s.learning = false
+            sink = s
+        } else if background && !singleThread && (format == .json || format == .jsonl) && filter.isEmpty {
+            sink = BackgroundSink(next: sink)
+        }
+        var filterSink: FilterSink? = nil
+        if !filter.isEmpty {
+            let f = FilterSink(filter: filter, next: sink, resolver: resolver)
+            f.onFirst = { t in
+                textRenderer?.origin = t
+                markdown?.origin = t
+            }
+            filterSink = f
+            sink = f
+        }
+        let analyzer = Analyzer(options: options, sink: sink)
+        filterSink?.pipeline = analyzer.pipeline
+        if let m = markdown {
+            analyzer.add(ActivityLog(att: analyzer.layers.compactMap { $0 as? ATTLayer }.first))
+            m.layers = analyzer.layers
+            m.pipeline = analyzer.pipeline
+        }
+        // Progress for a plain file only: a container's read position says nothing about its size.
+        if let p = progress, opened.containers.isEmpty { analyzer.progress = p }
+        let summary = analyzer.run(opened.reader, path: path, containers: opened.containers)
+        return Result(summary: summary, filterNotes: filterSink?.notes(summary) ?? [])
+    }
+}

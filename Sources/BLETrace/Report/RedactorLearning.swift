@@ -1,0 +1,159 @@
+/// What the redactor learns, and from where. Names and strings come from the typed values that carry them
+/// (advertised and EIR names, Device Name and Serial Number reads however they were read, Device
+/// Information strings, `--uuids` strings, remote names, connection names); addresses from every string the
+/// output shows, found by pattern (`AddressScan`), so that free text such as PacketLogger notes is covered.
+extension Redactor {
+    /// Learns the identifying values of an event: any address in its strings, local names, beacon UUIDs,
+    /// the strings its attribute values decoded to, and the text of ANCS Data Source notifications.
+    public func learn(_ e: TraceEvent) {
+        for (_, f) in e.layers { learn(fields: f) }
+        switch e.body {
+        case let .hciCommand(h):
+            if case let .classic(.linkKeyReply(_, key)) = h.params { learnKey(key) }
+        case let .hciEvent(h):
+            if case let .classic(c) = h.params {
+                switch c {
+                case let .linkKeyNotification(_, key, _): learnKey(key)
+                case let .remoteNameComplete(0, _, name): learnString(String(decoding: name, as: UTF8.self), kind: .name)
+                default: break
+                }
+            }
+        case let .att(a):
+            learn(att: a)
+        default:
+            break
+        }
+    }
+
+    func learn(att a: ATTEvent) {
+        for d in Redactor.dissections(a) { learn(value: d.value) }
+        // A Read By Type Response of Device Name or Serial Number String, whether or not the database knew
+        // the handles.
+        if let t = a.requestType?.uuid16, t == 0x2A00 || t == 0x2A25 {
+            a.readByTypeValues { _, v in
+                learnString(String(decoding: v.prefix(while: { $0 != 0 }), as: UTF8.self), kind: t == 0x2A00 ? .name : .serial)
+            }
+        }
+        let gatt = a.gattLocation
+        let ch = gatt?.characteristic?.uuid?.description
+        let value = a.fullValue.map { Array($0) }
+        switch ch {
+        case "2A00"?, "2A25"?:
+            if let v = value, gatt?.role == .value {
+                learnString(String(decoding: v.prefix(while: { $0 != 0 }), as: UTF8.self), kind: ch == "2A00" ? .name : .serial)
+            }
+        case Redactor.ancsDataSource?:
+            if let v = value {
+                // Printable runs: attribute values, possibly split over several notifications.
+                var run: [UInt8] = []
+                for b in v + [0] {
+                    if b >= 0x20 && b < 0x7F { run.append(b); continue }
+                    if run.count >= 3 { learnString(String(decoding: run, as: UTF8.self), kind: .text) }
+                    run = []
+                }
+            }
+            if let d = a.decodedValue?.jsonFields { strings(in: .object(d)) { self.learnString($0, kind: .text) } }
+        default:
+            break
+        }
+    }
+
+    /// Every dissection an ATT event carries: its own value's, a long value's, each entry's of a
+    /// multi-attribute PDU, and each value an Execute Write wrote.
+    static func dissections(_ a: ATTEvent) -> [Dissection] {
+        var out: [Dissection] = []
+        if let d = a.decoded { out.append(d) }
+        if let x = a.extra {
+            if let d = x.longValue?.decoded { out.append(d) }
+            for en in x.entries { if let d = en.decoded { out.append(d) } }
+            for w in x.writes ?? [] { if let d = w.decoded { out.append(d) } }
+        }
+        return out
+    }
+
+    /// Strings a value decoded to: Device Name (a name), Serial Number (a serial), the other Device
+    /// Information strings and `--uuids` strings (text). Characteristic User Descriptions are the firmware's
+    /// labels ("Temperature"), not identifying, and stay.
+    func learn(value v: any DecodedValue) {
+        switch v {
+        case let s as StringValue:
+            switch s.key {
+            case "device_name": learnString(s.value, kind: .name)
+            case "serial_number": learnString(s.value, kind: .serial)
+            case "user_description": break
+            default: learnString(s.value, kind: .text)
+            }
+        case let d as DescribedValue:
+            learn(value: d.inner)
+        case let u as UserValue:
+            if case let .utf8(b) = u.reading, let s = DissectorText.utf8(b) { learnString(s, kind: .text) }
+        default:
+            break
+        }
+    }
+
+    func strings(in v: FieldValue, _ body: (String) -> Void) {
+        switch v {
+        case let .string(s): body(s)
+        case let .list(l): for x in l { strings(in: x, body) }
+        case let .object(o): for (_, x) in o.items { strings(in: x, body) }
+        default: break
+        }
+    }
+
+    /// Addresses inside a string (every string the output shows passes here when learned from).
+    func learnAddresses(inText s: String) {
+        if s.utf8.count == 17, let a = BDAddr(string: s) { learnAddress(a); return }
+        guard s.utf8.count >= 12 else { return }
+        for a in AddressScan.addresses(in: s) { learnAddress(a) }
+    }
+
+    public func learn(fields f: Fields) {
+        for (key, v) in f.items {
+            switch v {
+            case let .string(s):
+                learnAddresses(inText: s)
+                if key == "local_name" || key == "broadcast_name" { learnString(s, kind: .name) }
+            case let .object(o):
+                if key == "ibeacon" || key == "altbeacon", let u = o["uuid"]?.stringValue.flatMap({ BLEUUID(string: $0) }) { learnBeacon(u) }
+                learn(fields: o)
+            case let .list(items):
+                for x in items {
+                    if case let .object(o) = x { learn(fields: o) }
+                    else if case let .string(s) = x {
+                        learnAddresses(inText: s)
+                        if key == "names" { learnString(s, kind: .name) }
+                    }
+                }
+            default: break
+            }
+        }
+    }
+
+    /// What the summary shows: its sections' values, and each connection's peer and name.
+    public func learn(summary s: Summary) {
+        for section in s.sections { if case let .object(o) = section.value { learn(fields: o) } }
+        for c in s.connections {
+            if let p = c.peer { learnAddress(p) }
+            if let n = c.name { learnString(n, kind: .name) }
+        }
+        for w in s.warnings { learnAddresses(inText: w) }
+    }
+
+    /// The first pass of `--redact`: decodes the whole capture with no output and learns every identifying
+    /// value, so that even a name first read late in the capture is replaced where it first shows. Returns
+    /// the pass's summary. `observe` sees each event too (the filters resolve devices in the same pass).
+    @discardableResult
+    public func learn(capture reader: RecordReader, path: String, containers: [String] = [],
+                      options: DecodeOptions = DecodeOptions(), observe: ((TraceEvent, Pipeline) -> Void)? = nil) -> Summary {
+        let learner = Analyzer(options: options, sink: nil)
+        let pipeline = learner.pipeline
+        learner.pipeline.eventObservers.append { [unowned self, unowned pipeline] e in
+            self.learn(e)
+            observe?(e, pipeline)
+        }
+        let s = learner.run(reader, path: path, containers: containers)
+        learn(summary: s)
+        return s
+    }
+}
