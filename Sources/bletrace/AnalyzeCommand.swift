@@ -28,8 +28,11 @@ struct Analyze: ParsableCommand {
     @Option(name: .shortAndLong, help: "Output format: text, json, jsonl or markdown (a report for a bug ticket).")
     var format: OutputFormat = .text
 
-    @Flag(name: .long, help: "Print only the summary, not the timeline (text format).")
+    @Flag(name: .long, help: "Print only the summary, not the timeline: in JSON no events, in JSON Lines only the summary line, in Markdown no timeline excerpts.")
     var summaryOnly = false
+
+    @Option(name: .long, help: "Markdown: the most characters the report may take; timeline excerpts are cut first, and the report says what it cut (0: no limit).")
+    var maxChars: Int = ReportBudget.defaultLimit
 
     @Flag(name: .long, help: "Decode and write on one thread. By default json and jsonl are formatted on a second thread while decoding goes on, when the machine has more than one core.")
     var singleThread = false
@@ -48,6 +51,10 @@ struct Analyze: ParsableCommand {
     @OptionGroup(title: "Filters (what is shown; everything is still decoded)") var filters: FilterOptions
 
     func run() throws {
+        guard maxChars >= 0 else {
+            reportError("--max-chars: \(maxChars) is not a number of characters (0 for no limit)")
+            throw ExitCode(2)
+        }
         var options = DecodeOptions()
         if let g = gatt { options.gatt = try loadGATT(g) }
         if let u = uuids { options.uuids = try loadUUIDs(u) }
@@ -74,10 +81,19 @@ struct Analyze: ParsableCommand {
             t.showEvents = !summaryOnly
             textRenderer = t
             renderer = t
-        case .json: renderer = JSONRenderer(out: out)
-        case .jsonl: renderer = JSONLinesRenderer(out: out)
+        case .json:
+            let j = JSONRenderer(out: out)
+            j.showEvents = !summaryOnly
+            renderer = j
+        case .jsonl:
+            let j = JSONLinesRenderer(out: out)
+            j.showEvents = !summaryOnly
+            renderer = j
         case .markdown:
             let m = MarkdownRenderer(out: out)
+            m.showEvents = !summaryOnly
+            m.filtered = !filter.isEmpty
+            m.budget = ReportBudget(limit: maxChars > 0 ? maxChars : nil)
             markdown = m
             renderer = m
         }

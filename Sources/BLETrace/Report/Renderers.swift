@@ -421,26 +421,29 @@ enum EventJSON {
 }
 
 /// One JSON document: `{"schema": "bletrace/1", "events": [...], "capture": {...}, "summary": {...}}`.
-/// Events stream out as they are decoded; the capture facts that need the whole file follow them.
+/// Events stream out as they are decoded; the capture facts that need the whole file follow them. With
+/// `showEvents` off (`--summary-only`) the document has no `events` member.
 public final class JSONRenderer: EventSink, RedactableOutput {
     let out: OutputWriter
     /// `--redact`: each event's text, strings and bytes are redacted as they are written.
     public var redactor: Redactor?
+    public var showEvents = true
     var count = 0
     public init(out: OutputWriter) { self.out = out }
 
     public func begin(_ capture: CaptureInfo) {
-        out.write("{\"schema\":\"bletrace/1\",\"events\":[\n")
+        out.write(showEvents ? "{\"schema\":\"bletrace/1\",\"events\":[\n" : "{\"schema\":\"bletrace/1\",")
     }
 
     public func event(_ e: TraceEvent) {
+        guard showEvents else { return }
         if count > 0 { out.write(",\n") }
         count += 1
         EventJSON.write(e, to: out, redactor: redactor)
     }
 
     public func end(_ summary: Summary) {
-        out.write("\n],")
+        if showEvents { out.write("\n],") }
         EventJSON.writeCaptureAndSummary(summary, to: out)
     }
 }
@@ -450,11 +453,14 @@ public final class JSONLinesRenderer: EventSink, RedactableOutput {
     let out: OutputWriter
     /// `--redact`: each event's text, strings and bytes are redacted as they are written.
     public var redactor: Redactor?
+    /// Off for `--summary-only`: the summary line alone.
+    public var showEvents = true
     public init(out: OutputWriter) { self.out = out }
 
     public func begin(_ capture: CaptureInfo) {}
 
     public func event(_ e: TraceEvent) {
+        guard showEvents else { return }
         EventJSON.write(e, to: out, redactor: redactor)
         out.write(byte: 0x0A)
     }
