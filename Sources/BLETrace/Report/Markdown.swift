@@ -222,6 +222,9 @@ public final class MarkdownRenderer: EventSink, RedactableOutput {
             }
         }
         guard !list.isEmpty else { return nil }
+        // Connected devices lead, so that a cut table keeps them.
+        func connected(_ v: FieldValue) -> Bool { v.objectValue?["connected"] == .bool(true) }
+        list = list.filter(connected) + list.filter { !connected($0) }
         func strings(_ v: FieldValue?) -> [String] {
             guard case let .list(l)? = v else { return [] }
             return l.compactMap { $0.stringValue }

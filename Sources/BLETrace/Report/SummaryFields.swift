@@ -103,6 +103,23 @@ public enum SummaryRender {
         return f
     }
 
+    /// A name for each peer address: the first name it advertised, else the Device Name its GATT server gave.
+    static func peerNames(_ s: Summary) -> [String: String] {
+        var names: [String: String] = [:]
+        func list(_ section: String, _ key: String) -> [Fields] {
+            guard let v = s.sections.first(where: { $0.name == section })?.value.objectValue, case let .list(l)? = v[key] else { return [] }
+            return l.compactMap(\.objectValue)
+        }
+        for d in list("identity", "devices") {
+            if let a = d["device"]?.stringValue, let n = d["device_name"]?.stringValue, !n.isEmpty { names[a] = n }
+        }
+        for d in list("devices", "devices") {
+            guard let a = d["address"]?.stringValue, case let .list(n)? = d["names"], let first = n.first?.stringValue, !first.isEmpty else { continue }
+            names[a] = first
+        }
+        return names
+    }
+
     public static func text(_ s: Summary) -> [String] {
         var lines: [String] = []
         lines.append("Summary")
@@ -128,9 +145,13 @@ public enum SummaryRender {
         lines.append("  Connections: \(s.connectionCount)")
         // The text lists the first connections; JSON has them all.
         let listed = textListed
+        let names = s.connections.contains { $0.le && $0.peer != nil } ? peerNames(s) : [:]
         for c in s.connections.prefix(listed) {
             var line = "    #\(c.id) handle \(Hex.hex(c.handle, width: 4))"
-            if let p = c.peer { line += " \(p)" + (c.peerType.map { " (\($0.name))" } ?? "") }
+            if let p = c.peer {
+                line += " \(p)" + (c.peerType.map { " (\($0.name))" } ?? "")
+                if c.name == nil, let n = names[p.description] { line += " \"\(n)\"" }
+            }
             if let r = c.role { line += ", local \(HCIText.role(r))" }
             if !c.le { line += ", BR/EDR" }
             if let n = c.name { line += " \"\(n)\"" }
