@@ -12,14 +12,16 @@ struct Analyze: ParsableCommand {
         discussion: """
         Examples:
           bletrace analyze capture.pcap
-          bletrace analyze btsnoop_hci.log --format json | jq '.events[] | select(.kind == "att")'
+          bletrace analyze btsnoop_hci.log --format json \\
+              | jq '.events[] | select(.kind == "att")'
           bletrace analyze trace.pklg --format jsonl > events.jsonl
           bletrace analyze bugreport-2026-11-22.zip --list-logs
           bletrace analyze bugreport.zip --log 2 --time absolute
           bletrace analyze sensor.btsnoop --uuids acme-uuids.yaml
           zcat capture.log.gz | bletrace analyze - --summary-only
           bletrace analyze capture.log --format markdown --redact > report.md
-          bletrace analyze capture.log --device Thermo-42 --layer att,smp --from 10 --to 20
+          bletrace analyze capture.log --device Thermo-42 --layer att,smp \\
+              --from 10 --to 20
         """
     )
 
