@@ -139,7 +139,7 @@ public struct CaptureDigest {
             var link = Link(id: c.id, peer: ATTLayer.deviceKey(c), role: c.role.map { HCIText.role($0) }, openedRecord: c.openedRecord,
                             initial: log.initialParameters[c.id], final: nil, updates: c.updates.map { ($0.interval, $0.latency, $0.timeout) },
                             disconnectReason: c.disconnectReason.map { Int($0) }, encrypted: c.encrypted,
-                            attMTU: mtus[c.id]?.mtu, setupMicros: log.setupMicros[c.id], pairings: [], steps: [])
+                            attMTU: mtus[c.id].flatMap { $0.client != nil || $0.server != nil ? $0.mtu : nil }, setupMicros: log.setupMicros[c.id], pairings: [], steps: [])
             if let i = c.interval, let l = c.latency, let t = c.timeout { link.final = (i, l, t) }
             for a in smp?.attempts ?? [] where a.connection == c.id {
                 var io: String? = nil
