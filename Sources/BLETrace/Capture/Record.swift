@@ -188,6 +188,9 @@ public enum LinkType {
     public static let bluetoothLELLWithPHDR = 256
     public static let nordicBLE = 272
 
+    /// Over-the-air link types: a sniffer between two devices, with no local host.
+    public static func isSniffer(_ t: Int) -> Bool { t == bluetoothLELL || t == bluetoothLELLWithPHDR || t == nordicBLE }
+
     public static func name(_ t: Int) -> String {
         switch t {
         case 1: return "Ethernet"

@@ -266,7 +266,10 @@ public final class MarkdownRenderer: EventSink, RedactableOutput {
         put("|---|---|")
         put("| Handle | \(Hex.hex(c.handle, width: 4)) |")
         if let n = c.name, !n.isEmpty { put("| Peer name | \(MarkdownRenderer.md(n)) |") }
-        if let r = c.role { put("| Local role | \(HCIText.role(r)) |") }
+        if let r = c.role {
+            if SummaryRender.sniffed(s) { put("| Roles | the peer is the peripheral; sniffed, so there is no local host |") }
+            else { put("| Local role | \(HCIText.role(r)) |") }
+        }
         if c.implicit { put("| Opened | before the capture began |") }
         else if let o = c.openedRecord { put("| Opened | record \(o)" + (c.openedAt.map { ", \($0.iso8601)" } ?? "") + " |") }
         let log = layers.compactMap { $0 as? ActivityLog }.first

@@ -269,12 +269,25 @@ enum EventJSON {
         out.flush()
     }
 
+    /// The `direction` member: host and controller for HCI captures; on a sniffer's radio, where there is no
+    /// local host, the link's sides, and `none` for advertising channel PDUs (broadcast, no direction).
+    static func direction(_ e: TraceEvent) -> String {
+        var radio = e.radio
+        if radio == nil, case let .linkLayer(l) = e.body { radio = l.radio }
+        guard let radio else { return e.direction.jsonName }
+        switch e.direction {
+        case .hostToController: return "central_to_peripheral"
+        case .controllerToHost: return "peripheral_to_central"
+        case .unknown: return radio.advertising != nil ? "none" : "unknown"
+        }
+    }
+
     static func fields(_ e: TraceEvent) -> Fields {
         var f = Fields()
         f.items.reserveCapacity(16)
         f.add("record", e.record)
         f.add("time", e.timestamp.iso8601)
-        f.add("direction", e.direction.jsonName)
+        f.add("direction", EventJSON.direction(e))
         f.add("kind", e.kind.rawValue)
         if let h = e.handle { f.add("handle", Int(h)) }
         if let c = e.connection { f.add("connection", c) }
@@ -374,7 +387,7 @@ enum EventJSON {
             b.append(string: ",\"time\":\"")
             b.append(iso8601: e.timestamp)
             b.append(string: "\",\"direction\":\"")
-            b.append(string: e.direction.jsonName)
+            b.append(string: EventJSON.direction(e))
             b.append(string: "\",\"kind\":\"")
             b.append(string: e.kind.rawValue)
             b.append(UInt8(ascii: "\""))

@@ -8,6 +8,9 @@ public enum SummaryRender {
         count > textListed ? ["    … and \(count - textListed) more (all of them are in the JSON summary)"] : []
     }
 
+    /// A sniffer's capture: two devices seen from outside, no local host.
+    static func sniffed(_ s: Summary) -> Bool { s.capture.format != .packetLogger && LinkType.isSniffer(s.capture.linkType) }
+
     public static func captureFields(_ s: Summary) -> Fields {
         var f = Fields()
         f.add("file", s.capture.path)
@@ -20,13 +23,19 @@ public enum SummaryRender {
         return f
     }
 
-    public static func connectionFields(_ c: Connection) -> Fields {
+    /// `sniffed`: the capture is a sniffer's, so the role is the peer's (the peripheral), not a local host's.
+    public static func connectionFields(_ c: Connection, sniffed: Bool = false) -> Fields {
         var f = Fields()
         f.add("id", c.id)
         f.add("handle", Int(c.handle))
         f.add("peer", c.peer.map { .string($0.description) } ?? .null)
         if let t = c.peerType { f.add("peer_address_type", t.name) }
-        if let r = c.role { f.add("role", HCIText.role(r)) }
+        if sniffed {
+            f.add("sniffed", true)
+            if c.role != nil { f.add("peer_role", "peripheral") }
+        } else if let r = c.role {
+            f.add("role", HCIText.role(r))
+        }
         f.add("transport", c.le ? "le" : "br_edr")
         if let n = c.name { f.add("name", n) }
         if !c.profiles.isEmpty {
@@ -82,7 +91,7 @@ public enum SummaryRender {
         m.append(("malformed", .value { .int(s.stats.malformed) }))
         m.append(("malformed_records", .value { .list(s.stats.malformedRecords.map { .int($0) }) }))
         m.append(("filtered", .value { .int(s.stats.filtered) }))
-        m.append(("connections", .list(count: s.connections.count) { .object(connectionFields(s.connections[$0])) }))
+        m.append(("connections", .list(count: s.connections.count) { .object(connectionFields(s.connections[$0], sniffed: sniffed(s))) }))
         if s.connectionCount > s.connections.count {
             m.append(("connections_unlisted", .value { .int(s.connectionCount - s.connections.count) }))
         }
@@ -152,7 +161,7 @@ public enum SummaryRender {
                 line += " \(p)" + (c.peerType.map { " (\($0.name))" } ?? "")
                 if c.name == nil, let n = names[p.description] { line += " \"\(n)\"" }
             }
-            if let r = c.role { line += ", local \(HCIText.role(r))" }
+            if let r = c.role { line += sniffed(s) ? ", peer is the peripheral (sniffed)" : ", local \(HCIText.role(r))" }
             if !c.le { line += ", BR/EDR" }
             if let n = c.name { line += " \"\(n)\"" }
             if c.implicit { line += ", already open when the capture began" }
