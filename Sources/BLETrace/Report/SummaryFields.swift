@@ -36,7 +36,7 @@ public enum SummaryRender {
         } else if let r = c.role {
             f.add("role", HCIText.role(r))
         }
-        f.add("transport", c.le ? "le" : "br_edr")
+        f.add("transport", !c.transportKnown ? "unknown" : c.le ? "le" : "br_edr")
         if let n = c.name { f.add("name", n) }
         if !c.profiles.isEmpty {
             f.add("profiles", .list(c.profiles.map { p in
@@ -162,7 +162,7 @@ public enum SummaryRender {
                 if c.name == nil, let n = names[p.description] { line += " \"\(n)\"" }
             }
             if let r = c.role { line += sniffed(s) ? ", peer is the peripheral (sniffed)" : ", local \(HCIText.role(r))" }
-            if !c.le { line += ", BR/EDR" }
+            if !c.transportKnown { line += ", transport unknown" } else if !c.le { line += ", BR/EDR" }
             if let n = c.name { line += " \"\(n)\"" }
             if c.implicit { line += ", already open when the capture began" }
             if let i = c.interval, let l = c.latency, let t = c.timeout {
