@@ -71,6 +71,8 @@ public struct CaptureDigest {
         public var setupMicros: Int64?
         public var pairings: [Pairing]
         public var steps: [Step]
+        /// Encrypted data PDUs a sniffer captured but nothing decrypted: the connection's ATT is not seen.
+        public var undecoded = 0
     }
 
     public struct Value: Sendable {
@@ -112,8 +114,14 @@ public struct CaptureDigest {
         let log = ActivityLog(att: att)
         analyzer.add(log)
         if let o = observer { analyzer.pipeline.eventObservers.append(o) }
+        var undecoded: [Int: Int] = [:]
+        analyzer.pipeline.eventObservers.append { e in
+            if let c = e.connection, case let .linkLayer(l) = e.body, case .encrypted = l.content { undecoded[c, default: 0] += 1 }
+        }
         let summary = analyzer.run(reader, path: path, containers: containers)
-        return (CaptureDigest(summary: summary, layers: analyzer.layers, log: log), summary)
+        var digest = CaptureDigest(summary: summary, layers: analyzer.layers, log: log)
+        for i in digest.links.indices { digest.links[i].undecoded = undecoded[digest.links[i].id] ?? 0 }
+        return (digest, summary)
     }
 
     public init(summary: Summary, layers: [AnalysisLayer], log: ActivityLog) {

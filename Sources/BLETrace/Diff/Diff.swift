@@ -363,8 +363,23 @@ public struct Diff {
             if p.outcome != q.outcome { add(.pairing, subject, "pairing outcome", a: p.outcome, b: q.outcome, recordA: p.record, recordB: q.record) }
         }
 
-        // Procedures: align the steps; a missing or extra step is one line. Steps about attributes that one
-        // database lacks are explained by the GATT difference.
+        // Traffic one side could not decrypt hides its procedures: say so once, instead of listing the other
+        // side's steps as extra.
+        if (la.undecoded > 0) != (lb.undecoded > 0) {
+            let (side, n, other) = la.undecoded > 0 ? ("A", la.undecoded, lb.steps.count) : ("B", lb.undecoded, la.steps.count)
+            add(.procedures, subject, "encrypted and not decoded in \(side) (\(n) data PDU\(n == 1 ? "" : "s")): "
+                + "its GATT procedures cannot be compared (\(other) step\(other == 1 ? "" : "s") on the other side not listed)")
+        } else {
+            compareSteps(la, lb, subject: subject, removedPaths: removedPaths)
+        }
+        if !options.skip("setup"), let x = la.setupMicros, let y = lb.setupMicros, slower(x, y) {
+            add(.timing, subject, "connection setup time", a: Diff.ms(x), b: Diff.ms(y), recordA: la.openedRecord, recordB: lb.openedRecord)
+        }
+    }
+
+    /// Procedures: align the steps; a missing or extra step is one line. Steps about attributes that one
+    /// database lacks are explained by the GATT difference.
+    mutating func compareSteps(_ la: CaptureDigest.Link, _ lb: CaptureDigest.Link, subject: String, removedPaths: Set<String>) {
         let kb = mapped(la.peer)
         func explainedA(_ s: CaptureDigest.Step) -> Bool { s.path.map { removedPaths.contains("A|\(la.peer)|\($0)") } ?? false }
         func explainedB(_ s: CaptureDigest.Step) -> Bool { s.path.map { removedPaths.contains("B|\(kb)|\($0)") } ?? false }
@@ -413,9 +428,6 @@ public struct Diff {
         }
         flush()
         if listed > 50 { add(.procedures, subject, "… and \(listed - 50) more steps that differ") }
-        if !options.skip("setup"), let x = la.setupMicros, let y = lb.setupMicros, slower(x, y) {
-            add(.timing, subject, "connection setup time", a: Diff.ms(x), b: Diff.ms(y), recordA: la.openedRecord, recordB: lb.openedRecord)
-        }
     }
 
     static func pairingText(_ p: CaptureDigest.Pairing) -> String {
