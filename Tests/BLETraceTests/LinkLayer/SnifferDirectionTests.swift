@@ -35,3 +35,23 @@ import Testing
         #expect(f["role"] == nil && f["peer_role"] == .string("peripheral") && f["sniffed"] == .bool(true))
     }
 }
+
+/// No local host: a response is matched to the request the other side has pending even when the sniffer gave
+/// both packets the same direction (the false "unanswered request" of whad's ble_pairing capture).
+@Suite struct SnifferTransactionTests {
+    @Test func responseOnTheSameSideAsItsRequestIsMatched() throws {
+        let req: [UInt8] = LL.le16(3) + LL.le16(4) + [0x02] + LL.le16(185)       // Exchange MTU Request
+        let rsp: [UInt8] = LL.le16(3) + LL.le16(4) + [0x03] + LL.le16(65)        // Exchange MTU Response
+        let (events, _, summary) = LL.run([
+            LL.record(1, LL.connectInd(), linkType: 251),
+            // Both labelled peripheral → central by the sniffer.
+            LL.record(2, LL.nordic(LL.conn(LL.data(llid: 2, req)), flags: LL.dflags(central: false)), linkType: 272),
+            LL.record(3, LL.nordic(LL.conn(LL.data(llid: 2, sn: 1, nesn: 1, rsp)), flags: LL.dflags(central: false)), linkType: 272),
+        ])
+        let response = try #require(events.first { $0.record == 3 })
+        guard case let .att(a) = response.body else { Issue.record("not ATT: \(response.summary)"); return }
+        #expect(a.request?.record == 2)
+        let findings = summary.sections.first { $0.name == "findings" }?.value.objectValue
+        #expect(findings?["count"] == .int(0), "\(String(describing: findings))")
+    }
+}
