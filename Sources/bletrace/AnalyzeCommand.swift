@@ -12,14 +12,16 @@ struct Analyze: ParsableCommand {
         discussion: """
         Examples:
           bletrace analyze capture.pcap
-          bletrace analyze btsnoop_hci.log --format json | jq '.events[] | select(.kind == "att")'
+          bletrace analyze btsnoop_hci.log --format json \\
+              | jq '.events[] | select(.kind == "att")'
           bletrace analyze trace.pklg --format jsonl > events.jsonl
           bletrace analyze bugreport-2026-11-22.zip --list-logs
           bletrace analyze bugreport.zip --log 2 --time absolute
           bletrace analyze sensor.btsnoop --uuids acme-uuids.yaml
           zcat capture.log.gz | bletrace analyze - --summary-only
           bletrace analyze capture.log --format markdown --redact > report.md
-          bletrace analyze capture.log --device Thermo-42 --layer att,smp --from 10 --to 20
+          bletrace analyze capture.log --device Thermo-42 --layer att,smp \\
+              --from 10 --to 20
         """
     )
 
@@ -28,8 +30,11 @@ struct Analyze: ParsableCommand {
     @Option(name: .shortAndLong, help: "Output format: text, json, jsonl or markdown (a report for a bug ticket).")
     var format: OutputFormat = .text
 
-    @Flag(name: .long, help: "Print only the summary, not the timeline (text format).")
+    @Flag(name: .long, help: "Print only the summary, not the timeline: in JSON no events, in JSON Lines only the summary line, in Markdown no timeline excerpts.")
     var summaryOnly = false
+
+    @Option(name: .long, help: "Markdown: the most characters the report may take; timeline excerpts are cut first, and the report says what it cut (0: no limit).")
+    var maxChars: Int = ReportBudget.defaultLimit
 
     @Flag(name: .long, help: "Decode and write on one thread. By default json and jsonl are formatted on a second thread while decoding goes on, when the machine has more than one core.")
     var singleThread = false
@@ -48,7 +53,12 @@ struct Analyze: ParsableCommand {
     @OptionGroup(title: "Filters (what is shown; everything is still decoded)") var filters: FilterOptions
 
     func run() throws {
+        guard maxChars >= 0 else {
+            reportError("--max-chars: \(maxChars) is not a number of characters (0 for no limit)")
+            throw ExitCode(2)
+        }
         var run = AnalyzeRun()
+        run.maxChars = maxChars > 0 ? maxChars : nil
         if let g = gatt { run.options.gatt = try loadGATT(g) }
         if let u = uuids { run.options.uuids = try loadUUIDs(u) }
         run.filter = try filters.make()

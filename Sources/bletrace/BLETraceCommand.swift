@@ -20,6 +20,15 @@ struct BLETraceCommand: ParsableCommand {
         Exit status: 0 success, 1 differences found (diff), 2 input errors (the output then holds \
         everything decoded before the damage).
 
+        Examples:
+          bletrace analyze btsnoop_hci.log
+          bletrace analyze capture.log --format markdown --redact > report.md
+          bletrace devices capture.pcap
+          bletrace gatt capture.log --format json > db.json
+          bletrace diff good.btsnoop bad.btsnoop
+
+        Each command's help has more: bletrace help analyze
+
         Shell completion: bletrace --generate-completion-script bash|zsh|fish
         """,
         version: BLETraceVersion.string,

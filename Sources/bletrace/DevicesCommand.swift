@@ -11,7 +11,8 @@ struct Devices: ParsableCommand {
 
         Examples:
           bletrace devices btsnoop_hci.log
-          bletrace devices capture.pcap --format json | jq '.devices.devices[] | select(.connected)'
+          bletrace devices capture.pcap --format json \\
+              | jq '.devices.devices[] | select(.connected)'
           bletrace devices bugreport.zip --log 2 --redact
         """
     )

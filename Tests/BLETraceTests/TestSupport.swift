@@ -34,7 +34,9 @@ enum TestSupport {
     /// Writes bytes to a fresh temporary file and returns its path.
     static func temporaryFile(_ bytes: [UInt8], suffix: String = ".bin") -> String {
         let path = NSTemporaryDirectory() + "bletrace-test-" + UUID().uuidString + suffix
-        FileManager.default.createFile(atPath: path, contents: Data(bytes))
+        // Checked, so that a test never reads a file that was not written (and the build has no unused-result warning).
+        let written = FileManager.default.createFile(atPath: path, contents: Data(bytes))
+        precondition(written, "cannot write \(path)")
         return path
     }
 

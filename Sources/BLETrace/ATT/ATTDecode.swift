@@ -37,7 +37,7 @@ extension ATTLayer {
 
         // Transactions.
         let request = transaction(pdu, &a, connection: connection.id, bearer: bearer, peerIsServer: peerIsServer,
-                                  record: e.record, time: e.timestamp)
+                                  record: e.record, time: e.timestamp, sniffed: e.radio != nil)
 
         // The handle the PDU is about: its own, or its request's.
         var handle = pdu.handle

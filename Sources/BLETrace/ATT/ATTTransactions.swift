@@ -18,10 +18,17 @@ extension ATTLayer {
     /// Links a response to its pending request (returned) and holds a request until its response; flags
     /// what answers nothing and what a new request leaves unanswered.
     func transaction(_ pdu: ATTPDU, _ a: inout ATTEvent, connection: Int, bearer: UInt16, peerIsServer: Bool,
-                     record: Int, time: Timestamp) -> Pending? {
+                     record: Int, time: Timestamp, sniffed: Bool = false) -> Pending? {
         let op = pdu.opcode
         let isIndication = op == 0x1D || op == 0x1E
-        let key = PendingKey(connection: connection, bearer: bearer, peerIsServer: peerIsServer, indication: isIndication)
+        var key = PendingKey(connection: connection, bearer: bearer, peerIsServer: peerIsServer, indication: isIndication)
+        if sniffed && (ATTNames.isResponse(op) || op == 0x1E), pending[key].map({ !ATTLayer.answers(pdu, $0.pdu) }) ?? true {
+            // A sniffer watches two devices from outside and may give a packet the wrong side: a response that
+            // answers the request pending from the other side is that request's.
+            var other = key
+            other.peerIsServer.toggle()
+            if let p = pending[other], ATTLayer.answers(pdu, p.pdu) { key = other }
+        }
         if ATTNames.isRequest(op) || op == 0x1D {
             if let old = pending.removeValue(forKey: key) {
                 flagUnanswered(old, .superseded(by: record, indication: isIndication))

@@ -81,7 +81,10 @@ public enum ADDecode {
             let name = utf8(d)
             f.add("local_name", name)
             f.add("complete", type == 0x09)
-            return (type == 0x09 ? "name \"" : "short name \"") + name + "\""
+            let what = type == 0x09 ? "name" : "short name"
+            // Padding alone (a name of NUL bytes) is no name: said as such, not as "".
+            if name.isEmpty { return what + (d.isEmpty ? " (empty)" : " (empty: \(d.count) NUL byte\(d.count == 1 ? "" : "s"))") }
+            return what + " \"" + name + "\""
 
         case 0x0A: // Tx Power Level
             guard d.count == 1, let p = try? c.i8() else { problem = lengthProblem(d, "1"); return "tx power ?" }

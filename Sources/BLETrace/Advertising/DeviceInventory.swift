@@ -225,7 +225,8 @@ public final class DeviceInventory: AnalysisLayer {
     public static func text(_ all: [Device], overflowReports: Int, limit: Int?) -> [String] {
         let connectable = all.filter(\.connectable).count, connected = all.filter(\.connected).count
         var lines = ["  Devices:     \(all.count) (\(connectable) connectable, \(connected) connected)"]
-        let shown = limit.map { all.prefix($0) } ?? all[...]
+        // A cut list leads with the connected devices, so that the one the capture is about is never cut.
+        let shown = limit.map { (all.filter(\.connected) + all.filter { !$0.connected }).prefix($0) } ?? all[...]
         for d in shown { lines.append(contentsOf: text(d)) }
         if shown.count < all.count {
             lines.append("    … and \(all.count - shown.count) more (bletrace devices lists them all)")

@@ -142,6 +142,8 @@ public enum CaptureError: Error, Equatable, Sendable, CustomStringConvertible {
     case unknownFormat(magic: [UInt8])
     case unsupportedLinkType(format: String, linkType: Int)
     case badHeader(String)
+    /// `--log N` names a log the container does not hold.
+    case noSuchLog(requested: Int, count: Int)
     /// The file ends inside a record (or a record claims more bytes than the file holds).
     case truncated(record: Int, offset: Int, reason: String)
     case readFailed(record: Int, offset: Int, reason: String)
@@ -155,6 +157,8 @@ public enum CaptureError: Error, Equatable, Sendable, CustomStringConvertible {
         case let .unsupportedLinkType(format, linkType):
             return "\(format) link type \(linkType) (\(LinkType.name(linkType))) is not a Bluetooth link type bletrace reads"
         case let .badHeader(reason): return "bad file header: \(reason)"
+        case let .noSuchLog(requested, count):
+            return "--log \(requested): there is no log \(requested); the file holds \(count == 1 ? "1 Bluetooth log" : "\(count) Bluetooth logs") (--list-logs lists them)"
         case let .truncated(record, offset, reason):
             return "record \(record) at byte offset \(offset) is truncated: \(reason)"
         case let .readFailed(record, offset, reason):
@@ -183,6 +187,9 @@ public enum LinkType {
     public static let bluetoothLinuxMonitor = 254
     public static let bluetoothLELLWithPHDR = 256
     public static let nordicBLE = 272
+
+    /// Over-the-air link types: a sniffer between two devices, with no local host.
+    public static func isSniffer(_ t: Int) -> Bool { t == bluetoothLELL || t == bluetoothLELLWithPHDR || t == nordicBLE }
 
     public static func name(_ t: Int) -> String {
         switch t {

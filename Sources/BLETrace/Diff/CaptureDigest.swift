@@ -71,6 +71,8 @@ public struct CaptureDigest {
         public var setupMicros: Int64?
         public var pairings: [Pairing]
         public var steps: [Step]
+        /// Encrypted data PDUs a sniffer captured but nothing decrypted: the connection's ATT is not seen.
+        public var undecoded = 0
     }
 
     public struct Value: Sendable {
@@ -114,8 +116,14 @@ public struct CaptureDigest {
         let log = ActivityLog(att: att)
         analyzer.add(log)
         if let o = observer { analyzer.pipeline.eventObservers.append(o) }
+        var undecoded: [Int: Int] = [:]
+        analyzer.pipeline.eventObservers.append { e in
+            if let c = e.connection, case let .linkLayer(l) = e.body, case .encrypted = l.content { undecoded[c, default: 0] += 1 }
+        }
         let summary = analyzer.run(reader, path: path, containers: containers)
-        return (CaptureDigest(summary: summary, layers: analyzer.layers, log: log), summary)
+        var digest = CaptureDigest(summary: summary, layers: analyzer.layers, log: log)
+        for i in digest.links.indices { digest.links[i].undecoded = undecoded[digest.links[i].id] ?? 0 }
+        return (digest, summary)
     }
 
     public init(summary: Summary, layers: [AnalysisLayer], log: ActivityLog) {
@@ -141,7 +149,7 @@ public struct CaptureDigest {
             var link = Link(id: c.id, peer: ATTLayer.deviceKey(c), role: c.role.map { HCIText.role($0) }, openedRecord: c.openedRecord,
                             initial: log.initialParameters[c.id], final: nil, updates: c.updates.map { ($0.interval, $0.latency, $0.timeout) },
                             disconnectReason: c.disconnectReason.map { Int($0) }, encrypted: c.encrypted,
-                            attMTU: mtus[c.id]?.mtu, setupMicros: log.setupMicros[c.id], pairings: [], steps: [])
+                            attMTU: mtus[c.id].flatMap { $0.client != nil || $0.server != nil ? $0.mtu : nil }, setupMicros: log.setupMicros[c.id], pairings: [], steps: [])
             if let i = c.interval, let l = c.latency, let t = c.timeout { link.final = (i, l, t) }
             for a in smp?.attempts ?? [] where a.connection == c.id {
                 var io: String? = nil

@@ -13,6 +13,8 @@ public struct DiffItem: Sendable, Equatable {
         case errors
         case procedures
         case timing
+        // Last: advertisers never connected that one side saw and the other did not (radio surroundings).
+        case ambient
 
         public var title: String {
             switch self {
@@ -26,6 +28,7 @@ public struct DiffItem: Sendable, Equatable {
             case .errors: return "ATT errors"
             case .procedures: return "GATT procedures"
             case .timing: return "Timing"
+            case .ambient: return "Other devices (advertisers never connected)"
             }
         }
 
@@ -69,7 +72,7 @@ public struct DiffItem: Sendable, Equatable {
 /// What `diff` leaves out and how large a timing change must be to count.
 public struct DiffOptions: Sendable {
     /// Names to ignore: categories (`devices`, `advertising`, `connections`, `pairing`, `classic`, `gatt`, `values`,
-    /// `errors`, `procedures`, `timing`) and finer ones: `rssi`, `manufacturer-data`, `tx-power`, `names`,
+    /// `errors`, `procedures`, `timing`, `ambient`) and finer ones: `rssi`, `manufacturer-data`, `tx-power`, `names`,
     /// `handles` (GATT attributes that only moved), `mtu`, `setup`, `latency`.
     public var ignore: Set<String> = []
     /// A timing change counts when it is at least this many microseconds…
@@ -157,11 +160,20 @@ public struct Diff {
 
     mutating func compareDevices() {
         let matchedB = Set(deviceMap.values)
-        for d in a.devices where deviceMap[d.address] == nil {
-            add(.devices, d.label, "device only in A" + (d.connections.isEmpty ? "" : ", connected"), recordA: nil)
-        }
-        for d in b.devices where !matchedB.contains(d.address) {
-            add(.devices, d.label, "device only in B" + (d.connections.isEmpty ? "" : ", connected"))
+        // Devices on one side only: connected ones one line each; advertisers never connected (other people's
+        // phones and beacons) one collapsed line after every other difference.
+        let onlyA = a.devices.filter { deviceMap[$0.address] == nil }, onlyB = b.devices.filter { !matchedB.contains($0.address) }
+        for d in onlyA where !d.connections.isEmpty { add(.devices, d.label, "device only in A, connected") }
+        for d in onlyB where !d.connections.isEmpty { add(.devices, d.label, "device only in B, connected") }
+        let ambientA = onlyA.filter(\.connections.isEmpty), ambientB = onlyB.filter(\.connections.isEmpty)
+        if !ambientA.isEmpty || !ambientB.isEmpty {
+            func some(_ l: [CaptureDigest.Device], _ side: String) -> String? {
+                guard !l.isEmpty else { return nil }
+                let shown = l.prefix(5).map(\.label).joined(separator: ", ")
+                return "\(l.count) only in \(side) (\(shown)\(l.count > 5 ? ", …" : ""))"
+            }
+            add(.ambient, "\(ambientA.count + ambientB.count) device\(ambientA.count + ambientB.count == 1 ? "" : "s")",
+                [some(ambientA, "A"), some(ambientB, "B")].compactMap { $0 }.joined(separator: "; "))
         }
         for da in a.devices {
             guard let kb = deviceMap[da.address], let db = b.device(kb) else { continue }
@@ -327,8 +339,10 @@ public struct Diff {
         if ua != ub {
             add(.connections, subject, "parameter updates", a: ua.isEmpty ? "none" : ua.joined(separator: "; "), b: ub.isEmpty ? "none" : ub.joined(separator: "; "))
         }
+        // Only an exchange sets ATT_MTU; without one both sides use the default 23, which is no difference.
         if !options.skip("mtu"), la.attMTU != lb.attMTU {
-            add(.connections, subject, "ATT_MTU", a: la.attMTU.map(String.init), b: lb.attMTU.map(String.init))
+            func mtu(_ v: Int?) -> String { v.map(String.init) ?? "23 (default, no MTU exchange)" }
+            add(.connections, subject, "ATT_MTU", a: mtu(la.attMTU), b: mtu(lb.attMTU))
         }
         if la.encrypted != lb.encrypted { add(.connections, subject, "encrypted", a: "\(la.encrypted)", b: "\(lb.encrypted)") }
         if la.disconnectReason != lb.disconnectReason {
@@ -352,26 +366,62 @@ public struct Diff {
             if p.outcome != q.outcome { add(.pairing, subject, "pairing outcome", a: p.outcome, b: q.outcome, recordA: p.record, recordB: q.record) }
         }
 
-        // Procedures: align the steps; a missing or extra step is one line. Steps about attributes that one
-        // database lacks are explained by the GATT difference.
+        // Traffic one side could not decrypt hides its procedures: say so once, instead of listing the other
+        // side's steps as extra.
+        if (la.undecoded > 0) != (lb.undecoded > 0) {
+            let (side, n, other) = la.undecoded > 0 ? ("A", la.undecoded, lb.steps.count) : ("B", lb.undecoded, la.steps.count)
+            add(.procedures, subject, "encrypted and not decoded in \(side) (\(n) data PDU\(n == 1 ? "" : "s")): "
+                + "its GATT procedures cannot be compared (\(other) step\(other == 1 ? "" : "s") on the other side not listed)")
+        } else {
+            compareSteps(la, lb, subject: subject, removedPaths: removedPaths)
+        }
+        if !options.skip("setup"), let x = la.setupMicros, let y = lb.setupMicros, slower(x, y) {
+            add(.timing, subject, "connection setup time", a: Diff.ms(x), b: Diff.ms(y), recordA: la.openedRecord, recordB: lb.openedRecord)
+        }
+    }
+
+    /// Procedures: align the steps; a missing or extra step is one line. Steps about attributes that one
+    /// database lacks are explained by the GATT difference.
+    mutating func compareSteps(_ la: CaptureDigest.Link, _ lb: CaptureDigest.Link, subject: String, removedPaths: Set<String>) {
         let kb = mapped(la.peer)
         func explainedA(_ s: CaptureDigest.Step) -> Bool { s.path.map { removedPaths.contains("A|\(la.peer)|\($0)") } ?? false }
         func explainedB(_ s: CaptureDigest.Step) -> Bool { s.path.map { removedPaths.contains("B|\(kb)|\($0)") } ?? false }
         let pairs = Diff.align(la.steps.map(\.key), lb.steps.map(\.key))
         var listed = 0
+        // A run of the same step on one side (a Write Command sent 13 times) is one line with a count and its records.
+        var run: (inA: Bool, text: String, count: Int, first: Int, last: Int)? = nil
+        func flush() {
+            guard let r = run else { return }
+            run = nil
+            listed += 1
+            guard listed <= 50 else { return }
+            let side = r.inA ? "A" : "B"
+            let text = "only in \(side): " + r.text + (r.count > 1 ? " (\(r.count) times, \(side) records \(r.first)–\(r.last))" : "")
+            if r.count > 1 { add(.procedures, subject, text) }
+            else if r.inA { add(.procedures, subject, text, recordA: r.first) }
+            else { add(.procedures, subject, text, recordB: r.first) }
+        }
+        func step(_ s: CaptureDigest.Step, inA: Bool) {
+            if let r = run, r.inA == inA, r.text == s.text {
+                run?.count += 1
+                run?.last = s.record
+                return
+            }
+            flush()
+            run = (inA, s.text, 1, s.record, s.record)
+        }
         for (i, j) in pairs {
             switch (i, j) {
             case let (i?, nil):
                 let s = la.steps[i]
                 if explainedA(s) { continue }
-                listed += 1
-                if listed <= 50 { add(.procedures, subject, "only in A: " + s.text, recordA: s.record) }
+                step(s, inA: true)
             case let (nil, j?):
                 let s = lb.steps[j]
                 if explainedB(s) { continue }
-                listed += 1
-                if listed <= 50 { add(.procedures, subject, "only in B: " + s.text, recordB: s.record) }
+                step(s, inA: false)
             case let (i?, j?):
+                flush()
                 let s = la.steps[i], t = lb.steps[j]
                 if !options.skip("latency"), let x = s.latencyMicros, let y = t.latencyMicros, slower(x, y) {
                     add(.timing, subject, "response time of \(s.text)", a: Diff.ms(x), b: Diff.ms(y), recordA: s.record, recordB: t.record)
@@ -379,10 +429,8 @@ public struct Diff {
             default: break
             }
         }
+        flush()
         if listed > 50 { add(.procedures, subject, "… and \(listed - 50) more steps that differ") }
-        if !options.skip("setup"), let x = la.setupMicros, let y = lb.setupMicros, slower(x, y) {
-            add(.timing, subject, "connection setup time", a: Diff.ms(x), b: Diff.ms(y), recordA: la.openedRecord, recordB: lb.openedRecord)
-        }
     }
 
     static func pairingText(_ p: CaptureDigest.Pairing) -> String {

@@ -121,7 +121,9 @@ public final class IdentityLayer: AnalysisLayer {
         let all = { [self] in order.compactMap { cards[$0] } }
         return SummarySection(name: "identity", value: { .object(["devices": .list(all().map { .object(IdentityLayer.describe($0).fields) })]) },
                               text: {
-            let list = all()
+            // A card whose only string is empty (a Device Name read as "") says nothing: no line.
+            let list = all().filter { !IdentityLayer.describe($0).parts.isEmpty }
+            guard !list.isEmpty else { return [] }
             return ["  Identity:"] + list.prefix(SummaryRender.textListed).map { "    \($0.device): " + IdentityLayer.describe($0).parts.joined(separator: ", ") }
                 + SummaryRender.more(list.count)
         })
@@ -135,6 +137,7 @@ public final class IdentityLayer: AnalysisLayer {
         for key in IdentityLayer.keyOrder {
             guard let v = c.string(key) else { continue }
             f.add(key, v)
+            if v.isEmpty { continue }
             switch key {
             case "device_name": parts.append("\"\(v)\"")
             case "manufacturer_name", "model_number": parts.append(v)

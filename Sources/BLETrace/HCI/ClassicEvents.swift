@@ -69,7 +69,11 @@ public enum ClassicEventParams: Sendable, Equatable {
                 if code == 0x02 { _ = try p.u8() }
                 let c = try cod(&p), offset = try p.u16le()
                 var r = InquiryResponse(address: a, pageScanRepetitionMode: psrm, classOfDevice: c, clockOffset: offset)
-                if code != 0x02 { r.rssi = try p.i8() }
+                if code != 0x02 {
+                    // 127 is the HCI's "RSSI not available" (valid values run -127 to +20 dBm).
+                    let v = try p.i8()
+                    r.rssi = v == 127 ? nil : v
+                }
                 if code == 0x2F { r.eir = InquiryResponse.significant(p.rest()) }
                 out.append(r)
             }

@@ -8,6 +8,9 @@ public final class Connection {
     /// 0 central, 1 peripheral (the local controller's role); nil when unknown.
     public internal(set) var role: UInt8?
     public internal(set) var le: Bool
+    /// False for a handle no Connection Complete opened and no HCI traffic placed on LE or BR/EDR (phones send
+    /// ACL data on vendor pseudo-handles): `le` is then a guess.
+    public internal(set) var transportKnown = true
     public internal(set) var interval: Int?
     public internal(set) var latency: Int?
     public internal(set) var timeout: Int?
@@ -71,8 +74,18 @@ public final class ConnectionTracker {
     public func connection(for handle: UInt16) -> Connection {
         if let c = open[handle] { return c }
         let c = make(handle: handle, implicit: true)
+        c.transportKnown = false
         open[handle] = c
         return c
+    }
+
+    /// HCI traffic only BR/EDR has (Write Link Policy Settings, Sniff Mode, Mode Change) names the handle's
+    /// transport when no Connection Complete did.
+    public func bredrOnly(_ handle: UInt16) {
+        let c = connection(for: handle)
+        guard !c.transportKnown else { return }
+        c.le = false
+        c.transportKnown = true
     }
 
     /// The connection numbered `id`: a listed one, or one still open or last on its handle.
@@ -123,6 +136,7 @@ public final class ConnectionTracker {
                 c = make(handle: handle, implicit: false)
             }
             c.implicit = false
+            c.transportKnown = true
             c.peer = peer
             c.peerType = peerType
             c.role = role == 0xFF ? nil : role
@@ -143,6 +157,8 @@ public final class ConnectionTracker {
             open[handle] = nil
         case let .updated(handle, interval, latency, timeout):
             let c = connection(for: handle)
+            // Only LE connections have their parameters updated this way.
+            if !c.transportKnown { c.le = true; c.transportKnown = true }
             c.interval = interval
             c.latency = latency
             c.timeout = timeout

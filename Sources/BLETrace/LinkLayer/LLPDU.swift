@@ -169,6 +169,10 @@ public struct LLAdvertisingPDU: Sendable {
             p.advA = x.advA
             p.targetA = x.targetA
             p.advData = b.rest()
+            // AUX_CHAIN_IND carries neither AdvA nor a connectable or scannable mode (Vol 6 Part B 2.3.4.8): a
+            // secondary-channel PDU with them is the AUX_ADV_IND an ADV_EXT_IND's AuxPtr leads to, whatever a
+            // sniffer's header guessed (link type 256 marks every auxiliary PDU alike).
+            if type == 7 && secondary && auxType == 1 && (x.advA != nil || x.advMode != 0) { p.auxType = 0 }
         default:
             p.advData = b.rest()
         }

@@ -6,6 +6,8 @@ public struct AnalyzeRun {
 
     public var format: Format = .text
     public var summaryOnly = false
+    /// Markdown: the most characters the report may take (nil: no limit).
+    public var maxChars: Int? = ReportBudget.defaultLimit
     /// No second thread for JSON formatting.
     public var singleThread = false
     public var style = TextStyle()
@@ -65,10 +67,19 @@ public struct AnalyzeRun {
             t.showEvents = !summaryOnly
             textRenderer = t
             renderer = t
-        case .json: renderer = JSONRenderer(out: out)
-        case .jsonl: renderer = JSONLinesRenderer(out: out)
+        case .json:
+            let j = JSONRenderer(out: out)
+            j.showEvents = !summaryOnly
+            renderer = j
+        case .jsonl:
+            let j = JSONLinesRenderer(out: out)
+            j.showEvents = !summaryOnly
+            renderer = j
         case .markdown:
             let m = MarkdownRenderer(out: out)
+            m.showEvents = !summaryOnly
+            m.filtered = !filter.isEmpty
+            m.budget = ReportBudget(limit: maxChars)
             markdown = m
             renderer = m
         }

@@ -62,7 +62,11 @@ public final class Findings: AnalysisLayer {
 
     public init() {}
 
+    /// The connections, to tell which ones have an unknown transport.
+    weak var tracker: ConnectionTracker?
+
     public func attach(to pipeline: Pipeline) {
+        tracker = pipeline.connections
         pipeline.eventObservers.append { [unowned self] e in self.observe(e) }
     }
 
@@ -72,6 +76,9 @@ public final class Findings: AnalysisLayer {
     }
 
     public func observe(_ e: TraceEvent) {
+        // ACL data on a handle whose transport is unknown (a vendor pseudo-handle) is not known to be what it
+        // decodes as: it raises no findings.
+        if e.acl != nil, let id = e.connection, let c = tracker?.connection(id: id), !c.transportKnown { return }
         if case let .att(a) = e.body {
             // One look at the ATT body (reading it again through `e.malformed` would copy it again).
             if let m = a.malformedReason { add(.malformed, e, "att: \(m)") }

@@ -1,10 +1,9 @@
-/// The BR/EDR rows of a Markdown connection table: link type, remote name, the profiles opened, pairing,
+/// The BR/EDR rows of a Markdown connection table: link type, the profiles opened, pairing,
 /// the A2DP stream and the HID reports.
 extension MarkdownRenderer {
     func classicRows(_ c: Connection) -> [String] {
         guard !c.le else { return [] }
         var rows = ["| Transport | BR/EDR" + (c.linkType.map { " " + ClassicLinkText.name($0) } ?? "") + " |"]
-        if let n = c.name { rows.append("| Name | " + MarkdownRenderer.md(n) + " |") }
         if !c.profiles.isEmpty {
             let names = c.profiles.map { LESignalingNames.psm($0) ?? Hex.hex($0, width: 4) }
             rows.append("| Profiles | " + MarkdownRenderer.md(names.joined(separator: ", ")) + " |")

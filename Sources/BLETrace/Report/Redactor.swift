@@ -275,7 +275,7 @@ public final class Redactor {
             x.openedRecord = c.openedRecord; x.openedAt = c.openedAt; x.closedRecord = c.closedRecord; x.closedAt = c.closedAt
             x.disconnectReason = c.disconnectReason; x.encrypted = c.encrypted; x.updates = c.updates
             x.name = c.name.map { redact($0) }; x.profiles = c.profiles
-            x.linkType = c.linkType; x.pairing = c.pairing
+            x.linkType = c.linkType; x.pairing = c.pairing; x.transportKnown = c.transportKnown
             return x
         }
         r.sections = s.sections.map { section in

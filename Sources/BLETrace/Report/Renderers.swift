@@ -270,12 +270,25 @@ enum EventJSON {
         out.flush()
     }
 
+    /// The `direction` member: host and controller for HCI captures; on a sniffer's radio, where there is no
+    /// local host, the link's sides, and `none` for advertising channel PDUs (broadcast, no direction).
+    static func direction(_ e: TraceEvent) -> String {
+        var radio = e.radio
+        if radio == nil, case let .linkLayer(l) = e.body { radio = l.radio }
+        guard let radio else { return e.direction.jsonName }
+        switch e.direction {
+        case .hostToController: return "central_to_peripheral"
+        case .controllerToHost: return "peripheral_to_central"
+        case .unknown: return radio.advertising != nil ? "none" : "unknown"
+        }
+    }
+
     static func fields(_ e: TraceEvent) -> Fields {
         var f = Fields()
         f.items.reserveCapacity(16)
         f.add("record", e.record)
         f.add("time", e.timestamp.iso8601)
-        f.add("direction", e.direction.jsonName)
+        f.add("direction", EventJSON.direction(e))
         f.add("kind", e.kind.rawValue)
         if let h = e.handle { f.add("handle", Int(h)) }
         if let c = e.connection { f.add("connection", c) }
@@ -375,7 +388,7 @@ enum EventJSON {
             b.append(string: ",\"time\":\"")
             b.append(iso8601: e.timestamp)
             b.append(string: "\",\"direction\":\"")
-            b.append(string: e.direction.jsonName)
+            b.append(string: EventJSON.direction(e))
             b.append(string: "\",\"kind\":\"")
             b.append(string: e.kind.rawValue)
             b.append(UInt8(ascii: "\""))
@@ -422,26 +435,29 @@ enum EventJSON {
 }
 
 /// One JSON document: `{"schema": "bletrace/1", "events": [...], "capture": {...}, "summary": {...}}`.
-/// Events stream out as they are decoded; the capture facts that need the whole file follow them.
+/// Events stream out as they are decoded; the capture facts that need the whole file follow them. With
+/// `showEvents` off (`--summary-only`) the document has no `events` member.
 public final class JSONRenderer: EventSink, RedactableOutput {
     let out: OutputWriter
     /// `--redact`: each event's text, strings and bytes are redacted as they are written.
     public var redactor: Redactor?
+    public var showEvents = true
     var count = 0
     public init(out: OutputWriter) { self.out = out }
 
     public func begin(_ capture: CaptureInfo) {
-        out.write("{\"schema\":\"bletrace/1\",\"events\":[\n")
+        out.write(showEvents ? "{\"schema\":\"bletrace/1\",\"events\":[\n" : "{\"schema\":\"bletrace/1\",")
     }
 
     public func event(_ e: TraceEvent) {
+        guard showEvents else { return }
         if count > 0 { out.write(",\n") }
         count += 1
         EventJSON.write(e, to: out, redactor: redactor)
     }
 
     public func end(_ summary: Summary) {
-        out.write("\n],")
+        if showEvents { out.write("\n],") }
         EventJSON.writeCaptureAndSummary(summary, to: out)
     }
 }
@@ -451,11 +467,14 @@ public final class JSONLinesRenderer: EventSink, RedactableOutput {
     let out: OutputWriter
     /// `--redact`: each event's text, strings and bytes are redacted as they are written.
     public var redactor: Redactor?
+    /// Off for `--summary-only`: the summary line alone.
+    public var showEvents = true
     public init(out: OutputWriter) { self.out = out }
 
     public func begin(_ capture: CaptureInfo) {}
 
     public func event(_ e: TraceEvent) {
+        guard showEvents else { return }
         EventJSON.write(e, to: out, redactor: redactor)
         out.write(byte: 0x0A)
     }

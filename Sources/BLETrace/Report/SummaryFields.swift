@@ -8,6 +8,9 @@ public enum SummaryRender {
         count > textListed ? ["    … and \(count - textListed) more (all of them are in the JSON summary)"] : []
     }
 
+    /// A sniffer's capture: two devices seen from outside, no local host.
+    static func sniffed(_ s: Summary) -> Bool { s.capture.format != .packetLogger && LinkType.isSniffer(s.capture.linkType) }
+
     public static func captureFields(_ s: Summary) -> Fields {
         var f = Fields()
         f.add("file", s.capture.path)
@@ -20,14 +23,20 @@ public enum SummaryRender {
         return f
     }
 
-    public static func connectionFields(_ c: Connection) -> Fields {
+    /// `sniffed`: the capture is a sniffer's, so the role is the peer's (the peripheral), not a local host's.
+    public static func connectionFields(_ c: Connection, sniffed: Bool = false) -> Fields {
         var f = Fields()
         f.add("id", c.id)
         f.add("handle", Int(c.handle))
         f.add("peer", c.peer.map { .string($0.description) } ?? .null)
         if let t = c.peerType { f.add("peer_address_type", t.name) }
-        if let r = c.role { f.add("role", HCIText.role(r)) }
-        f.add("transport", c.le ? "le" : "br_edr")
+        if sniffed {
+            f.add("sniffed", true)
+            if c.role != nil { f.add("peer_role", "peripheral") }
+        } else if let r = c.role {
+            f.add("role", HCIText.role(r))
+        }
+        f.add("transport", !c.transportKnown ? "unknown" : c.le ? "le" : "br_edr")
         if let t = c.linkType { f.add("link_type", ClassicLinkText.name(t)) }
         if let n = c.name { f.add("name", n) }
         if let p = c.pairing { f.add("pairing", .object(p.fields)) }
@@ -84,7 +93,7 @@ public enum SummaryRender {
         m.append(("malformed", .value { .int(s.stats.malformed) }))
         m.append(("malformed_records", .value { .list(s.stats.malformedRecords.map { .int($0) }) }))
         m.append(("filtered", .value { .int(s.stats.filtered) }))
-        m.append(("connections", .list(count: s.connections.count) { .object(connectionFields(s.connections[$0])) }))
+        m.append(("connections", .list(count: s.connections.count) { .object(connectionFields(s.connections[$0], sniffed: sniffed(s))) }))
         if s.connectionCount > s.connections.count {
             m.append(("connections_unlisted", .value { .int(s.connectionCount - s.connections.count) }))
         }
@@ -103,6 +112,23 @@ public enum SummaryRender {
         var f = Fields()
         for (key, member) in summaryMembers(s) { f.add(key, member.value) }
         return f
+    }
+
+    /// A name for each peer address: the first name it advertised, else the Device Name its GATT server gave.
+    static func peerNames(_ s: Summary) -> [String: String] {
+        var names: [String: String] = [:]
+        func list(_ section: String, _ key: String) -> [Fields] {
+            guard let v = s.sections.first(where: { $0.name == section })?.value.objectValue, case let .list(l)? = v[key] else { return [] }
+            return l.compactMap(\.objectValue)
+        }
+        for d in list("identity", "devices") {
+            if let a = d["device"]?.stringValue, let n = d["device_name"]?.stringValue, !n.isEmpty { names[a] = n }
+        }
+        for d in list("devices", "devices") {
+            guard let a = d["address"]?.stringValue, case let .list(n)? = d["names"], let first = n.first?.stringValue, !first.isEmpty else { continue }
+            names[a] = first
+        }
+        return names
     }
 
     public static func text(_ s: Summary) -> [String] {
@@ -140,11 +166,19 @@ public enum SummaryRender {
         lines.append("  Connections: \(s.connectionCount)")
         // The text lists the first connections; JSON has them all.
         let listed = textListed
+        let names = s.connections.contains { $0.le && $0.peer != nil } ? peerNames(s) : [:]
         for c in s.connections.prefix(listed) {
             var line = "    #\(c.id) handle \(Hex.hex(c.handle, width: 4))"
-            if let p = c.peer { line += " \(p)" + (c.peerType.map { " (\($0.name))" } ?? "") }
-            if let r = c.role { line += ", local \(HCIText.role(r))" }
-            if !c.le { line += ", BR/EDR" + (c.linkType.map { $0 == 1 ? "" : " " + ClassicLinkText.name($0) } ?? "") }
+            if let p = c.peer {
+                line += " \(p)" + (c.peerType.map { " (\($0.name))" } ?? "")
+                if c.name == nil, let n = names[p.description] { line += " \"\(n)\"" }
+            }
+            if let r = c.role { line += sniffed(s) ? ", peer is the peripheral (sniffed)" : ", local \(HCIText.role(r))" }
+            if !c.transportKnown {
+                line += ", transport unknown"
+            } else if !c.le {
+                line += ", BR/EDR" + (c.linkType.map { $0 == 1 ? "" : " " + ClassicLinkText.name($0) } ?? "")
+            }
             if let n = c.name { line += " \"\(n)\"" }
             if c.implicit { line += ", already open when the capture began" }
             if let i = c.interval, let l = c.latency, let t = c.timeout {

@@ -201,6 +201,10 @@ public final class Pipeline {
             e.body = .hciCommand(body)
             if case let .classic(c) = body.params { connections.pairingCommand(c, record: r.number) }
             if let h = body.handle {
+                // Write Link Policy Settings, Sniff Mode, Exit Sniff Mode: BR/EDR only.
+                if body.opcode == 0x080D || body.opcode == 0x0803 || body.opcode == 0x0804, connections.existing(h) != nil {
+                    connections.bredrOnly(h)
+                }
                 e.handle = h
                 e.connection = connections.existing(h)?.id
             }
@@ -220,6 +224,8 @@ public final class Pipeline {
                     for o in connectionObservers { o(ch, r.number, r.timestamp) }
                 }
                 if let h = body.handle {
+                    // Mode Change: BR/EDR only.
+                    if body.code == 0x14, connections.existing(h) != nil { connections.bredrOnly(h) }
                     e.handle = h
                     e.connection = connections.latest(h)?.id
                 }
@@ -262,6 +268,15 @@ public final class Pipeline {
                 e.connection = connections.connection(for: h).id
             }
             markFiltered(&e, r, original: original, layer: "ACL")
+            return
+        }
+        if let a = e.acl, !connections.connection(for: a.handle).transportKnown,
+           !l2cap.consistent(r.data, direction: r.direction) {
+            // A handle no Connection Complete opened (a vendor pseudo-handle): its bytes are not known to be
+            // L2CAP unless their header agrees with the ACL length, so they are shown, not decoded.
+            e.handle = a.handle
+            e.connection = connections.connection(for: a.handle).id
+            e.body = .vendor(r.data)
             return
         }
         do {

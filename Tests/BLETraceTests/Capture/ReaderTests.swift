@@ -67,7 +67,9 @@ import Testing
             bytes += [0x00, 0x01, 0x00, opcode] + [0, 0, 0, 0] + [0x00, 0xE0, 0x3A, 0xB4, 0x4A, 0x67, 0x60, 0x00] + data
         }
         let (events, _) = TestSupport.analyze(try CaptureFile.open(bytes: bytes))
-        #expect(events.map(\.summary) == ["New Index: hci1 hci1 00:1A:7D:DA:71:13 (type 0, bus 1)", "Delete Index: hci1"])
+        #expect(events.map(\.summary) == ["New Index: hci1 00:1A:7D:DA:71:13 (type 0, bus 1)", "Delete Index: hci1"])
+        // The controller's name is its index's: said once ("hci1 hci1" before). A name of its own is shown.
+        #expect(events[0].layer("note")?["name"] == .string("hci1"))
         #expect(events[0].layer("note")?["address"] == .string("00:1A:7D:DA:71:13"))
     }
 

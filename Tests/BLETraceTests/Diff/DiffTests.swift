@@ -125,7 +125,9 @@ import Testing
         let b = try DiffTests.digest(scan(BDAddr(0x5B_66_77_88_99_AA), name: "HR Strap"))
         #expect(Diff(a, b).isEmpty, "\(Diff(a, b).items.map(\.line))")
         let c = try DiffTests.digest(scan(BDAddr(0x5B_66_77_88_99_AA), name: "Other Strap"))
-        #expect(Diff(a, c).items.map(\.category) == [.devices, .devices])
+        // Neither was connected: one collapsed line about the advertisers each side alone saw.
+        #expect(Diff(a, c).items.map(\.category) == [.ambient])
+        #expect(Diff(a, c).items.first?.text == "1 only in A (4A:11:22:33:44:55 (HR Strap)); 1 only in B (5B:66:77:88:99:AA (Other Strap))")
     }
 
     @Test func renderersShowTheItemsInOrder() throws {

@@ -58,8 +58,10 @@ import Testing
 
     @Test func endlessL2CAPReassemblyIsReported() {
         // A start fragment announcing a 65,535-byte frame, then continuations far past it.
-        var records = [Self.rec(1, .acl, HCIBuilder.acl(handle: 0x40, [0xFF, 0xFF, 0x04, 0x00, 0x01, 0x02]))]
-        for i in 2...5000 {
+        // On an opened LE connection: a handle no Connection Complete opened shows such bytes undecoded.
+        var records = [Self.rec(1, .event, HCIBuilder.leConnectionComplete(handle: 0x40, role: 0, peerType: 1, peer: Samples.thermo, interval: 24, timeout: 400)),
+                       Self.rec(2, .acl, HCIBuilder.acl(handle: 0x40, [0xFF, 0xFF, 0x04, 0x00, 0x01, 0x02]))]
+        for i in 3...5001 {
             records.append(Self.rec(i, .acl, HCIBuilder.acl(handle: 0x40, start: false, [UInt8](repeating: 0xAB, count: 27))))
         }
         let (analyzer, events, _) = Self.run(records)

@@ -148,7 +148,7 @@ struct ClassicMarkdownTests {
         analyzer.run(try CaptureFile.open(path: path), path: path)
         let lines = out.text.split(separator: "\n").map(String.init)
         #expect(lines.contains("| Transport | BR/EDR ACL |"))
-        #expect(lines.contains("| Name | Chsmartbulb |"))
+        #expect(lines.contains("| Peer name | Chsmartbulb |"))
         #expect(lines.contains("| Profiles | SDP, AVDTP, AVCTP, AVCTP Browsing, RFCOMM |"))
         #expect(lines.contains { $0.hasPrefix("| A2DP stream | SBC 44.1 kHz, joint stereo") && $0.hasSuffix("no media packets |") })
     }

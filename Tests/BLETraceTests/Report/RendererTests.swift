@@ -96,7 +96,7 @@ import Testing
         #expect(lines[0] == "      1      0.000000 <        Reset")
         #expect(lines[1] == "      2      0.000600 >        Command Complete: Reset: Success")
         #expect(text.contains("\nSummary\n"))
-        #expect(text.contains("  Connections: 1\n    #1 handle 0x0040 C4:7C:8D:6A:11:22 (random static), local central"))
+        #expect(text.contains("  Connections: 1\n    #1 handle 0x0040 C4:7C:8D:6A:11:22 (random static) \"Thermo-42\", local central"))
     }
 
     @Test func truncatedCaptureSummarySaysIncomplete() throws {

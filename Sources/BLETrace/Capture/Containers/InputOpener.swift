@@ -90,7 +90,7 @@ public enum InputOpener {
     static func choose(_ log: Int?, among logs: [ContainedLog]) throws -> Int {
         let pick = log ?? 1
         guard pick >= 1 && pick <= logs.count else {
-            throw CaptureError.badHeader("--log \(pick) is out of range: there \(logs.count == 1 ? "is 1 log" : "are \(logs.count) logs")")
+            throw CaptureError.noSuchLog(requested: pick, count: logs.count)
         }
         return pick
     }
@@ -109,6 +109,26 @@ public enum InputOpener {
     static func isMainText(_ name: String) -> Bool {
         let base = (name as NSString).lastPathComponent.lowercased()
         return base.hasPrefix("bugreport") && base.hasSuffix(".txt")
+    }
+
+    struct Found: Error {}
+
+    /// Whether a text entry holds a btsnooz section: read in chunks until the begin marker shows.
+    static func holdsBTSnooz(_ archive: Archive, _ entry: Entry) -> Bool {
+        let marker = Array(BTSnooz.beginMarker.utf8)
+        var tail: [UInt8] = []
+        do {
+            _ = try archive.extract(entry, bufferSize: 1 << 16, skipCRC32: true) { data in
+                let chunk = tail + [UInt8](data)
+                if chunk.contains(bytes: marker) { throw Found() }
+                tail = Array(chunk.suffix(marker.count - 1))
+            }
+        } catch is Found {
+            return true
+        } catch {
+            return false
+        }
+        return false
     }
 
     static func openZip(input: InputBuffer, path: String?, log: Int?) throws -> OpenedCapture {
@@ -131,12 +151,12 @@ public enum InputOpener {
             logs.append(ContainedLog(index: logs.count + 1, name: entry.path, size: Int(entry.uncompressedSize)))
             sources.append((entry, false))
         }
-        for entry in archive where entry.type == .file && isMainText(entry.path) {
+        for entry in archive where entry.type == .file && isMainText(entry.path) && holdsBTSnooz(archive, entry) {
             logs.append(ContainedLog(index: logs.count + 1, name: "btsnooz section of \(entry.path)", size: Int(entry.uncompressedSize)))
             sources.append((entry, true))
         }
         guard !logs.isEmpty else {
-            throw CaptureError.badHeader("zip archive holds no Bluetooth log (no btsnoop file, no bugreport text)")
+            throw CaptureError.badHeader("zip archive holds no Bluetooth log (no btsnoop file, no bugreport text with a btsnooz section)")
         }
         let pick = try choose(log, among: logs)
         let (entry, isText) = sources[pick - 1]

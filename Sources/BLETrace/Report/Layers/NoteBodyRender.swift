@@ -6,8 +6,12 @@ extension NoteBody: LayerBody {
         case let .newIndex(type, bus, address, name):
             b.append(string: ": hci")
             b.append(decimal: Int(controller))
-            b.append(UInt8(ascii: " "))
-            b.append(string: String(decoding: name, as: UTF8.self))
+            // The name is the index's own ("hci0") unless the kernel named it otherwise: said once.
+            let text = String(decoding: name, as: UTF8.self)
+            if !text.isEmpty && text != "hci\(controller)" {
+                b.append(UInt8(ascii: " "))
+                b.append(string: text)
+            }
             b.append(UInt8(ascii: " "))
             b.append(string: address.description)
             b.append(string: " (type ")
