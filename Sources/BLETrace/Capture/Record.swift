@@ -141,6 +141,8 @@ public enum CaptureError: Error, Equatable, Sendable, CustomStringConvertible {
     case emptyFile
     case unknownFormat(magic: [UInt8])
     case unsupportedLinkType(format: String, linkType: Int)
+    /// PPI (link type 192) that does not wrap Ubertooth's LE packets: its DLT and field types.
+    case unsupportedPPI(format: String, dlt: Int, fields: [Int])
     case badHeader(String)
     /// The file ends inside a record (or a record claims more bytes than the file holds).
     case truncated(record: Int, offset: Int, reason: String)
@@ -154,6 +156,10 @@ public enum CaptureError: Error, Equatable, Sendable, CustomStringConvertible {
             return "unknown capture format: first bytes \(Hex.spaced(magic, limit: 8)) match no btsnoop, pcap, pcapng or PacketLogger header"
         case let .unsupportedLinkType(format, linkType):
             return "\(format) link type \(linkType) (\(LinkType.name(linkType))) is not a Bluetooth link type bletrace reads"
+        case let .unsupportedPPI(format, dlt, _) where dlt < 0:
+            return "\(format) link type 192 (PPI): the first packet holds no complete PPI header"
+        case let .unsupportedPPI(format, dlt, fields):
+            return "\(format) link type 192 (PPI): " + PPIHeader.describe(dlt: UInt32(truncatingIfNeeded: dlt), fields: fields.map { UInt16(truncatingIfNeeded: $0) })
         case let .badHeader(reason): return "bad file header: \(reason)"
         case let .truncated(record, offset, reason):
             return "record \(record) at byte offset \(offset) is truncated: \(reason)"
@@ -183,6 +189,8 @@ public enum LinkType {
     public static let bluetoothLinuxMonitor = 254
     public static let bluetoothLELLWithPHDR = 256
     public static let nordicBLE = 272
+    /// Per-Packet Information; read when it wraps Ubertooth's LE link-layer packets (DLT 147, field 30006).
+    public static let ppi = 192
 
     public static func name(_ t: Int) -> String {
         switch t {

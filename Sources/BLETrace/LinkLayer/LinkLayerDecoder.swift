@@ -294,13 +294,13 @@ public final class LinkLayerDecoder {
             dir = d
         } else {
             // Timestamps are the file's: subtract without trapping on any value.
-            let (delta, overflow) = r.timestamp.micros.subtractingReportingOverflow(l.lastTime)
+            let (delta, overflow) = (info.radioMicros ?? r.timestamp.micros).subtractingReportingOverflow(l.lastTime)
             let sameEvent = l.lastTime != .min && !overflow && delta >= 0 && delta <= Int64(l.lastAirtime + air + 650)
                 && (info.channel == nil || info.channel == l.lastChannel)
             dir = sameEvent ? l.lastDirection.opposite : .centralToPeripheral
             stats.directionInferred += 1
         }
-        l.lastTime = r.timestamp.micros
+        l.lastTime = info.radioMicros ?? r.timestamp.micros
         l.lastChannel = info.channel
         l.lastDirection = dir
         l.lastAirtime = air
