@@ -55,6 +55,14 @@ public final class LinkLayerDecoder {
         var packets = 0
         var dataPDUs = 0
         var crcBad = 0
+        /// Sessions, keys and counters, made when the link first starts encryption.
+        var encryptionState: LinkEncryption?
+        var encryption: LinkEncryption {
+            if let e = encryptionState { return e }
+            let e = LinkEncryption()
+            encryptionState = e
+            return e
+        }
 
         init(accessAddress: UInt32, handle: UInt16?) {
             self.accessAddress = accessAddress
@@ -82,9 +90,14 @@ public final class LinkLayerDecoder {
         public var crcUnchecked = 0
         public var retransmissions = 0
         public var encrypted = 0
+        public var decrypted = 0
+        public var micFailures = 0
         public var directionInferred = 0
     }
     public private(set) var stats = Stats()
+
+    /// The keys links can be decrypted with (the user's and those the capture distributes).
+    lazy var ring = KeyRing(options: pipeline.options.keys)
 
     init(pipeline: Pipeline) {
         self.pipeline = pipeline
@@ -285,11 +298,11 @@ public final class LinkLayerDecoder {
         guard let b0 = try? c.u8(), let b1 = try? c.u8() else { return } // `split` guarantees the header
         let h = LLDataHeader(b0, b1)
         if h.cp { _ = try? c.u8() }
-        let payload = c.rest()
+        var payload = c.rest()
 
         // Direction.
         let air = LinkLayerDecoder.airtime(h.length, phy: info.phy)
-        let dir: LLDirection
+        var dir: LLDirection
         if let d = info.direction {
             dir = d
         } else {
@@ -306,7 +319,7 @@ public final class LinkLayerDecoder {
         l.lastAirtime = air
         e.direction = dir.timelineDirection
 
-        let radio = LinkLayerFacts(sniffer: sniffer, packet: facts,
+        var radio = LinkLayerFacts(sniffer: sniffer, packet: facts,
                                    data: DataPDUFacts(header: h, direction: dir, inferred: info.direction == nil))
         func show(_ c: LinkLayerBody.Content) { e.body = .linkLayer(LinkLayerBody(radio: radio, c)) }
 
@@ -361,9 +374,33 @@ public final class LinkLayerDecoder {
             return
         }
         if encrypted {
-            stats.encrypted += 1
-            show(.encrypted(payload: payload))
-            return
+            switch l.encryption.decrypt(payload, header: b0, direction: dir, inferred: info.direction == nil, record: r.number,
+                                        link: l, ring: ring) {
+            case let .plaintext(plain, actual):
+                stats.decrypted += 1
+                payload = plain[...]
+                if actual != dir {
+                    // The MIC verified only with the other direction's nonce: the timing guess was wrong.
+                    dir = actual
+                    l.lastDirection = dir
+                    e.direction = dir.timelineDirection
+                }
+                radio = LinkLayerFacts(sniffer: sniffer, packet: facts,
+                                       data: DataPDUFacts(header: h, direction: dir, inferred: info.direction == nil, decrypted: true))
+            case let .repeated(actual):
+                if actual != dir { dir = actual; l.lastDirection = dir; e.direction = dir.timelineDirection }
+                stats.retransmissions += 1
+                show(.retransmission(of: s.record))
+                return
+            case .micFailure:
+                stats.micFailures += 1
+                show(.micFailure(payload: payload))
+                return
+            case .noKey:
+                stats.encrypted += 1
+                show(.encrypted(payload: payload))
+                return
+            }
         }
         switch h.llid {
         case 3:
@@ -371,6 +408,7 @@ public final class LinkLayerDecoder {
             do {
                 let d = try LLControl.decode(payload)
                 show(.control(d))
+                encryptionProcedure(d, dir, l, r)
                 if let effect = d.effect { control(effect, l, r) }
             } catch {
                 e.radio = radio
@@ -389,6 +427,9 @@ public final class LinkLayerDecoder {
                                                       start: h.llid == 2, payload, record: r.number)
             switch outcome {
             case let .frame(frame):
+                if frame.cid == 0x0006 {
+                    l.encryption.smp(frame.payload, fromCentral: dir == .centralToPeripheral, record: r.number, link: l, ring: ring)
+                }
                 // The sniffer's layers stay in front of the frame's, whatever body the frame's decoder makes.
                 e.radio = radio
                 pipeline.deliver(frame, connection, record: r.number, &e)
@@ -400,6 +441,23 @@ public final class LinkLayerDecoder {
             e.warning = warning
         default:
             show(.reservedLLID)
+        }
+    }
+
+    /// What the encryption of a link learns from LL control PDUs: a session's SKD and IV halves, and the
+    /// pause that ends it (the peripheral's LL_PAUSE_ENC_RSP is the last encrypted PDU of a session).
+    func encryptionProcedure(_ d: LLControlPDU, _ dir: LLDirection, _ l: Link, _ r: Record) {
+        switch d.parameters {
+        case let .encryptionRequest(rand, ediv, skd, iv):
+            l.encryption.encryptionRequest(ediv: ediv, rand: rand, skd: skd, iv: iv, record: r.number)
+        case let .encryptionResponse(skd, iv):
+            l.encryption.encryptionResponse(skd: skd, iv: iv)
+        default:
+            if d.opcode == 0x0B, dir == .peripheralToCentral, l.encrypted {
+                l.encryption.pause()
+                l.encrypted = false
+                l.encryptionPending = false
+            }
         }
     }
 

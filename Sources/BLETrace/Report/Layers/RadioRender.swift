@@ -23,6 +23,7 @@ extension LinkLayerFacts {
                 s.field("length", d.header.length)
                 s.field("direction", d.direction.jsonName)
                 if d.inferred { s.field("direction_inferred", true) }
+                if d.decrypted { s.field("decrypted", true) }
             }
             extra(&s)
         }
