@@ -49,55 +49,48 @@ extension DeviceInventory {
         return keys
     }
 
-    /// Folds devices seen under resolvable private addresses into their identity: the identity address's entry
-    /// when the inventory has one, else the first address that resolved.
+    /// Folds devices seen under resolvable private addresses into their identity: one entry, at the place the
+    /// identity or one of its addresses first appeared, under the identity address when known (else the first
+    /// address that resolved).
     static func resolvePrivateAddresses(_ list: [Device], _ keys: IdentityKeys) -> [Device] {
         guard !keys.entries.isEmpty else { return list }
         var out: [Device] = []
-        var byIdentity: [BDAddr: Int] = [:]
-        // Each resolvable private address that resolves: grouped by its identity (or, for an IRK whose identity
-        // address was not seen, by the first address it resolved).
-        var identityOf: [Int: BDAddr] = [:]
-        var firstResolved: [Int: BDAddr] = [:]
-        for (i, d) in list.enumerated() where d.addressType == .resolvablePrivate {
-            guard let k = keys.entries.firstIndex(where: { PrivacyFunctions.resolves(d.address.value, irk: $0.irk) }) else { continue }
-            if let id = keys.entries[k].identity {
-                identityOf[i] = id
-            } else {
-                let first = firstResolved[k] ?? d.address
-                firstResolved[k] = first
-                identityOf[i] = first
+        var position: [Key: Int] = [:]
+        var firstResolved: [Int: Key] = [:]
+        for d in list {
+            var key = Key(address: d.address, addressType: d.addressType)
+            var resolved = false
+            if d.addressType == .resolvablePrivate,
+               let k = keys.entries.firstIndex(where: { PrivacyFunctions.resolves(d.address.value, irk: $0.irk) }) {
+                resolved = true
+                if let id = keys.entries[k].identity {
+                    key = Key(address: id, addressType: keys.entries[k].identityType ?? .public)
+                } else {
+                    key = firstResolved[k] ?? key
+                    firstResolved[k] = key
+                }
             }
-        }
-        // Identity addresses the inventory already lists keep their place.
-        for (i, d) in list.enumerated() where identityOf[i] == nil {
-            byIdentity[d.address] = byIdentity[d.address] ?? out.count
-            out.append(d)
-        }
-        var merged: [Device] = out
-        for (i, d) in list.enumerated() {
-            guard let identity = identityOf[i] else { continue }
-            if let j = byIdentity[identity] {
-                merged[j].absorb(d)
+            if let j = position[key] {
+                out[j].absorb(d, resolved: resolved)
             } else {
                 var n = d
-                n.resolvedFrom = [d.address]
-                if let e = keys.resolve(d.address), let id = e.identity {
-                    n.address = id
-                    n.addressType = e.identityType ?? .public
+                if resolved {
+                    n.resolvedFrom = [d.address]
+                    n.address = key.address
+                    n.addressType = key.addressType
                 }
-                byIdentity[identity] = merged.count
-                merged.append(n)
+                position[key] = out.count
+                out.append(n)
             }
         }
-        return merged
+        return out
     }
 }
 
 extension DeviceInventory.Device {
     /// Takes what another entry (the same device under a resolvable private address) saw.
-    mutating func absorb(_ o: DeviceInventory.Device) {
-        if !resolvedFrom.contains(o.address) { resolvedFrom.append(o.address) }
+    mutating func absorb(_ o: DeviceInventory.Device, resolved: Bool) {
+        if resolved && !resolvedFrom.contains(o.address) { resolvedFrom.append(o.address) }
         reports += o.reports
         scanResponses += o.scanResponses
         if let a = o.firstRecord, firstRecord.map({ a < $0 }) ?? true { firstRecord = a; firstSeen = o.firstSeen }

@@ -7,7 +7,7 @@ public final class EncryptionSummary: AnalysisLayer {
 
     public func summary() -> SummarySection? {
         guard let d = pipeline?.linkLayerIfUsed else { return nil }
-        let links = d.linkOrder.filter { $0.encryptionState != nil }
+        let links = d.linkOrder.filter { $0.encryptionState?.worthReporting == true }
         guard !links.isEmpty else { return nil }
         return SummarySection(name: "encryption", value: { .object(EncryptionSummary.fields(links, d.stats)) },
                               text: { EncryptionSummary.text(links, d.stats) })
@@ -54,7 +54,7 @@ public final class EncryptionSummary: AnalysisLayer {
     public static func entries(_ pipeline: Pipeline) -> [Entry] {
         guard let d = pipeline.linkLayerIfUsed else { return [] }
         return d.linkOrder.compactMap { l in
-            l.encryptionState.map { Entry(accessAddress: l.accessAddress, connection: l.connection?.id, central: l.central, peripheral: l.peripheral, encryption: $0) }
+            l.encryptionState.flatMap { $0.worthReporting ? $0 : nil }.map { Entry(accessAddress: l.accessAddress, connection: l.connection?.id, central: l.central, peripheral: l.peripheral, encryption: $0) }
         }
     }
 

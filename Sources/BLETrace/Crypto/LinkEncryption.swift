@@ -48,6 +48,11 @@ public final class LinkEncryption {
     var pendingLTK: [([UInt8], Int)?] = [nil, nil]
     var pendingIRK: [([UInt8], Int)?] = [nil, nil]
 
+    /// A pairing, a key, or an encrypted PDU was seen: the summary reports the link.
+    public var worthReporting: Bool {
+        method != nil || tk != nil || ltk != nil || decrypted + micFailures + notDecrypted > 0
+    }
+
     // MARK: Sessions
 
     func encryptionRequest(ediv: UInt16, rand: ArraySlice<UInt8>, skd: ArraySlice<UInt8>, iv: ArraySlice<UInt8>, record: Int) {
