@@ -36,6 +36,16 @@ final class KeyRing {
     /// IRKs the capture distributed, with the identity address sent after them.
     var irks: [(irk: [UInt8], identity: BDAddr?, record: Int)] = []
     static let maxKeys = 256
+    /// Passkey searches (1,000,000 TKs each) left for this capture: a hostile capture full of pairings
+    /// must not keep the decoder searching.
+    var searchesLeft = 16
+
+    /// Takes one search from the budget; false when it is spent.
+    func takeSearch() -> Bool {
+        guard searchesLeft > 0 else { return false }
+        searchesLeft -= 1
+        return true
+    }
 
     init(options: KeyOptions) { self.options = options }
 

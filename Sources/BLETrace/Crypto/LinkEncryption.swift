@@ -30,6 +30,8 @@ public final class LinkEncryption {
     /// For each pairing, the TK found (legacy) or nil.
     public internal(set) var tk: Int?
     public internal(set) var tkSearched = false
+    /// The TK was searched against a MIC for the current pairing (once per pairing).
+    var micSearched = false
     /// The pairing's method and whether it was LE Secure Connections.
     public internal(set) var method: PairingMethod?
     public internal(set) var secureConnections = false
@@ -152,7 +154,7 @@ public final class LinkEncryption {
                     candidates.append(found)
                 }
             } else {
-                if !tkSearched { crackConfirm(p, l) }
+                if !tkSearched { crackConfirm(p, l, ring) }
                 if let t = tk, let stk = stk(p, l, tk: t) { candidates.append(FoundKey(key: stk, source: .crackedTK(t), isSTK: true)) }
             }
         }
@@ -173,13 +175,15 @@ public final class LinkEncryption {
             }
         }
         // Legacy pairing without its confirm values: search the TK against this packet's MIC.
-        if zero, let p = pairing, !secureConnections, tk == nil, method != .outOfBand,
+        if zero, let p = pairing, !secureConnections, tk == nil, method != .outOfBand, !micSearched,
            let inputs = p.legacyInputs(central: l.central ?? BDAddr(0), centralRandomAddress: l.centralType.map { $0 != .public } ?? false,
                                        peripheral: l.peripheral ?? BDAddr(0), peripheralRandomAddress: l.peripheralType.map { $0 != .public } ?? false) {
             let skdm = q.skdm, ivm = q.ivm, counter = direction == .centralToPeripheral ? counters[0] : counters[1]
             let fromCentral = direction == .centralToPeripheral
             let packet = Array(payload)
-            if let t = LegacyCracker.searchMIC(inputs, allPasskeys: method != .justWorks, verify: { stk in
+            micSearched = true
+            let all = method != .justWorks && ring.takeSearch()
+            if let t = LegacyCracker.searchMIC(inputs, allPasskeys: all, verify: { stk in
                 SessionKey.cipher(key: stk, skdm: skdm[...], skds: sd[...], ivm: ivm[...], ivs: iv[...])?
                     .verifies(packet[...], header: header, counter: counter, fromCentral: fromCentral) == true
             }) {
@@ -219,7 +223,7 @@ public final class LinkEncryption {
         if code == 0x01 {
             if pairings.count >= 16 { pairings.removeFirst() }
             pairings.append(SniffedPairing(record: record))
-            tk = nil; tkSearched = false; method = nil; secureConnections = false
+            tk = nil; tkSearched = false; micSearched = false; method = nil; secureConnections = false
         }
         guard !pairings.isEmpty else {
             distributedKey(bytes, side: side, record: record, l, ring)
@@ -230,7 +234,7 @@ public final class LinkEncryption {
         if code == 0x02, let m = p.method { method = m.method; secureConnections = m.secureConnections }
         // Both randoms: legacy pairing's TK can be searched now (even if the link never gets encrypted).
         if code == 0x04, !secureConnections, !tkSearched, p.centralRandom != nil, p.peripheralRandom != nil {
-            crackConfirm(p, l)
+            crackConfirm(p, l, ring)
         }
         distributedKey(bytes, side: side, record: record, l, ring)
     }
@@ -267,13 +271,13 @@ public final class LinkEncryption {
     }
 
     /// Searches legacy pairing's TK with the confirm values (Just Works: TK 0 only; Passkey Entry: all).
-    func crackConfirm(_ p: SniffedPairing, _ l: LinkLayerDecoder.Link) {
+    func crackConfirm(_ p: SniffedPairing, _ l: LinkLayerDecoder.Link, _ ring: KeyRing) {
         tkSearched = true
         guard method != .outOfBand, let c = l.central, let per = l.peripheral,
               let inputs = p.legacyInputs(central: c, centralRandomAddress: l.centralType.map { $0 != .public } ?? false,
                                           peripheral: per, peripheralRandomAddress: l.peripheralType.map { $0 != .public } ?? false),
               inputs.mconfirm != nil || inputs.sconfirm != nil else { return }
-        tk = LegacyCracker.searchConfirm(inputs, allPasskeys: method != .justWorks)
+        tk = LegacyCracker.searchConfirm(inputs, allPasskeys: method != .justWorks && ring.takeSearch())
     }
 
     func stk(_ p: SniffedPairing, _ l: LinkLayerDecoder.Link, tk: Int) -> [UInt8]? {

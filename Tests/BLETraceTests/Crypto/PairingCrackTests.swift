@@ -83,6 +83,27 @@ import Testing
         #expect(f["decrypted"] == .int(4))
     }
 
+    @Test func theSearchBudgetBoundsHostileCaptures() throws {
+        let (air, _, _) = try Self.legacy(tk: 4321, io: (4, 0), authReq: 0x05)
+        let sink = CollectingSink()
+        let analyzer = Analyzer(sink: sink)
+        analyzer.pipeline.linkLayer.ring.searchesLeft = 0
+        final class Reader: RecordReader {
+            var records: [Record]
+            var i = 0
+            init(_ r: [Record]) { records = r }
+            var format: CaptureFormat { .pcap }
+            var linkType: Int { 256 }
+            func next() throws -> Record? { defer { i += 1 }; return i < records.count ? records[i] : nil }
+            var position: Int { -1 }
+        }
+        let summary = analyzer.run(Reader(air.records), path: "test")
+        let f = try #require(encryption(summary))
+        #expect(f["tk"] == nil)
+        #expect(f["problem"] == .string("notCracked"))
+        #expect(f["decrypted"] == .int(0))
+    }
+
     @Test func withoutConfirmsTheTKIsSearchedAgainstTheMIC() throws {
         let (air, _, _) = try Self.legacy(tk: 31_337, io: (4, 0), authReq: 0x05, confirms: false)
         let (_, summary) = air.run()
