@@ -12,6 +12,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
         .package(url: "https://github.com/weichsel/ZIPFoundation", from: "0.9.19"),
         .package(url: "https://github.com/jpsim/Yams", from: "5.0.1"),
+        .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
     ],
     targets: [
         .systemLibrary(
@@ -27,7 +28,9 @@ let package = Package(
         .target(
             name: "BLETrace",
             dependencies: ["CPcap", "CZlibShim", .product(name: "ZIPFoundation", package: "ZIPFoundation"),
-                           .product(name: "Yams", package: "Yams")]
+                           .product(name: "Yams", package: "Yams"),
+                           .product(name: "Crypto", package: "swift-crypto"),
+                           .product(name: "_CryptoExtras", package: "swift-crypto")]
         ),
         .executableTarget(
             name: "bletrace",

@@ -20,6 +20,7 @@ struct Analyze: ParsableCommand {
           bletrace analyze sensor.btsnoop --uuids acme-uuids.yaml
           zcat capture.log.gz | bletrace analyze - --summary-only
           bletrace analyze capture.log --format markdown --redact > report.md
+          bletrace analyze ubertooth.pcap --ltk 7f62c053f104a5bbe68b1d896a2ed49c
           bletrace analyze capture.log --device Thermo-42 --layer att,smp \\
               --from 10 --to 20
         """
@@ -47,7 +48,9 @@ struct Analyze: ParsableCommand {
     @Option(name: .long, help: "Names and value decoders for vendor UUIDs, from a JSON or YAML file (see docs/json.md).")
     var uuids: String?
 
-    @Flag(name: .long, help: "Replace addresses, device names, serial numbers, beacon UUIDs and ANCS text with stable pseudonyms.")
+    @OptionGroup(title: "Decrypting sniffed links") var keys: KeyOptionGroup
+
+    @Flag(name: .long, help: "Replace addresses, device names, serial numbers, beacon UUIDs, ANCS text and keys with stable pseudonyms.")
     var redact = false
 
     @OptionGroup(title: "Filters (what is shown; everything is still decoded)") var filters: FilterOptions
@@ -61,6 +64,7 @@ struct Analyze: ParsableCommand {
         run.maxChars = maxChars > 0 ? maxChars : nil
         if let g = gatt { run.options.gatt = try loadGATT(g) }
         if let u = uuids { run.options.uuids = try loadUUIDs(u) }
+        run.options.keys = try keys.make()
         run.filter = try filters.make()
         run.format = AnalyzeRun.Format(rawValue: format.rawValue) ?? .text
         run.summaryOnly = summaryOnly

@@ -70,6 +70,8 @@ public final class DeviceInventory: AnalysisLayer {
         public var classOfDevice: UInt32?
         /// BR/EDR: inquiry results naming the device.
         public var inquiryResponses = 0
+        /// Resolvable private addresses this device was seen under (resolved with its IRK).
+        public var resolvedFrom: [BDAddr] = []
 
         init(address: BDAddr, addressType: AddressType) {
             self.address = address
@@ -96,10 +98,27 @@ public final class DeviceInventory: AnalysisLayer {
     /// How many devices the text summary of `analyze` lists; nil lists all.
     public var textLimit: Int? = 50
 
+    /// IRKs: the user's, and those SMP events distributed.
+    var options = KeyOptions()
+    var smpIdentities = IdentityKeys()
+    weak var pipeline: Pipeline?
+
     public init() {}
+
+    func ringIRKs() -> [(irk: [UInt8], identity: BDAddr?, record: Int)] { pipeline?.linkLayerIfUsed?.ring.irks ?? [] }
 
     public func attach(to pipeline: Pipeline) {
         tracker = pipeline.connections
+        self.pipeline = pipeline
+        options = pipeline.options.keys
+        pipeline.eventObservers.append { [self] e in
+            if case let .smp(b) = e.body, case let .pdu(p) = b.content {
+                switch p {
+                case .identityInformation, .identityAddressInformation: smpIdentities.take(p, from: b.from)
+                default: break
+                }
+            }
+        }
         pipeline.advertisingObservers.append { [self] r, record, time in self.observe(r, record: record, at: time) }
         pipeline.inquiryObservers.append { [self] r, record, time in self.observe(inquiry: r, record: record, at: time) }
     }
@@ -135,10 +154,13 @@ public final class DeviceInventory: AnalysisLayer {
 
     /// The inventory: advertisers in order of first appearance, then connection peers never seen advertising.
     public var devices: [Device] {
-        var out = list
+        var out = DeviceInventory.resolvePrivateAddresses(list, identityKeys())
         guard let tracker else { return out }
         var byAddress: [BDAddr: [Int]] = [:]
-        for (i, d) in out.enumerated() { byAddress[d.address, default: []].append(i) }
+        for (i, d) in out.enumerated() {
+            byAddress[d.address, default: []].append(i)
+            for a in d.resolvedFrom where a != d.address { byAddress[a, default: []].append(i) }
+        }
         for c in tracker.all {
             guard let peer = c.peer else { continue }
             if let idx = byAddress[peer] {
@@ -209,6 +231,7 @@ public final class DeviceInventory: AnalysisLayer {
         f.add("beacons", .list(d.beacons.map { .object($0.fields) }))
         if let t = d.telemetry { f.add("eddystone_tlm", t.fields) }
         if d.capped { f.add("capped", true) }
+        if !d.resolvedFrom.isEmpty { f.add("resolved_from", .list(d.resolvedFrom.map { .string($0.description) })) }
         if d.bredr {
             f.add("bredr", true)
             f.add("inquiry_responses", d.inquiryResponses)
@@ -269,6 +292,10 @@ public final class DeviceInventory: AnalysisLayer {
         }
         if !d.txPowers.isEmpty { parts.append("tx power " + d.txPowers.map { "\($0)" }.joined(separator: ", ") + " dBm") }
         if let a = d.appearance { parts.append("appearance \(ADDecode.appearanceName(a))") }
+        if !d.resolvedFrom.isEmpty {
+            parts.append("seen under resolvable private address" + (d.resolvedFrom.count == 1 ? " " : "es ")
+                         + d.resolvedFrom.map(\.description).joined(separator: ", ") + " (resolved with its IRK)")
+        }
         var lines = [head]
         if !parts.isEmpty { lines.append("      " + parts.joined(separator: "; ")) }
         for b in d.beacons { lines.append("      " + b.text) }

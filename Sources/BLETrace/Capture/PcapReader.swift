@@ -6,7 +6,8 @@ import Darwin
 #endif
 
 /// Reads pcap and pcapng through libpcap. Link types 187 (HCI H4), 201 (H4 with a direction pseudo-header)
-/// and 254 (Linux monitor) yield HCI records; 251, 256 and 272 (sniffer captures) yield link-layer records.
+/// and 254 (Linux monitor) yield HCI records; 251, 256 and 272 (sniffer captures) yield link-layer records, and
+/// so does 192 (PPI) when it wraps Ubertooth's LE packets: its first packet is checked when the file is opened.
 public final class PcapReader: RecordReader {
     public let format: CaptureFormat
     public let linkType: Int
@@ -14,7 +15,10 @@ public final class PcapReader: RecordReader {
     var number = 0
     var scratch: [UInt8] = []
 
-    public static let supportedLinkTypes: Set<Int> = [187, 201, 254, 251, 256, 272]
+    public static let supportedLinkTypes: Set<Int> = [187, 201, 254, 251, 256, 272, 192]
+
+    /// The first packet of a PPI file, read when opening to check what the PPI header holds.
+    var first: (header: pcap_pkthdr, bytes: [UInt8])?
 
     /// Keeps the bytes alive while libpcap reads them through `fmemopen`.
     var memory: UnsafeMutableRawBufferPointer?
@@ -70,6 +74,22 @@ public final class PcapReader: RecordReader {
         self.format = format
         self.linkType = link
         scratch.reserveCapacity(65_536)
+        if link == LinkType.ppi { try checkPPI() }
+    }
+
+    /// PPI is read only when it holds Ubertooth's LE packets: anything else stops with what the header holds.
+    func checkPPI() throws {
+        var header: UnsafeMutablePointer<pcap_pkthdr>? = nil
+        var data: UnsafePointer<UInt8>? = nil
+        guard pcap_next_ex(handle, &header, &data) == 1, let hdr = header?.pointee, let bytes = data else { return }
+        let packet = Array(UnsafeBufferPointer(start: bytes, count: Int(hdr.caplen)))
+        guard let (dlt, fields) = PPIHeader.peek(packet[...]) else {
+            throw CaptureError.unsupportedPPI(format: format.rawValue, dlt: -1, fields: [])
+        }
+        if dlt != PPIHeader.ubertoothDLT || !fields.contains(PPIHeader.btleFieldType) {
+            throw CaptureError.unsupportedPPI(format: format.rawValue, dlt: Int(dlt), fields: fields.map { Int($0) })
+        }
+        first = (hdr, packet)
     }
 
     static func text(_ buffer: [CChar]) -> String {
@@ -92,8 +112,12 @@ public final class PcapReader: RecordReader {
         var header: UnsafeMutablePointer<pcap_pkthdr>? = nil
         var data: UnsafePointer<UInt8>? = nil
         let offsetBefore = fileOffset
-        let rc = pcap_next_ex(handle, &header, &data)
         let recordNumber = number + 1
+        if let held = first {
+            first = nil
+            return held.bytes.withUnsafeBufferPointer { record(held.header, $0.baseAddress, recordNumber) }
+        }
+        let rc = pcap_next_ex(handle, &header, &data)
         switch rc {
         case 1:
             break
@@ -107,6 +131,10 @@ public final class PcapReader: RecordReader {
             throw CaptureError.readFailed(record: recordNumber, offset: offsetBefore, reason: reason)
         }
         guard let hdr = header?.pointee, let bytes = data else { return nil }
+        return record(hdr, bytes, recordNumber)
+    }
+
+    func record(_ hdr: pcap_pkthdr, _ bytes: UnsafePointer<UInt8>?, _ recordNumber: Int) -> Record {
         number = recordNumber
         let secs = Int64(hdr.ts.tv_sec)
         let secLimit = Timestamp.limit / 1_000_000
@@ -115,7 +143,7 @@ public final class PcapReader: RecordReader {
             : secs * 1_000_000 + Int64(hdr.ts.tv_usec)
         let caplen = Int(hdr.caplen)
         scratch.removeAll(keepingCapacity: true)
-        scratch.append(contentsOf: UnsafeBufferPointer(start: bytes, count: caplen))
+        if caplen > 0, let bytes = bytes { scratch.append(contentsOf: UnsafeBufferPointer(start: bytes, count: caplen)) }
         let all = scratch[...]
         let original = Int(hdr.len) > caplen ? Int(hdr.len) : nil
         let ts = Timestamp(micros: micros)

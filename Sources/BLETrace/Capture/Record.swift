@@ -141,6 +141,8 @@ public enum CaptureError: Error, Equatable, Sendable, CustomStringConvertible {
     case emptyFile
     case unknownFormat(magic: [UInt8])
     case unsupportedLinkType(format: String, linkType: Int)
+    /// PPI (link type 192) that does not wrap Ubertooth's LE packets: its DLT and field types.
+    case unsupportedPPI(format: String, dlt: Int, fields: [Int])
     case badHeader(String)
     /// `--log N` names a log the container does not hold.
     case noSuchLog(requested: Int, count: Int)
@@ -156,6 +158,10 @@ public enum CaptureError: Error, Equatable, Sendable, CustomStringConvertible {
             return "unknown capture format: first bytes \(Hex.spaced(magic, limit: 8)) match no btsnoop, pcap, pcapng or PacketLogger header"
         case let .unsupportedLinkType(format, linkType):
             return "\(format) link type \(linkType) (\(LinkType.name(linkType))) is not a Bluetooth link type bletrace reads"
+        case let .unsupportedPPI(format, dlt, _) where dlt < 0:
+            return "\(format) link type 192 (PPI): the first packet holds no complete PPI header"
+        case let .unsupportedPPI(format, dlt, fields):
+            return "\(format) link type 192 (PPI): " + PPIHeader.describe(dlt: UInt32(truncatingIfNeeded: dlt), fields: fields.map { UInt16(truncatingIfNeeded: $0) })
         case let .badHeader(reason): return "bad file header: \(reason)"
         case let .noSuchLog(requested, count):
             return "--log \(requested): there is no log \(requested); the file holds \(count == 1 ? "1 Bluetooth log" : "\(count) Bluetooth logs") (--list-logs lists them)"
@@ -187,6 +193,8 @@ public enum LinkType {
     public static let bluetoothLinuxMonitor = 254
     public static let bluetoothLELLWithPHDR = 256
     public static let nordicBLE = 272
+    /// Per-Packet Information; read when it wraps Ubertooth's LE link-layer packets (DLT 147, field 30006).
+    public static let ppi = 192
 
     /// Over-the-air link types: a sniffer between two devices, with no local host.
     public static func isSniffer(_ t: Int) -> Bool { t == bluetoothLELL || t == bluetoothLELLWithPHDR || t == nordicBLE }

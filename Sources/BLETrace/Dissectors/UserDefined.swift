@@ -65,16 +65,18 @@ public struct UserDefinedUUIDs: Sendable, Equatable {
         if first == UInt8(ascii: "{") || first == UInt8(ascii: "[") {
             tree = try JSONParser.parse(bytes)
         } else {
-            let text = String(decoding: bytes, as: UTF8.self)
-            let loaded: Any?
             do {
-                loaded = try Yams.load(yaml: text)
+                tree = try yaml(bytes)
             } catch {
                 throw UUIDFileError(description: "YAML: \(error)")
             }
-            tree = fieldValue(loaded)
         }
         return try UserDefinedUUIDs(tree: tree, source: source)
+    }
+
+    /// A YAML document as a `FieldValue` tree.
+    static func yaml(_ bytes: [UInt8]) throws -> FieldValue {
+        fieldValue(try Yams.load(yaml: String(decoding: bytes, as: UTF8.self)))
     }
 
     /// A YAML document (as Yams loads it) as a `FieldValue` tree.

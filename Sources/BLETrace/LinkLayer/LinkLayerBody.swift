@@ -37,6 +37,8 @@ public struct DataPDUFacts: Sendable, Equatable {
     public var direction: LLDirection
     /// The direction was inferred from timing (the pseudo-header does not give it).
     public var inferred: Bool
+    /// bletrace decrypted the payload (its MIC verified).
+    public var decrypted = false
 }
 
 /// A link-layer packet shown as itself (not as the L2CAP frame or advertising report it carries): the typed
@@ -52,6 +54,8 @@ public struct LinkLayerBody: Sendable {
         /// The same SN and content again from the same side, not yet acknowledged.
         case retransmission(of: Int)
         case encrypted(payload: ArraySlice<UInt8>)
+        /// Encrypted with a known key, but the MIC did not verify: not decoded.
+        case micFailure(payload: ArraySlice<UInt8>)
         indirect case control(LLControlPDU)
         case empty
         /// A data PDU on a connection without a handle.

@@ -55,6 +55,14 @@ public final class LinkLayerDecoder {
         var packets = 0
         var dataPDUs = 0
         var crcBad = 0
+        /// Sessions, keys and counters, made when the link first starts encryption.
+        var encryptionState: LinkEncryption?
+        var encryption: LinkEncryption {
+            if let e = encryptionState { return e }
+            let e = LinkEncryption()
+            encryptionState = e
+            return e
+        }
 
         init(accessAddress: UInt32, handle: UInt16?) {
             self.accessAddress = accessAddress
@@ -82,9 +90,14 @@ public final class LinkLayerDecoder {
         public var crcUnchecked = 0
         public var retransmissions = 0
         public var encrypted = 0
+        public var decrypted = 0
+        public var micFailures = 0
         public var directionInferred = 0
     }
     public private(set) var stats = Stats()
+
+    /// The keys links can be decrypted with (the user's and those the capture distributes).
+    lazy var ring = KeyRing(options: pipeline.options.keys)
 
     init(pipeline: Pipeline) {
         self.pipeline = pipeline
@@ -285,28 +298,28 @@ public final class LinkLayerDecoder {
         guard let b0 = try? c.u8(), let b1 = try? c.u8() else { return } // `split` guarantees the header
         let h = LLDataHeader(b0, b1)
         if h.cp { _ = try? c.u8() }
-        let payload = c.rest()
+        var payload = c.rest()
 
         // Direction.
         let air = LinkLayerDecoder.airtime(h.length, phy: info.phy)
-        let dir: LLDirection
+        var dir: LLDirection
         if let d = info.direction {
             dir = d
         } else {
             // Timestamps are the file's: subtract without trapping on any value.
-            let (delta, overflow) = r.timestamp.micros.subtractingReportingOverflow(l.lastTime)
+            let (delta, overflow) = (info.radioMicros ?? r.timestamp.micros).subtractingReportingOverflow(l.lastTime)
             let sameEvent = l.lastTime != .min && !overflow && delta >= 0 && delta <= Int64(l.lastAirtime + air + 650)
                 && (info.channel == nil || info.channel == l.lastChannel)
             dir = sameEvent ? l.lastDirection.opposite : .centralToPeripheral
             stats.directionInferred += 1
         }
-        l.lastTime = r.timestamp.micros
+        l.lastTime = info.radioMicros ?? r.timestamp.micros
         l.lastChannel = info.channel
         l.lastDirection = dir
         l.lastAirtime = air
         e.direction = dir.timelineDirection
 
-        let radio = LinkLayerFacts(sniffer: sniffer, packet: facts,
+        var radio = LinkLayerFacts(sniffer: sniffer, packet: facts,
                                    data: DataPDUFacts(header: h, direction: dir, inferred: info.direction == nil))
         func show(_ c: LinkLayerBody.Content) { e.body = .linkLayer(LinkLayerBody(radio: radio, c)) }
 
@@ -361,9 +374,33 @@ public final class LinkLayerDecoder {
             return
         }
         if encrypted {
-            stats.encrypted += 1
-            show(.encrypted(payload: payload))
-            return
+            switch l.encryption.decrypt(payload, header: b0, direction: dir, inferred: info.direction == nil, record: r.number,
+                                        link: l, ring: ring) {
+            case let .plaintext(plain, actual):
+                stats.decrypted += 1
+                payload = plain[...]
+                if actual != dir {
+                    // The MIC verified only with the other direction's nonce: the timing guess was wrong.
+                    dir = actual
+                    l.lastDirection = dir
+                    e.direction = dir.timelineDirection
+                }
+                radio = LinkLayerFacts(sniffer: sniffer, packet: facts,
+                                       data: DataPDUFacts(header: h, direction: dir, inferred: info.direction == nil, decrypted: true))
+            case let .repeated(actual):
+                if actual != dir { dir = actual; l.lastDirection = dir; e.direction = dir.timelineDirection }
+                stats.retransmissions += 1
+                show(.retransmission(of: s.record))
+                return
+            case .micFailure:
+                stats.micFailures += 1
+                show(.micFailure(payload: payload))
+                return
+            case .noKey:
+                stats.encrypted += 1
+                show(.encrypted(payload: payload))
+                return
+            }
         }
         switch h.llid {
         case 3:
@@ -371,6 +408,7 @@ public final class LinkLayerDecoder {
             do {
                 let d = try LLControl.decode(payload)
                 show(.control(d))
+                encryptionProcedure(d, dir, l, r)
                 if let effect = d.effect { control(effect, l, r) }
             } catch {
                 e.radio = radio
@@ -389,6 +427,9 @@ public final class LinkLayerDecoder {
                                                       start: h.llid == 2, payload, record: r.number)
             switch outcome {
             case let .frame(frame):
+                if frame.cid == 0x0006 {
+                    l.encryption.smp(frame.payload, fromCentral: dir == .centralToPeripheral, record: r.number, link: l, ring: ring)
+                }
                 // The sniffer's layers stay in front of the frame's, whatever body the frame's decoder makes.
                 e.radio = radio
                 pipeline.deliver(frame, connection, record: r.number, &e)
@@ -439,61 +480,5 @@ public final class LinkLayerDecoder {
             return "L2CAP frame on access address \(aa) started at record \(u.firstRecord) never completed (\(u.have) of \(u.expected) bytes)"
         }
     }
-
-    /// The `link_layer` summary section.
-    func summary() -> SummarySection? {
-        guard stats.packets > 0 else { return nil }
-        var f = Fields()
-        f.add("packets", stats.packets)
-        f.add("advertising", stats.advertising)
-        f.add("data", stats.data)
-        f.add("control", stats.control)
-        f.add("empty", stats.empty)
-        f.add("crc_bad", stats.crcBad)
-        f.add("crc_bad_records", .list(stats.crcBadRecords.map { .int($0) }))
-        f.add("crc_unchecked", stats.crcUnchecked)
-        f.add("retransmissions", stats.retransmissions)
-        f.add("encrypted", stats.encrypted)
-        f.add("direction_inferred", stats.directionInferred)
-        var list: [FieldValue] = []
-        var text = ["  Link layer:  \(stats.packets) packets (\(stats.advertising) advertising, \(stats.data) data), \(stats.crcBad) with bad CRC, \(stats.retransmissions) retransmissions, \(stats.encrypted) encrypted"]
-        for l in linkOrder where l.connectRecord != nil || l.packets > 0 {
-            var c = Fields()
-            c.add("access_address", Int(l.accessAddress))
-            if let h = l.handle { c.add("handle", Int(h)) }
-            if let conn = l.connection { c.add("connection", conn.id) }
-            if let a = l.central { c.add("central", a.description); c.add("central_address_type", l.centralType?.name ?? "") }
-            if let a = l.peripheral { c.add("peripheral", a.description); c.add("peripheral_address_type", l.peripheralType?.name ?? "") }
-            c.add("connect_record", l.connectRecord.map { .int($0) } ?? .null)
-            if let v = l.interval { c.add("interval", v) }
-            if let v = l.latency { c.add("latency", v) }
-            if let v = l.timeout { c.add("timeout", v) }
-            c.add("packets", l.packets)
-            c.add("crc_bad", l.crcBad)
-            c.add("encryption_record", l.encryptionRecord.map { .int($0) } ?? .null)
-            if l.plaintextAfterEncryption { c.add("decrypted_capture", true) }
-            c.add("terminated_record", l.terminatedRecord.map { .int($0) } ?? .null)
-            if let reason = l.terminateReason { c.add("reason", Int(reason)); c.add("reason_name", HCIText.status(reason)) }
-            list.append(.object(c))
-            if list.count <= 50 {
-                var line = "    AA \(Hex.hex(l.accessAddress, width: 8))"
-                if let a = l.central, let p = l.peripheral { line += ": \(a) → \(p)" }
-                line += ", \(l.packets) packets"
-                if let rec = l.connectRecord { line += ", CONNECT_IND at record \(rec)" }
-                if let rec = l.encryptionRecord { line += ", encrypted from record \(rec)" }
-                if let rec = l.terminatedRecord { line += ", terminated at record \(rec)" + (l.terminateReason.map { " (\(HCIText.status($0)))" } ?? "") }
-                text.append(line)
-            }
-        }
-        f.add("connections", .list(list))
-        return SummarySection(name: "link_layer", value: .object(f), text: text)
-    }
 }
 
-/// Adds the `link_layer` section to the summary of sniffer captures.
-public final class LinkLayerSummary: AnalysisLayer {
-    weak var pipeline: Pipeline?
-    public init() {}
-    public func attach(to pipeline: Pipeline) { self.pipeline = pipeline }
-    public func summary() -> SummarySection? { pipeline?.linkLayerIfUsed?.summary() }
-}

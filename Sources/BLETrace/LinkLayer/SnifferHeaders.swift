@@ -49,6 +49,9 @@ public struct SnifferInfo: Sendable {
     public var auxType: Int?
     /// 0 LE 1M, 1 LE 2M, 2 LE Coded.
     public var phy: Int?
+    /// The sniffer's own clock for the packet in µs (Ubertooth's), preferred to the capture's timestamps
+    /// when inferring which side sent a packet.
+    public var radioMicros: Int64?
     /// The pseudo-header's fields as read, for the `sniffer` JSON object.
     public var header = SnifferPseudoHeader.none
 
@@ -66,6 +69,8 @@ public enum SnifferPseudoHeader: Sendable {
     case phdr(rf: UInt8, signal: Int8, noise: Int8, offenses: UInt8, reference: UInt32, flags: UInt16)
     /// LINKTYPE_NORDIC_BLE (`headerLength` only in version 1; `advertising` as the packet was judged).
     case nordic(NordicHeader)
+    /// LINKTYPE_PPI with DLT 147 and Ubertooth's BTLE field.
+    case ppi(PPIBTLEField)
 }
 
 public struct NordicHeader: Sendable {
@@ -93,6 +98,7 @@ public enum SnifferHeader {
         switch linkType {
         case LinkType.bluetoothLELLWithPHDR: return try parse256(data)
         case LinkType.nordicBLE: return try parse272(data)
+        case LinkType.ppi: return try PPIHeader.parse(data)
         default: return (SnifferInfo(linkType: linkType), data)
         }
     }

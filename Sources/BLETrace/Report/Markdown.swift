@@ -280,6 +280,17 @@ public final class MarkdownRenderer: EventSink, RedactableOutput {
         if let setup = log?.setupMicros[c.id] { put("| Setup time | \(Fmt.fixed(Int(setup / 10), scale: 100)) ms from LE Create Connection |") }
         if let att = layers.compactMap({ $0 as? ATTLayer }).first, let m = att.seenMTU[c.id] { put("| ATT_MTU | \(m.mtu) |") }
         put("| Encrypted | \(c.encrypted ? "yes" : "no") |")
+        if let p = pipeline {
+            for x in EncryptionSummary.entries(p) where x.connection == c.id {
+                let e = x.encryption
+                if let m = e.method { put("| Pairing | \(e.secureConnections ? "LE Secure Connections" : "legacy"), \(m.rawValue) |") }
+                if let tk = e.tk { put("| TK cracked | \(e.method == .justWorks ? "000000 (Just Works)" : "passkey " + EncryptionSummary.passkey(tk)) |") }
+                for k in e.keysUsed where k.isSTK { put("| STK | \(MarkdownRenderer.code(LEBytes.hexString(k.key))) |") }
+                if let k = e.ltk { put("| LTK | \(MarkdownRenderer.code(LEBytes.hexString(k.key))) (\(EncryptionSummary.sourceText(k.source))) |") }
+                put("| Decrypted | \(e.decrypted) PDUs, \(e.micFailures) MIC failures\(e.notDecrypted > 0 ? ", \(e.notDecrypted) not decrypted" : "") |")
+                if let problem = e.problem { put("| Not decrypted | \(MarkdownRenderer.md(problem.text)) |") }
+            }
+        }
         var closed = "still open at the end of the capture"
         if let r = c.closedRecord {
             closed = "record \(r)" + (c.disconnectReason.map { ": " + MarkdownRenderer.md(HCIText.status($0)) + " (\(Hex.hex($0, width: 2)))" } ?? "")

@@ -108,12 +108,20 @@ extension Redactor {
         for a in AddressScan.addresses(in: s) { learnAddress(a) }
     }
 
+    /// Fields that hold keys (SMP key distribution, the encryption summary).
+    static let keyFields: Set<String> = ["ltk", "stk", "irk", "csrk"]
+
     public func learn(fields f: Fields) {
         for (key, v) in f.items {
             switch v {
             case let .string(s):
                 learnAddresses(inText: s)
                 if key == "local_name" || key == "broadcast_name" { learnString(s, kind: .name) }
+                else if Redactor.keyFields.contains(key), let k = Hex.parse(s) { learnKey(k[...]); learnKey(k.reversed()[...]) }
+                else if key == "tk", s != "000000" { learnString(s, kind: .key) }
+            case let .hex(b):
+                // Keys an SMP PDU distributes.
+                if Redactor.keyFields.contains(key) { learnKey(b[...]); learnKey(b.reversed()[...]) }
             case let .object(o):
                 if key == "ibeacon" || key == "altbeacon", let u = o["uuid"]?.stringValue.flatMap({ BLEUUID(string: $0) }) { learnBeacon(u) }
                 learn(fields: o)

@@ -135,6 +135,7 @@ public enum StandardLayers {
         layers += ConnectionLayers.make(options) // ATT/GATT, LE signaling, SMP
         layers.append(DeviceInventory())
         layers.append(LinkLayerSummary())
+        layers.append(EncryptionSummary())
         layers.append(Findings())
         return layers
     }

@@ -11,6 +11,8 @@ public struct DecodeOptions: Sendable {
     public var gatt: GATTDatabaseSet?
     /// Names and decoders for vendor UUIDs (`--uuids FILE`).
     public var uuids: UserDefinedUUIDs?
+    /// Keys for decrypting sniffed links (`--ltk`, `--keys`).
+    public var keys = KeyOptions()
     public init() {}
 }
 

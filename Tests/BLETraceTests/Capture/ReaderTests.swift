@@ -147,7 +147,12 @@ import Testing
         bytes[20] = 192 // PPI
         let path = TestSupport.temporaryFile(bytes)
         defer { try? FileManager.default.removeItem(atPath: path) }
-        #expect(throws: CaptureError.unsupportedLinkType(format: "pcap", linkType: 192)) { try CaptureFile.open(path: path) }
+        // PPI is read only when it wraps Ubertooth's LE packets; these packets hold no PPI header at all.
+        #expect(throws: CaptureError.unsupportedPPI(format: "pcap", dlt: -1, fields: [])) { try CaptureFile.open(path: path) }
+        bytes[20] = 1 // Ethernet
+        let other = TestSupport.temporaryFile(bytes)
+        defer { try? FileManager.default.removeItem(atPath: other) }
+        #expect(throws: CaptureError.unsupportedLinkType(format: "pcap", linkType: 1)) { try CaptureFile.open(path: other) }
         #expect(CaptureError.unsupportedLinkType(format: "pcap", linkType: 192).description.contains("192 (PPI)"))
     }
 

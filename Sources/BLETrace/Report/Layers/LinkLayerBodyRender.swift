@@ -28,6 +28,10 @@ extension LinkLayerBody: LayerBody {
             b.append(string: h?.llid == 3 ? "LL control (encrypted, " : "LL data (encrypted, ")
             b.append(decimal: h?.length ?? 0)
             b.append(string: " bytes)")
+        case .micFailure:
+            b.append(string: h?.llid == 3 ? "LL control (encrypted, " : "LL data (encrypted, ")
+            b.append(decimal: h?.length ?? 0)
+            b.append(string: " bytes, MIC check failed)")
         case let .control(c):
             c.writeText(into: &b)
         case .empty:
@@ -71,6 +75,10 @@ extension LinkLayerBody: LayerBody {
                 s.field("retransmission_of", of)
             case let .encrypted(payload):
                 s.field("encrypted", true)
+                s.field("payload", hex: payload)
+            case let .micFailure(payload):
+                s.field("encrypted", true)
+                s.field("mic_failure", true)
                 s.field("payload", hex: payload)
             case let .control(c):
                 s.object("control") { c.writeFields(into: &$0) }

@@ -23,6 +23,7 @@ extension LinkLayerFacts {
                 s.field("length", d.header.length)
                 s.field("direction", d.direction.jsonName)
                 if d.inferred { s.field("direction_inferred", true) }
+                if d.decrypted { s.field("decrypted", true) }
             }
             extra(&s)
         }
@@ -79,6 +80,16 @@ extension SnifferPseudoHeader {
             s.field("rssi", h.rssi)
             s.field("event_counter", Int(h.eventCounter))
             s.field(h.version >= 3 ? "timestamp_us" : "delta_time_us", Int(h.time))
+        case let .ppi(f):
+            s.field("ppi_field", "ubertooth_btle")
+            s.field("version", Int(f.version))
+            s.field("frequency_mhz", f.frequency)
+            if let c = f.channel { s.field("channel", c) }
+            s.field("clock_100ns", Int(f.clock100ns) | Int(f.clockHigh) << 32)
+            s.field("rssi_max", f.rssiMax)
+            s.field("rssi_min", f.rssiMin)
+            s.field("rssi_avg", f.rssiAverage)
+            s.field("rssi_count", f.rssiCount)
         }
     }
 }

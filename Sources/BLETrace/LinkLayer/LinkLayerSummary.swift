@@ -1,0 +1,58 @@
+extension LinkLayerDecoder {
+    /// The `link_layer` summary section.
+    func summary() -> SummarySection? {
+        guard stats.packets > 0 else { return nil }
+        var f = Fields()
+        f.add("packets", stats.packets)
+        f.add("advertising", stats.advertising)
+        f.add("data", stats.data)
+        f.add("control", stats.control)
+        f.add("empty", stats.empty)
+        f.add("crc_bad", stats.crcBad)
+        f.add("crc_bad_records", .list(stats.crcBadRecords.map { .int($0) }))
+        f.add("crc_unchecked", stats.crcUnchecked)
+        f.add("retransmissions", stats.retransmissions)
+        f.add("encrypted", stats.encrypted)
+        f.add("direction_inferred", stats.directionInferred)
+        var list: [FieldValue] = []
+        var text = ["  Link layer:  \(stats.packets) packets (\(stats.advertising) advertising, \(stats.data) data), \(stats.crcBad) with bad CRC, \(stats.retransmissions) retransmissions, \(stats.encrypted) encrypted"]
+        for l in linkOrder where l.connectRecord != nil || l.packets > 0 {
+            var c = Fields()
+            c.add("access_address", Int(l.accessAddress))
+            if let h = l.handle { c.add("handle", Int(h)) }
+            if let conn = l.connection { c.add("connection", conn.id) }
+            if let a = l.central { c.add("central", a.description); c.add("central_address_type", l.centralType?.name ?? "") }
+            if let a = l.peripheral { c.add("peripheral", a.description); c.add("peripheral_address_type", l.peripheralType?.name ?? "") }
+            c.add("connect_record", l.connectRecord.map { .int($0) } ?? .null)
+            if let v = l.interval { c.add("interval", v) }
+            if let v = l.latency { c.add("latency", v) }
+            if let v = l.timeout { c.add("timeout", v) }
+            c.add("packets", l.packets)
+            c.add("crc_bad", l.crcBad)
+            c.add("encryption_record", l.encryptionRecord.map { .int($0) } ?? .null)
+            if l.plaintextAfterEncryption { c.add("decrypted_capture", true) }
+            c.add("terminated_record", l.terminatedRecord.map { .int($0) } ?? .null)
+            if let reason = l.terminateReason { c.add("reason", Int(reason)); c.add("reason_name", HCIText.status(reason)) }
+            list.append(.object(c))
+            if list.count <= 50 {
+                var line = "    AA \(Hex.hex(l.accessAddress, width: 8))"
+                if let a = l.central, let p = l.peripheral { line += ": \(a) → \(p)" }
+                line += ", \(l.packets) packets"
+                if let rec = l.connectRecord { line += ", CONNECT_IND at record \(rec)" }
+                if let rec = l.encryptionRecord { line += ", encrypted from record \(rec)" }
+                if let rec = l.terminatedRecord { line += ", terminated at record \(rec)" + (l.terminateReason.map { " (\(HCIText.status($0)))" } ?? "") }
+                text.append(line)
+            }
+        }
+        f.add("connections", .list(list))
+        return SummarySection(name: "link_layer", value: .object(f), text: text)
+    }
+}
+
+/// Adds the `link_layer` section to the summary of sniffer captures.
+public final class LinkLayerSummary: AnalysisLayer {
+    weak var pipeline: Pipeline?
+    public init() {}
+    public func attach(to pipeline: Pipeline) { self.pipeline = pipeline }
+    public func summary() -> SummarySection? { pipeline?.linkLayerIfUsed?.summary() }
+}

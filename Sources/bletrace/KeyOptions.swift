@@ -1,0 +1,36 @@
+import ArgumentParser
+import BLETrace
+
+/// `--ltk` and `--keys`: keys for decrypting sniffed LE links.
+struct KeyOptionGroup: ParsableArguments {
+    @Option(name: .long, help: ArgumentHelp("An LTK for decrypting sniffed links, 32 hex digits written as bletrace and crackle print them; ADDRESS=HEX for one device's connections. Repeatable.", valueName: "[ADDRESS=]HEX"))
+    var ltk: [String] = []
+
+    @Option(name: .long, help: ArgumentHelp("A JSON or YAML file mapping device addresses to their LTK and IRK (docs/keys.md).", valueName: "FILE"))
+    var keys: String?
+
+    func make() throws -> KeyOptions {
+        var k = KeyOptions()
+        if let path = keys {
+            guard let bytes = readWholeFile(path) else {
+                reportError("\(path): cannot read the keys file")
+                throw ExitCode(2)
+            }
+            do {
+                try KeyFile.parse(bytes, into: &k)
+            } catch {
+                reportError("\(path): \(error)")
+                throw ExitCode(2)
+            }
+        }
+        for spec in ltk {
+            do {
+                try k.add(ltk: spec)
+            } catch {
+                reportError("\(error)")
+                throw ExitCode(2)
+            }
+        }
+        return k
+    }
+}
