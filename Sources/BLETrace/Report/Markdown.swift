@@ -29,6 +29,7 @@ public final class MarkdownRenderer: EventSink, RedactableOutput {
     /// Relative times count from here: the first event's time unless set (filters set the first record's).
     public var origin: Timestamp?
     var eventsSeen = 0
+    let mermaid = MermaidSequences()
 
     public init(out: OutputWriter) { self.out = out }
 
@@ -36,6 +37,7 @@ public final class MarkdownRenderer: EventSink, RedactableOutput {
 
     public func event(_ e: TraceEvent) {
         eventsSeen += 1
+        mermaid.event(e, redactor: redactor)
         if origin == nil { origin = e.timestamp }
         let line = MarkdownRenderer.timelineLine(e, origin: origin!, redactor: redactor)
         let important = e.malformed != nil || e.summary.contains("Error Response") || e.summary.contains("[unanswered")
@@ -229,6 +231,7 @@ public final class MarkdownRenderer: EventSink, RedactableOutput {
                 put()
             }
         }
+        for l in mermaid.lines(connection: c.id, peer: c.peer.map { "\($0)" } ?? "") { put(l) }
         if let x = excerpts[c.id] {
             put("### Timeline excerpt")
             put()
