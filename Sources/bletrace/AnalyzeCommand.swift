@@ -3,7 +3,7 @@ import Foundation
 import BLETrace
 
 enum OutputFormat: String, ExpressibleByArgument, CaseIterable {
-    case text, json, jsonl, markdown
+    case text, json, jsonl, markdown, html
 }
 
 struct Analyze: ParsableCommand {
@@ -19,14 +19,18 @@ struct Analyze: ParsableCommand {
           bletrace analyze sensor.btsnoop --uuids acme-uuids.yaml
           zcat capture.log.gz | bletrace analyze - --summary-only
           bletrace analyze capture.log --format markdown --redact > report.md
+          bletrace analyze capture.log --format html > report.html
           bletrace analyze capture.log --device Thermo-42 --layer att,smp --from 10 --to 20
         """
     )
 
     @OptionGroup var input: InputOptions
 
-    @Option(name: .shortAndLong, help: "Output format: text, json, jsonl or markdown (a report for a bug ticket).")
+    @Option(name: .shortAndLong, help: "Output format: text, json, jsonl, markdown (a report for a bug ticket) or html (a self-contained report with charts).")
     var format: OutputFormat = .text
+
+    @Option(name: .long, help: "Timeline events shown in the HTML report (html format).")
+    var htmlEvents = 2000
 
     @Flag(name: .long, help: "Print only the summary, not the timeline (text format).")
     var summaryOnly = false
@@ -68,6 +72,7 @@ struct Analyze: ParsableCommand {
         var renderer: EventSink & RedactableOutput
         var markdown: MarkdownRenderer? = nil
         var textRenderer: TextRenderer? = nil
+        var html: HTMLRenderer? = nil
         switch format {
         case .text:
             let t = TextRenderer(out: out, style: text.style)
@@ -80,6 +85,10 @@ struct Analyze: ParsableCommand {
             let m = MarkdownRenderer(out: out)
             markdown = m
             renderer = m
+        case .html:
+            let h = HTMLRenderer(out: out, maxEvents: htmlEvents)
+            html = h
+            renderer = h
         }
         sink = renderer
         // JSON formatting on a second thread: only for a plain renderer that shares nothing with the pipeline
@@ -98,6 +107,7 @@ struct Analyze: ParsableCommand {
             f.onFirst = { t in
                 textRenderer?.origin = t
                 markdown?.origin = t
+                html?.origin = t
             }
             filterSink = f
             sink = f
@@ -108,6 +118,11 @@ struct Analyze: ParsableCommand {
             analyzer.add(ActivityLog(att: analyzer.layers.compactMap { $0 as? ATTLayer }.first))
             m.layers = analyzer.layers
             m.pipeline = analyzer.pipeline
+        }
+        if let h = html {
+            analyzer.add(ActivityLog(att: analyzer.layers.compactMap { $0 as? ATTLayer }.first))
+            h.layers = analyzer.layers
+            h.pipeline = analyzer.pipeline
         }
         let bar = opened.containers.isEmpty ? ProgressBar(total: input.fileSize, quiet: input.quiet) : nil
         if let bar = bar { analyzer.progress = { bar.update($0) } }

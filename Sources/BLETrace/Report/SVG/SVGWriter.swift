@@ -75,6 +75,14 @@ public struct SVGWriter {
     /// Raw markup made by another SVGWriter method (for groups).
     mutating func open(group c: String) { body += "<g\(SVGWriter.cls(c))>" }
     mutating func closeGroup() { body += "</g>" }
+    /// A link around the next elements, to an anchor of the same page (`#` and the escaped name).
+    mutating func open(link anchor: String) { body += "<a href=\"#\(SVGWriter.escape(anchor))\">" }
+    mutating func closeLink() { body += "</a>" }
+
+    /// A closed, filled shape through `points` (arrow heads).
+    public mutating func polygon(_ points: [(x: Double, y: Double)], class c: String? = nil) {
+        body += "<polygon points=\"" + points.map { SVGWriter.num($0.x) + "," + SVGWriter.num($0.y) }.joined(separator: " ") + "\"\(SVGWriter.cls(c))/>"
+    }
 
     /// The finished picture: an `<svg>` element with a `viewBox`, its accessible label and `class` (inline in
     /// HTML, so without a namespace address).
