@@ -4,7 +4,9 @@
 public final class MermaidSequences {
     public static let maxArrows = 40
     public static let maxConnections = 8
-    let recorder = SequenceRecorder(maxSteps: MermaidSequences.maxArrows, maxConnections: MermaidSequences.maxConnections)
+    /// Characters of an arrow's text (the timeline has the rest).
+    public static let maxLabel = 56
+    let recorder = SequenceRecorder(maxSteps: MermaidSequences.maxArrows, maxConnections: MermaidSequences.maxConnections, maxLabel: MermaidSequences.maxLabel)
 
     public init() {}
 

@@ -44,12 +44,14 @@ public final class SequenceRecorder {
 
     public let maxSteps: Int
     public let maxConnections: Int
-    public static let maxLabel = 72
+    /// Characters of an arrow's text.
+    public let maxLabel: Int
     public private(set) var charts: [Int: Chart] = [:]
     public private(set) var order: [Int] = []
 
-    public init(maxSteps: Int, maxConnections: Int) {
+    public init(maxSteps: Int, maxConnections: Int, maxLabel: Int = 72) {
         self.maxSteps = maxSteps
+        self.maxLabel = max(8, maxLabel)
         self.maxConnections = maxConnections
     }
 
@@ -64,10 +66,10 @@ public final class SequenceRecorder {
             order.append(c)
             charts[c] = Chart(sniffed: e.radio != nil)
         }
-        SequenceRecorder.add(e, into: &charts[c]!, from: from, to: to, runKey: runKey, maxSteps: maxSteps, redactor: redactor)
+        SequenceRecorder.add(e, into: &charts[c]!, from: from, to: to, runKey: runKey, maxSteps: maxSteps, maxLabel: maxLabel, redactor: redactor)
     }
 
-    static func add(_ e: TraceEvent, into chart: inout Chart, from: Lane, to: Lane, runKey: Int?, maxSteps: Int, redactor: Redactor?) {
+    static func add(_ e: TraceEvent, into chart: inout Chart, from: Lane, to: Lane, runKey: Int?, maxSteps: Int, maxLabel: Int, redactor: Redactor?) {
         // Collapse: the same handle notified the same way as the previous step.
         if let k = runKey, chart.omitted == 0, let last = chart.steps.indices.last, chart.steps[last].runKey == k {
             chart.steps[last].repeats += 1
@@ -86,17 +88,18 @@ public final class SequenceRecorder {
             if case .unanswered? = a.transaction { problem = true }
         }
         if case let .smp(s) = e.body, case .pairingFailed? = s.pdu { problem = true }
-        let label = SequenceRecorder.label(e, redactor: redactor)
+        let label = SequenceRecorder.label(e, maxLabel: maxLabel, redactor: redactor)
         chart.steps.append(Step(record: e.record, micros: e.timestamp.micros, from: from, to: to, label: label,
                                 latencyMicros: latency, problem: problem, runKey: runKey))
     }
 
     /// The event's timeline text without the note about its request or response (the latency is shown on
     /// the arrow), cut to `maxLabel` characters.
-    static func label(_ e: TraceEvent, redactor: Redactor?) -> String {
+    static func label(_ e: TraceEvent, maxLabel: Int, redactor: Redactor?) -> String {
         var text = EventText.string(e)
         if let r = redactor { text = r.redact(text) }
         if text.hasSuffix("]"), let cut = text.range(of: " [", options: .backwards) { text = String(text[..<cut.lowerBound]) }
+        if text.hasPrefix("ATT ") { text.removeFirst(4) }
         if text.count > maxLabel { text = String(text.prefix(maxLabel - 1)) + "…" }
         return text
     }

@@ -31,7 +31,8 @@ public enum Ticks {
         while power * 10 <= raw { power *= 10 }
         while power > raw { power /= 10 }
         let m = raw / power
-        let f: Double = m <= 1 ? 1 : m <= 2 ? 2 : m <= 5 ? 5 : 10
+        // The nearest of 1, 2, 5 and 10 on a log scale (thresholds √2, √10, √50).
+        let f: Double = m >= 7.071 ? 10 : m >= 3.162 ? 5 : m >= 1.414 ? 2 : 1
         return f * power
     }
 
@@ -41,9 +42,11 @@ public enum Ticks {
         let s = step(lo: lo, hi: hi, count: count)
         var v = (lo / s).rounded(.up) * s
         var out: [Double] = []
+        // Multiples of the step without binary noise (3 × 0.2 is 0.6000000000000001; 3 / 5 is 0.6).
+        let inverse = s < 1 ? (1 / s).rounded() : 0
         while v <= hi + s * 1e-9 && out.count < 100 {
-            // Multiples of the step, written without binary noise (0.30000000000000004 → 0.3).
-            out.append((v / s).rounded() * s)
+            let k = (v / s).rounded()
+            out.append(inverse > 0 ? k / inverse : k * s)
             v += s
         }
         return out
