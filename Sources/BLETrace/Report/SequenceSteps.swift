@@ -84,7 +84,7 @@ public final class SequenceRecorder {
         var problem = e.malformed != nil
         if case let .att(a) = e.body {
             if case let .answers(link)? = a.transaction { latency = link.latencyMicros }
-            if case .errorResponse? = a.pdu { problem = true }
+            if case let .errorResponse(op, _, code)? = a.pdu, !SequenceRecorder.endsDiscovery(op, code) { problem = true }
             if case .unanswered? = a.transaction { problem = true }
         }
         if case let .smp(s) = e.body, case .pairingFailed? = s.pdu { problem = true }
@@ -100,7 +100,12 @@ public final class SequenceRecorder {
         if let r = redactor { text = r.redact(text) }
         if text.hasSuffix("]"), let cut = text.range(of: " [", options: .backwards) { text = String(text[..<cut.lowerBound]) }
         if text.hasPrefix("ATT ") { text.removeFirst(4) }
-        if text.count > maxLabel { text = String(text.prefix(maxLabel - 1)) + "…" }
+        if text.count > maxLabel {
+            // Cut at a space near the limit, so no word is shown cut short.
+            var cut = text.prefix(maxLabel - 1)
+            if let space = cut.lastIndex(of: " "), cut.distance(from: space, to: cut.endIndex) < 16 { cut = cut[..<space] }
+            text = String(cut) + "…"
+        }
         return text
     }
 
@@ -135,6 +140,11 @@ public final class SequenceRecorder {
         default:
             return nil
         }
+    }
+
+    /// An Attribute Not Found answer to a discovery request: the normal end of discovery, not a problem.
+    static func endsDiscovery(_ requestOpcode: UInt8, _ code: UInt8) -> Bool {
+        code == 0x0A && Findings.discoveryOpcodes.contains(Int(requestOpcode))
     }
 
     /// "15.30 ms": a latency for an arrow.

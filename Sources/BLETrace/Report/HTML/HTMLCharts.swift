@@ -12,11 +12,14 @@ enum HTMLCharts {
         return h
     }
 
-    /// Bucket edges in µs: 1-2-5 steps from 100 µs to 50 s; the last bucket is open.
-    static let edges: [Int64] = [0, 100, 200, 500, 1_000, 2_000, 5_000, 10_000, 20_000, 50_000, 100_000, 200_000, 500_000,
-                                 1_000_000, 2_000_000, 5_000_000, 10_000_000, 20_000_000, 50_000_000]
+    /// Bucket edges in µs: 1, 1.5, 2, 3, 5 and 7 times each power of ten from 100 µs to 70 s; the last bucket is open.
+    static let edges: [Int64] = [0] + [100, 1_000, 10_000, 100_000, 1_000_000, 10_000_000].flatMap { (d: Int64) in
+        [10, 15, 20, 30, 50, 70].map { d * $0 / 10 }
+    }
 
-    static func edgeLabel(_ us: Int64) -> String { us >= 1_000_000 ? "\(us / 1_000_000) s" : us >= 1_000 ? "\(us / 1_000) ms" : "\(us) µs" }
+    static func edgeLabel(_ us: Int64) -> String {
+        us >= 1_000_000 ? Ticks.label(Double(us) / 1_000_000) + " s" : us >= 1_000 ? Ticks.label(Double(us) / 1_000) + " ms" : "\(us) µs"
+    }
 
     /// The buckets from the first to the last one holding a latency: each with its count.
     static func histogram(_ sorted: [Int64]) -> (first: Int, counts: [Int]) {
@@ -49,7 +52,7 @@ enum HTMLCharts {
         }
         let bars = counts.enumerated().map { (i, n) -> (String, Double) in
             let lo = edges[first + i]
-            return (first + i + 1 < edges.count ? "≥" + edgeLabel(lo) : "≥" + edgeLabel(lo), Double(n))
+            return ("≥" + edgeLabel(lo), Double(n))
         }
         h += "<p>\(l.count) response\(l.count == 1 ? "" : "s"): " + figures.joined(separator: ", ")
             + (l.values.count < l.count ? " (from a sample of \(l.values.count))" : "") + ".</p>\n"
@@ -66,7 +69,7 @@ enum HTMLCharts {
             h += "<p>Connection <a href=\"#connection-\(id)\">#\(id)</a>: \(Int(t.sent.total)) bytes sent, \(Int(t.received.total)) received (ACL payload; bytes/s per \(Ticks.label(Double(t.sent.width) / 1_000_000)) s)</p>\n"
             h += SVGChart.line([SVGChart.Series(name: "host → controller", points: t.sent.ratePoints, style: "s0"),
                                 SVGChart.Series(name: "controller → host", points: t.received.ratePoints, style: "s1")],
-                               label: "throughput of connection #\(id)", xTitle: "seconds since the first record", yTitle: "bytes/s", height: 180)
+                               label: "throughput of connection #\(id)", xTitle: "seconds since the first record", yTitle: "bytes/s", height: 180, xMin: 0)
             h += "\n"
         }
         if ids.count > throughputCharts { h += "<p class=\"muted\">The \(throughputCharts) busiest of \(ids.count) connections are drawn.</p>\n" }
@@ -81,7 +84,7 @@ enum HTMLCharts {
             guard let n = c.notified[k] else { continue }
             h += "<p>\(HTMLPage.e(n.name)): \(Int(n.rate.total)) (per second, in \(Ticks.label(Double(n.rate.width) / 1_000_000)) s buckets)</p>\n"
             h += SVGChart.line([SVGChart.Series(name: "per second", points: n.rate.ratePoints, style: "s2")],
-                               label: "notification rate of " + n.name, xTitle: "seconds since the first record", yTitle: "per s", height: 150)
+                               label: "notification rate of " + n.name, xTitle: "seconds since the first record", yTitle: "per s", height: 150, xMin: 0)
             h += "\n"
         }
         if keys.count > notificationCharts { h += "<p class=\"muted\">The \(notificationCharts) busiest of \(keys.count) characteristics are drawn.</p>\n" }
@@ -95,7 +98,7 @@ enum HTMLCharts {
             guard let s = c.battery[d] else { continue }
             h += "<p><code>\(page.t(d))</code>: \(s.offered) reading\(s.offered == 1 ? "" : "s")</p>\n"
             h += SVGChart.line([SVGChart.Series(name: "battery", points: s.points, style: "s3")], label: "battery of " + (page.redactor?.redact(d) ?? d),
-                               xTitle: "seconds since the first record", yTitle: "%", height: 150, yMin: 0, yMax: 100, dots: true)
+                               xTitle: "seconds since the first record", yTitle: "%", height: 150, xMin: 0, yMin: 0, yMax: 100, dots: true)
             h += "\n"
         }
         return h

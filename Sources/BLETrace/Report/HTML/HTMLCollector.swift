@@ -73,8 +73,8 @@ final class HTMLCollector {
                         notifiedOrder.append(key)
                     }
                     notified[key]?.rate.add(at: t, 1)
-                case .errorResponse?:
-                    mark(c, .error, e)
+                case let .errorResponse(op, _, code)?:
+                    if !SequenceRecorder.endsDiscovery(op, code) { mark(c, .error, e) }
                 default: break
                 }
                 if a.attMTU != nil, a.response != nil || a.request == nil { mark(c, .mtu, e) }

@@ -49,7 +49,7 @@ enum HTMLDevices {
             h += "<div class=\"rssi\" data-device=\"\(name)\"><p><code>\(name)</code> <span class=\"muted\">\(note)</span></p>\n"
             let lo = series.points.map { $0.y }.min() ?? -100, hi = series.points.map { $0.y }.max() ?? 0
             h += SVGChart.line([SVGChart.Series(name: "RSSI", points: series.points, style: "s0")], label: "RSSI of " + (page.redactor?.redact(key) ?? key),
-                               xTitle: "seconds since the first record", yTitle: "dBm", height: 160,
+                               xTitle: "seconds since the first record", yTitle: "dBm", height: 160, xMin: 0,
                                yMin: (lo / 10).rounded(.down) * 10 - (lo == hi ? 10 : 0), yMax: min(20, (hi / 10).rounded(.up) * 10 + (lo == hi ? 10 : 0)),
                                dots: series.points.count <= 60)
             h += "</div>\n"

@@ -57,7 +57,7 @@ public final class HTMLRenderer: EventSink, RedactableOutput {
         if e.malformed != nil { return true }
         switch e.body {
         case let .att(a):
-            if case .errorResponse? = a.pdu { return true }
+            if case let .errorResponse(op, _, code)? = a.pdu, !SequenceRecorder.endsDiscovery(op, code) { return true }
             if case .unanswered? = a.transaction { return true }
         case let .smp(s):
             if case .pairingFailed? = s.pdu { return true }

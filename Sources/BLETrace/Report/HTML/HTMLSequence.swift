@@ -33,7 +33,9 @@ enum HTMLSequence {
             var text = s.label
             if s.repeats > 1 { text += " ×\(s.repeats)" }
             if let l = s.latencyMicros { text += " (\(SequenceRecorder.latencyText(l)))" }
-            w.text((x1 + x2) / 2, y - 4, text, anchor: .middle, class: "label" + (s.problem ? " problem" : ""))
+            // Host ↔ controller arrows are short: their text starts beside the controller's lane.
+            let short = lanes.count > 2 && (s.from == .controller || s.to == .controller)
+            w.text(short ? max(x1, x2) + 6 : (x1 + x2) / 2, y - 4, text, anchor: short ? .start : .middle, class: "label" + (s.problem ? " problem" : ""))
         }
         let messages = chart.steps.reduce(0) { $0 + $1.repeats } + chart.omitted
         var h = "<details open class=\"sequence\"><summary>Message sequence: \(messages) message\(messages == 1 ? "" : "s")"

@@ -39,11 +39,11 @@ public enum SVGChart {
     /// A line chart of one or more series sharing the axes. `yMin`/`yMax` fix the y domain (else 0 … the
     /// largest value, rounded up to a tick).
     public static func line(_ series: [Series], label: String, xTitle: String, yTitle: String, width: Double = 640,
-                            height: Double = 200, yMin: Double? = nil, yMax: Double? = nil, dots: Bool = false) -> String {
+                            height: Double = 200, xMin: Double? = nil, yMin: Double? = nil, yMax: Double? = nil, dots: Bool = false) -> String {
         var w = SVGWriter(width: width, height: height)
         let all = series.flatMap { $0.points }
         let xs = all.map { $0.x }, ys = all.map { $0.y }
-        let xlo = xs.min() ?? 0
+        let xlo = xMin ?? xs.min() ?? 0
         var xhi = xs.max() ?? 1
         if xhi <= xlo { xhi = xlo + 1 }
         var ylo = yMin ?? min(0, ys.min() ?? 0)
@@ -92,10 +92,11 @@ public enum SVGChart {
             w.rect(x0, y.map(v.value), slot - 2, y.map(0) - y.map(v.value), class: "bar", title: "\(v.label): \(Ticks.label(v.value))")
             if values.count <= 24 || i % 2 == 0 { w.text(x0 + slot / 2, height - bottom + 14, v.label, anchor: .middle, class: "tick") }
         }
-        for m in marks {
+        // Marks (percentiles) with their labels one under another, so that close marks stay readable.
+        for (i, m) in marks.enumerated() {
             let px = x.map(m.position)
             w.line(px, SVGChart.top, px, height - bottom, class: "mark")
-            w.text(px + 3, SVGChart.top + 10, m.text, class: "mark-label")
+            w.text(px + 3, SVGChart.top + 10 + 12 * Double(i), m.text, class: "mark-label")
         }
         w.text((left + width - right) / 2, height - 4, xTitle, anchor: .middle, class: "axis-title")
         w.text(4, SVGChart.top - 8, yTitle, class: "axis-title")
