@@ -48,6 +48,8 @@ public final class SequenceRecorder {
     public let maxLabel: Int
     public private(set) var charts: [Int: Chart] = [:]
     public private(set) var order: [Int] = []
+    /// Set by the first packet seen with radio facts: the capture is a sniffer's (central and peripheral lanes).
+    public private(set) var sniffedCapture = false
 
     public init(maxSteps: Int, maxConnections: Int, maxLabel: Int = 72) {
         self.maxSteps = maxSteps
@@ -60,11 +62,15 @@ public final class SequenceRecorder {
 
     /// Takes the event into its connection's sequence if it is one of the messages shown.
     public func add(_ e: TraceEvent, redactor: Redactor? = nil) {
-        guard let c = e.connection, let (from, to, runKey) = SequenceRecorder.arrow(e) else { return }
+        // A sniffer capture's packets come with their radio facts (advertising first, before any connection).
+        if !sniffedCapture {
+            if e.radio != nil { sniffedCapture = true } else if case .linkLayer = e.body { sniffedCapture = true }
+        }
+        guard let c = e.connection, let (from, to, runKey) = SequenceRecorder.arrow(e, sniffed: sniffedCapture) else { return }
         if charts[c] == nil {
             guard order.count < maxConnections else { return }
             order.append(c)
-            charts[c] = Chart(sniffed: e.radio != nil)
+            charts[c] = Chart(sniffed: sniffedCapture)
         }
         SequenceRecorder.add(e, into: &charts[c]!, from: from, to: to, runKey: runKey, maxSteps: maxSteps, maxLabel: maxLabel, redactor: redactor)
     }
@@ -111,8 +117,7 @@ public final class SequenceRecorder {
 
     /// The arrow an event makes, and for notifications and indications the key of its run; nil for events the
     /// sequence leaves out (advertising, buffers, fragments, other HCI events).
-    static func arrow(_ e: TraceEvent) -> (Lane, Lane, Int?)? {
-        let sniffed = e.radio != nil
+    static func arrow(_ e: TraceEvent, sniffed: Bool) -> (Lane, Lane, Int?)? {
         let outgoing = e.direction == .hostToController
         let air: (Lane, Lane) = sniffed ? (outgoing ? (.central, .peripheral) : (.peripheral, .central))
                                         : (outgoing ? (.host, .peer) : (.peer, .host))

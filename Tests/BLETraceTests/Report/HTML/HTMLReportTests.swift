@@ -15,6 +15,18 @@ import Testing
         return out.text
     }
 
+    /// Renders a capture file (pcap and pcapng are read through libpcap, from a file).
+    static func render(file: String) throws -> String {
+        let out = OutputWriter()
+        let html = HTMLRenderer(out: out)
+        let analyzer = Analyzer(sink: html)
+        analyzer.add(ActivityLog(att: analyzer.layers.compactMap { $0 as? ATTLayer }.first))
+        html.layers = analyzer.layers
+        html.pipeline = analyzer.pipeline
+        analyzer.run(try CaptureFile.open(path: file), path: file)
+        return out.text
+    }
+
     static func count(_ text: String, _ needle: String) -> Int { text.ranges(of: needle).count }
 
     @Test func holdsEverySectionAndLinksFindingsToTheTimeline() throws {
@@ -98,7 +110,7 @@ import Testing
         for e in events { r.add(e) }
         let chart = try #require(r.charts[1])
         #expect(chart.steps.count == 5)
-        let inSequence = events.filter { $0.connection == 1 && SequenceRecorder.arrow($0) != nil }
+        let inSequence = events.filter { $0.connection == 1 && SequenceRecorder.arrow($0, sniffed: false) != nil }
         #expect(chart.omitted == inSequence.count - 5)
         #expect(chart.firstOmittedRecord == inSequence[5].record)
     }
@@ -116,6 +128,22 @@ import Testing
         let text = TextRenderer.plainLine(TestSupport.analyze(try CaptureFile.open(bytes: Samples.gattSession().writer.bytes)).0[0],
                                           origin: TestSupport.analyze(try CaptureFile.open(bytes: Samples.gattSession().writer.bytes)).0[0].timestamp)
         #expect(body.contains(SVGWriter.escape(text)))
+    }
+}
+
+/// A sniffer capture's sequence charts have central and peripheral lanes, LL control among the arrows.
+@Suite struct HTMLSnifferTests {
+    @Test(.enabled(if: TestSupport.sharedCaptures != nil))
+    func snifferChartsHaveCentralAndPeripheralLanes() throws {
+        let file = try #require(TestSupport.sharedCaptures).appendingPathComponent("AleBonora3__Tesi_BLE__garmin.pcapng").path
+        try #require(FileManager.default.fileExists(atPath: file))
+        let h = try HTMLReportTests.render(file: file)
+        let charts = HTMLReportTests.count(h, "class=\"chart sequence\"")
+        #expect(charts >= 1)
+        #expect(HTMLReportTests.count(h, "class=\"lane-title\">Central</text>") == charts)
+        #expect(HTMLReportTests.count(h, "class=\"lane-title\">Peripheral ") == charts)
+        #expect(!h.contains("class=\"lane-title\">Host</text>"))
+        #expect(h.contains("class=\"label\">LL_VERSION_IND: "))
     }
 }
 
