@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Sets up a fresh machine for bletrace (libpcap headers, pkg-config) and builds the release binary.
-# Usage: bash scripts/setup.sh            (add --with-tshark to also install tshark for the comparison tests)
+# Usage: bash scripts/setup.sh            (add --with-tshark to also install tshark for the comparison tests,
+#        and --with-chromium to install Debian's chromium for the HTML report's browser test and screenshots)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -11,7 +12,13 @@ missing=()
 dpkg -s libpcap-dev >/dev/null 2>&1 || missing+=(libpcap-dev)
 dpkg -s zlib1g-dev >/dev/null 2>&1 || missing+=(zlib1g-dev)
 command -v pkg-config >/dev/null 2>&1 || missing+=(pkg-config)
-if [ "${1:-}" = "--with-tshark" ]; then command -v tshark >/dev/null 2>&1 || missing+=(tshark); fi
+for arg in "$@"; do
+  case "$arg" in
+    --with-tshark) command -v tshark >/dev/null 2>&1 || missing+=(tshark) ;;
+    --with-chromium) command -v chromium >/dev/null 2>&1 || missing+=(chromium) ;;
+    *) echo "setup: ignoring unknown option $arg (known: --with-tshark, --with-chromium)" >&2 ;;
+  esac
+done
 if [ ${#missing[@]} -gt 0 ]; then
   echo "setup: installing ${missing[*]}" >&2
   "${sudo_cmd[@]}" apt-get update -qq

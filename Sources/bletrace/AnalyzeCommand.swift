@@ -3,7 +3,7 @@ import Foundation
 import BLETrace
 
 enum OutputFormat: String, ExpressibleByArgument, CaseIterable {
-    case text, json, jsonl, markdown
+    case text, json, jsonl, markdown, html
 }
 
 struct Analyze: ParsableCommand {
@@ -20,6 +20,7 @@ struct Analyze: ParsableCommand {
           bletrace analyze sensor.btsnoop --uuids acme-uuids.yaml
           zcat capture.log.gz | bletrace analyze - --summary-only
           bletrace analyze capture.log --format markdown --redact > report.md
+          bletrace analyze capture.log --format html > report.html
           bletrace analyze ubertooth.pcap --ltk 7f62c053f104a5bbe68b1d896a2ed49c
           bletrace analyze capture.log --device Thermo-42 --layer att,smp \\
               --from 10 --to 20
@@ -28,8 +29,11 @@ struct Analyze: ParsableCommand {
 
     @OptionGroup var input: InputOptions
 
-    @Option(name: .shortAndLong, help: "Output format: text, json, jsonl or markdown (a report for a bug ticket).")
+    @Option(name: .shortAndLong, help: "Output format: text, json, jsonl, markdown (a report for a bug ticket) or html (a self-contained report with charts).")
     var format: OutputFormat = .text
+
+    @Option(name: .long, help: "Timeline events shown in the HTML report (html format).")
+    var htmlEvents = 2000
 
     @Flag(name: .long, help: "Print only the summary, not the timeline: in JSON no events, in JSON Lines only the summary line, in Markdown no timeline excerpts.")
     var summaryOnly = false
@@ -68,6 +72,7 @@ struct Analyze: ParsableCommand {
         run.filter = try filters.make()
         run.format = AnalyzeRun.Format(rawValue: format.rawValue) ?? .text
         run.summaryOnly = summaryOnly
+        run.htmlEvents = htmlEvents
         run.singleThread = singleThread
         run.style = text.style
         run.redact = redact

@@ -2,10 +2,12 @@
 /// learns every identifying value, then the renderer redacts as it writes), the filters (resolved over the
 /// whole capture when a device is given by name) and the sinks chained in front of the renderer.
 public struct AnalyzeRun {
-    public enum Format: String, Sendable, CaseIterable { case text, json, jsonl, markdown }
+    public enum Format: String, Sendable, CaseIterable { case text, json, jsonl, markdown, html }
 
     public var format: Format = .text
     public var summaryOnly = false
+    /// HTML: timeline events shown.
+    public var htmlEvents = 2000
     /// Markdown: the most characters the report may take (nil: no limit).
     public var maxChars: Int? = ReportBudget.defaultLimit
     /// No second thread for JSON formatting.
@@ -61,6 +63,7 @@ public struct AnalyzeRun {
         let renderer: EventSink & RedactableOutput
         var markdown: MarkdownRenderer? = nil
         var textRenderer: TextRenderer? = nil
+        var html: HTMLRenderer? = nil
         switch format {
         case .text:
             let t = TextRenderer(out: out, style: style)
@@ -82,6 +85,10 @@ public struct AnalyzeRun {
             m.budget = ReportBudget(limit: maxChars)
             markdown = m
             renderer = m
+        case .html:
+            let h = HTMLRenderer(out: out, maxEvents: htmlEvents)
+            html = h
+            renderer = h
         }
         sink = renderer
         // JSON formatting on a second thread: only for a plain renderer that shares nothing with the pipeline
@@ -101,6 +108,7 @@ public struct AnalyzeRun {
             f.onFirst = { t in
                 textRenderer?.origin = t
                 markdown?.origin = t
+                html?.origin = t
             }
             filterSink = f
             sink = f
@@ -111,6 +119,11 @@ public struct AnalyzeRun {
             analyzer.add(ActivityLog(att: analyzer.layers.compactMap { $0 as? ATTLayer }.first))
             m.layers = analyzer.layers
             m.pipeline = analyzer.pipeline
+        }
+        if let h = html {
+            analyzer.add(ActivityLog(att: analyzer.layers.compactMap { $0 as? ATTLayer }.first))
+            h.layers = analyzer.layers
+            h.pipeline = analyzer.pipeline
         }
         // Progress for a plain file only: a container's read position says nothing about its size.
         if let p = progress, opened.containers.isEmpty { analyzer.progress = p }

@@ -43,6 +43,7 @@ public final class MarkdownRenderer: EventSink, RedactableOutput {
     /// Relative times count from here: the first event's time unless set (filters set the first record's).
     public var origin: Timestamp?
     var eventsSeen = 0
+    let mermaid = MermaidSequences()
 
     public init(out: OutputWriter) { self.out = out }
 
@@ -50,6 +51,7 @@ public final class MarkdownRenderer: EventSink, RedactableOutput {
 
     public func event(_ e: TraceEvent) {
         eventsSeen += 1
+        mermaid.event(e, redactor: redactor)
         if origin == nil { origin = e.timestamp }
         if let c = e.connection { shownConnections.insert(c) }
         if filtered {
@@ -109,6 +111,10 @@ public final class MarkdownRenderer: EventSink, RedactableOutput {
         let shown = summary.connections.filter { !filtered || shownConnections.contains($0.id) }
         for c in shown {
             all.append(contentsOf: connection(c, summary))
+            let diagram = mermaid.lines(connection: c.id, peer: c.peer.map { "\($0)" } ?? "")
+            if showEvents, !diagram.isEmpty {
+                all.append(ReportSection(kind: .diagram, connection: c.id, priority: ReportSection.Priority.diagram, forms: [diagram, []]))
+            }
             all.append(contentsOf: extraSections(c.id))
             if showEvents, let x = excerpts[c.id] {
                 all.append(excerptSection(x, title: "### Timeline excerpt", connection: c.id, file: summary.capture.path))

@@ -16,7 +16,7 @@ import Testing
         [name, name.lowercased(), name.uppercased(), Hex.string(Array(name.utf8))]
     }
 
-    enum Format: CaseIterable { case text, json, jsonl, markdown }
+    enum Format: CaseIterable { case text, json, jsonl, markdown, html }
 
     /// Analyzes with `--redact` as the command does: a learning pass, then the redacting sink.
     static func redactedOutput(_ bytes: [UInt8], format: Format, redactor r: Redactor = Redactor()) throws -> String {
@@ -27,6 +27,7 @@ import Testing
         let out = OutputWriter()
         let sink: EventSink & RedactableOutput
         var md: MarkdownRenderer? = nil
+        var html: HTMLRenderer? = nil
         switch format {
         case .text: sink = TextRenderer(out: out, style: TextStyle(width: 0))
         case .json: sink = JSONRenderer(out: out)
@@ -35,12 +36,21 @@ import Testing
             let m = MarkdownRenderer(out: out)
             md = m
             sink = m
+        case .html:
+            let h = HTMLRenderer(out: out)
+            html = h
+            sink = h
         }
         let analyzer = Analyzer(sink: RedactingSink(redactor: r, next: sink))
         if let m = md {
             analyzer.add(ActivityLog(att: analyzer.layers.compactMap { $0 as? ATTLayer }.first))
             m.layers = analyzer.layers
             m.pipeline = analyzer.pipeline
+        }
+        if let h = html {
+            analyzer.add(ActivityLog(att: analyzer.layers.compactMap { $0 as? ATTLayer }.first))
+            h.layers = analyzer.layers
+            h.pipeline = analyzer.pipeline
         }
         analyzer.run(try CaptureFile.open(bytes: bytes), path: "capture")
         return out.text

@@ -1,0 +1,105 @@
+/// Line and bar charts drawn with `SVGWriter`: a plot area with axes, round ticks and labels.
+public enum SVGChart {
+    public struct Series {
+        public var name: String
+        public var points: [(x: Double, y: Double)]
+        /// CSS class of the line (its colour).
+        public var style: String
+        public init(name: String, points: [(x: Double, y: Double)], style: String) {
+            self.name = name
+            self.points = points
+            self.style = style
+        }
+    }
+
+    /// The plot area's margins inside the picture.
+    static let left = 56.0, right = 12.0, top = 22.0, bottom = 34.0
+
+    /// Axes for `x` over `xRange` and `y` over `yRange`, ticks and their labels, and the axis titles.
+    static func axes(_ w: inout SVGWriter, x: LinearScale, y: LinearScale, xTitle: String, yTitle: String) {
+        let x0 = x.range.lo, x1 = x.range.hi, y0 = y.range.lo, y1 = y.range.hi
+        w.open(group: "axes")
+        for t in Ticks.values(lo: y.domain.lo, hi: y.domain.hi, count: 4) {
+            let py = y.map(t)
+            w.line(x0, py, x1, py, class: "grid")
+            w.text(x0 - 4, py + 4, Ticks.label(t), anchor: .end, class: "tick")
+        }
+        for t in Ticks.values(lo: x.domain.lo, hi: x.domain.hi, count: 6) {
+            let px = x.map(t)
+            w.line(px, y0, px, y0 + 4)
+            w.text(px, y0 + 16, Ticks.label(t), anchor: .middle, class: "tick")
+        }
+        w.line(x0, y0, x1, y0)
+        w.line(x0, y0, x0, y1)
+        w.closeGroup()
+        w.text((x0 + x1) / 2, w.height - 4, xTitle, anchor: .middle, class: "axis-title")
+        w.text(4, top - 8, yTitle, class: "axis-title")
+    }
+
+    /// A line chart of one or more series sharing the axes. `yMin`/`yMax` fix the y domain (else 0 … the
+    /// largest value, rounded up to a tick).
+    public static func line(_ series: [Series], label: String, xTitle: String, yTitle: String, width: Double = 640,
+                            height: Double = 200, xMin: Double? = nil, yMin: Double? = nil, yMax: Double? = nil, dots: Bool = false) -> String {
+        var w = SVGWriter(width: width, height: height)
+        let all = series.flatMap { $0.points }
+        let xs = all.map { $0.x }, ys = all.map { $0.y }
+        let xlo = xMin ?? xs.min() ?? 0
+        var xhi = xs.max() ?? 1
+        if xhi <= xlo { xhi = xlo + 1 }
+        var ylo = yMin ?? min(0, ys.min() ?? 0)
+        var yhi = yMax ?? Ticks.niceMax(ys.max() ?? 1)
+        if yMin == nil, let lo = ys.min(), lo < 0 { ylo = -Ticks.niceMax(-lo) }
+        if yhi <= ylo { yhi = ylo + 1 }
+        let x = LinearScale(domain: (xlo, xhi), range: (left, width - right))
+        let y = LinearScale(domain: (ylo, yhi), range: (height - bottom, top))
+        axes(&w, x: x, y: y, xTitle: xTitle, yTitle: yTitle)
+        for s in series {
+            let pts = s.points.map { (x: x.map($0.x), y: y.map($0.y)) }
+            w.polyline(pts, class: "series " + s.style)
+            if dots || pts.count == 1 { for p in pts { w.circle(p.x, p.y, r: 2, class: "dot " + s.style) } }
+        }
+        // The legend, when there is more than one series.
+        if series.count > 1 {
+            var lx = width - right
+            for s in series.reversed() {
+                lx -= Double(s.name.count) * 6.5 + 22
+                w.rect(lx, 6, 10, 10, class: "key " + s.style)
+                w.text(lx + 14, 15, s.name, class: "legend")
+            }
+        }
+        return w.svg(label: label)
+    }
+
+    /// A bar chart: one bar per bucket (label under it, count above it), and vertical marks between bars.
+    public static func bars(_ values: [(label: String, value: Double)], marks: [(position: Double, text: String)] = [],
+                            label: String, xTitle: String, yTitle: String, width: Double = 640, height: Double = 220) -> String {
+        var w = SVGWriter(width: width, height: height)
+        let top = Ticks.niceMax(values.map { $0.value }.max() ?? 1, count: 4)
+        let y = LinearScale(domain: (0, top), range: (height - bottom, SVGChart.top))
+        let n = Double(max(1, values.count))
+        let x = LinearScale(domain: (0, n), range: (left, width - right))
+        w.open(group: "axes")
+        for t in Ticks.values(lo: 0, hi: top, count: 4) {
+            w.line(left, y.map(t), width - right, y.map(t), class: "grid")
+            w.text(left - 4, y.map(t) + 4, Ticks.label(t), anchor: .end, class: "tick")
+        }
+        w.line(left, height - bottom, width - right, height - bottom)
+        w.line(left, height - bottom, left, SVGChart.top)
+        w.closeGroup()
+        let slot = x.map(1) - x.map(0)
+        for (i, v) in values.enumerated() {
+            let x0 = x.map(Double(i)) + 1
+            w.rect(x0, y.map(v.value), slot - 2, y.map(0) - y.map(v.value), class: "bar", title: "\(v.label): \(Ticks.label(v.value))")
+            if values.count <= 24 || i % 2 == 0 { w.text(x0 + slot / 2, height - bottom + 14, v.label, anchor: .middle, class: "tick") }
+        }
+        // Marks (percentiles) with their labels one under another, so that close marks stay readable.
+        for (i, m) in marks.enumerated() {
+            let px = x.map(m.position)
+            w.line(px, SVGChart.top, px, height - bottom, class: "mark")
+            w.text(px + 3, SVGChart.top + 10 + 12 * Double(i), m.text, class: "mark-label")
+        }
+        w.text((left + width - right) / 2, height - 4, xTitle, anchor: .middle, class: "axis-title")
+        w.text(4, SVGChart.top - 8, yTitle, class: "axis-title")
+        return w.svg(label: label)
+    }
+}
