@@ -71,11 +71,15 @@ public enum FuzzTargets {
 
 /// Records held in an array, as a reader (fuzzing, tests).
 public final class ArrayReader: RecordReader {
-    public let format = CaptureFormat.btsnoop
-    public let linkType = 1002
+    public let format: CaptureFormat
+    public let linkType: Int
     let records: [Record]
     var index = 0
-    public init(_ records: [Record]) { self.records = records }
+    public init(_ records: [Record], format: CaptureFormat = .btsnoop, linkType: Int = 1002) {
+        self.records = records
+        self.format = format
+        self.linkType = linkType
+    }
     public var position: Int { index }
     public func next() throws -> Record? {
         guard index < records.count else { return nil }

@@ -115,16 +115,8 @@ public struct AnalyzeRun {
         }
         let analyzer = Analyzer(options: options, sink: sink)
         filterSink?.pipeline = analyzer.pipeline
-        if let m = markdown {
-            analyzer.add(ActivityLog(att: analyzer.layers.compactMap { $0 as? ATTLayer }.first))
-            m.layers = analyzer.layers
-            m.pipeline = analyzer.pipeline
-        }
-        if let h = html {
-            analyzer.add(ActivityLog(att: analyzer.layers.compactMap { $0 as? ATTLayer }.first))
-            h.layers = analyzer.layers
-            h.pipeline = analyzer.pipeline
-        }
+        if let m = markdown { analyzer.attach(m) }
+        if let h = html { analyzer.attach(h) }
         // Progress for a plain file only: a container's read position says nothing about its size.
         if let p = progress, opened.containers.isEmpty { analyzer.progress = p }
         let summary = analyzer.run(opened.reader, path: path, containers: opened.containers)

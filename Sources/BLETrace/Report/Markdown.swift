@@ -231,26 +231,17 @@ public final class MarkdownRenderer: EventSink, RedactableOutput {
         // Connected devices lead, so that a cut table keeps them.
         func connected(_ v: FieldValue) -> Bool { v.objectValue?["connected"] == .bool(true) }
         list = list.filter(connected) + list.filter { !connected($0) }
-        func strings(_ v: FieldValue?) -> [String] {
-            guard case let .list(l)? = v else { return [] }
-            return l.compactMap { $0.stringValue }
-        }
         func table(_ n: Int) -> [String] {
             put("## Devices")
             put()
             put("| Address | Type | Name | Reports | RSSI min/mean/max | Services | Connections |")
             put("|---|---|---|---:|---|---|---|")
             for case let .object(x) in list.prefix(n) {
-                var rssi = ""
-                if let r = x["rssi"]?.objectValue, let lo = r["min"]?.intValue, let hi = r["max"]?.intValue {
-                    var mean = ""
-                    if case let .double(m)? = r["mean"] { mean = Fmt.fixed(Int((m * 10).rounded()), scale: 10) }
-                    rssi = "\(lo) / \(mean) / \(hi) dBm"
-                }
+                let rssi = DeviceCells.rssi(x)
                 var conns = ""
                 if case let .list(c)? = x["connections"] { conns = c.compactMap { $0.intValue.map { "#\($0)" } }.joined(separator: ", ") }
-                let names = strings(x["names"]).map { MarkdownRenderer.md($0) }.joined(separator: ", ")
-                put("| \(SafeText.markdownCellCode(x["address"]?.stringValue ?? "")) | \(x["address_type"]?.stringValue ?? "") | \(names) | \(x["reports"]?.intValue ?? 0) | \(rssi) | \(strings(x["services"]).joined(separator: " ")) | \(conns) |")
+                let names = DeviceCells.strings(x["names"]).map { MarkdownRenderer.md($0) }.joined(separator: ", ")
+                put("| \(SafeText.markdownCellCode(x["address"]?.stringValue ?? "")) | \(x["address_type"]?.stringValue ?? "") | \(names) | \(x["reports"]?.intValue ?? 0) | \(rssi) | \(DeviceCells.strings(x["services"]).joined(separator: " ")) | \(conns) |")
             }
             if list.count > n { put(); put("… and \(list.count - n) more (`bletrace devices` lists them all).") }
             put()

@@ -42,16 +42,7 @@ struct Air {
 
     func run(_ options: DecodeOptions = DecodeOptions()) -> (events: [TraceEvent], summary: Summary) {
         let sink = CollectingSink()
-        final class Reader: RecordReader {
-            var records: [Record]
-            var i = 0
-            init(_ r: [Record]) { records = r }
-            var format: CaptureFormat { .pcap }
-            var linkType: Int { 256 }
-            func next() throws -> Record? { defer { i += 1 }; return i < records.count ? records[i] : nil }
-            var position: Int { -1 }
-        }
-        let summary = Analyzer(options: options, sink: sink).run(Reader(records), path: "test")
+        let summary = Analyzer(options: options, sink: sink).run(ArrayReader(records, format: .pcap, linkType: 256), path: "test")
         return (sink.events, summary)
     }
 }

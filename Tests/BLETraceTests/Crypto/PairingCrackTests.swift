@@ -88,16 +88,7 @@ import Testing
         let sink = CollectingSink()
         let analyzer = Analyzer(sink: sink)
         analyzer.pipeline.linkLayer.ring.searchesLeft = 0
-        final class Reader: RecordReader {
-            var records: [Record]
-            var i = 0
-            init(_ r: [Record]) { records = r }
-            var format: CaptureFormat { .pcap }
-            var linkType: Int { 256 }
-            func next() throws -> Record? { defer { i += 1 }; return i < records.count ? records[i] : nil }
-            var position: Int { -1 }
-        }
-        let summary = analyzer.run(Reader(air.records), path: "test")
+        let summary = analyzer.run(ArrayReader(air.records, format: .pcap, linkType: 256), path: "test")
         let f = try #require(encryption(summary))
         #expect(f["tk"] == nil)
         #expect(f["problem"] == .string("notCracked"))

@@ -21,16 +21,7 @@ import Testing
         var o = DecodeOptions()
         if irk { o.keys.irkByAddress[BDAddr(Self.identity)] = KeyOptions.Entry(key: Self.irk, origin: .keysFile) }
         let sink = CollectingSink()
-        final class Reader: RecordReader {
-            var records: [Record]
-            var i = 0
-            init(_ r: [Record]) { records = r }
-            var format: CaptureFormat { .pcap }
-            var linkType: Int { 251 }
-            func next() throws -> Record? { defer { i += 1 }; return i < records.count ? records[i] : nil }
-            var position: Int { -1 }
-        }
-        let summary = Analyzer(options: o, sink: sink).run(Reader(records), path: "test")
+        let summary = Analyzer(options: o, sink: sink).run(ArrayReader(records, format: .pcap, linkType: 251), path: "test")
         guard case let .list(l)? = summary.sections.first(where: { $0.name == "devices" })?.value.objectValue?["devices"] else { return [] }
         return l.compactMap(\.objectValue)
     }

@@ -3,16 +3,6 @@ import Testing
 
 /// One side's traffic encrypted and not decrypted: the diff says so instead of listing the other side's reads.
 @Suite struct DiffEncryptedTests {
-    final class Reader: RecordReader {
-        var records: [Record]
-        var i = 0
-        init(_ r: [Record]) { records = r }
-        var format: CaptureFormat { .pcap }
-        var linkType: Int { 272 }
-        func next() throws -> Record? { defer { i += 1 }; return i < records.count ? records[i] : nil }
-        var position: Int { -1 }
-    }
-
     static func digest(encrypted: Bool) -> CaptureDigest {
         let read: [UInt8] = LL.le16(3) + LL.le16(4) + [0x0A, 0x25, 0x00]          // Read Request 0x0025
         let rsp: [UInt8] = LL.le16(3) + LL.le16(4) + [0x0B, 0x01, 0x02]           // Read Response
@@ -21,7 +11,7 @@ import Testing
             LL.record(2, LL.nordic(LL.conn(LL.data(llid: 2, read)), flags: LL.dflags(central: true, encrypted: encrypted)), linkType: 272),
             LL.record(3, LL.nordic(LL.conn(LL.data(llid: 2, sn: 0, nesn: 1, rsp)), flags: LL.dflags(central: false, encrypted: encrypted)), linkType: 272),
         ]
-        return CaptureDigest.make(Reader(records), path: encrypted ? "enc" : "dec").0
+        return CaptureDigest.make(ArrayReader(records, format: .pcap, linkType: 272), path: encrypted ? "enc" : "dec").0
     }
 
     @Test func undecodedSideIsNamedNotTheOtherSidesReads() {

@@ -60,16 +60,7 @@ enum LL {
     static func run(_ records: [Record]) -> (events: [TraceEvent], analyzer: Analyzer, summary: Summary) {
         let sink = CollectingSink()
         let a = Analyzer(sink: sink)
-        final class Reader: RecordReader {
-            var records: [Record]
-            var i = 0
-            init(_ r: [Record]) { records = r }
-            var format: CaptureFormat { .pcap }
-            var linkType: Int { 272 }
-            func next() throws -> Record? { defer { i += 1 }; return i < records.count ? records[i] : nil }
-            var position: Int { -1 }
-        }
-        let summary = a.run(Reader(records), path: "test")
+        let summary = a.run(ArrayReader(records, format: .pcap, linkType: 272), path: "test")
         return (sink.events, a, summary)
     }
 

@@ -42,16 +42,8 @@ import Testing
             sink = h
         }
         let analyzer = Analyzer(sink: RedactingSink(redactor: r, next: sink))
-        if let m = md {
-            analyzer.add(ActivityLog(att: analyzer.layers.compactMap { $0 as? ATTLayer }.first))
-            m.layers = analyzer.layers
-            m.pipeline = analyzer.pipeline
-        }
-        if let h = html {
-            analyzer.add(ActivityLog(att: analyzer.layers.compactMap { $0 as? ATTLayer }.first))
-            h.layers = analyzer.layers
-            h.pipeline = analyzer.pipeline
-        }
+        if let m = md { analyzer.attach(m) }
+        if let h = html { analyzer.attach(h) }
         analyzer.run(try CaptureFile.open(bytes: bytes), path: "capture")
         return out.text
     }

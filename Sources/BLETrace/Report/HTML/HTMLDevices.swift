@@ -10,25 +10,16 @@ enum HTMLDevices {
     static func section(_ s: Summary, collector: HTMLCollector, page: HTMLPage) -> String {
         guard let d = HTMLHeader.section(s, "devices"), case let .list(list)? = d["devices"], !list.isEmpty else { return "" }
         var h = "<h2 id=\"devices\">Devices</h2>\n<table class=\"devices\">\n<tr><th>Address</th><th>Type</th><th>Name</th><th>Reports</th><th>RSSI min / mean / max</th><th>Services</th><th>Connections</th></tr>\n"
-        func strings(_ v: FieldValue?) -> [String] {
-            guard case let .list(l)? = v else { return [] }
-            return l.compactMap { $0.stringValue }
-        }
         for case let .object(x) in list.prefix(listed) {
-            var rssi = ""
-            if let r = x["rssi"]?.objectValue, let lo = r["min"]?.intValue, let hi = r["max"]?.intValue {
-                var mean = ""
-                if case let .double(m)? = r["mean"] { mean = Fmt.fixed(Int((m * 10).rounded()), scale: 10) }
-                rssi = "\(lo) / \(mean) / \(hi) dBm"
-            }
+            let rssi = DeviceCells.rssi(x)
             var conns = ""
             if case let .list(c)? = x["connections"] {
                 conns = c.compactMap { $0.intValue.map { "<a href=\"#connection-\($0)\">#\($0)</a>" } }.joined(separator: ", ")
             }
-            let names = strings(x["names"]).map { page.t($0) }.joined(separator: ", ")
+            let names = DeviceCells.strings(x["names"]).map { page.t($0) }.joined(separator: ", ")
             h += "<tr><td><code>\(page.t(x["address"]?.stringValue ?? ""))</code></td><td>\(page.t(x["address_type"]?.stringValue ?? ""))</td>"
                 + "<td>\(names)</td><td class=\"n\">\(x["reports"]?.intValue ?? 0)</td><td>\(rssi)</td>"
-                + "<td>\(page.t(strings(x["services"]).joined(separator: " ")))</td><td>\(conns)</td></tr>\n"
+                + "<td>\(page.t(DeviceCells.strings(x["services"]).joined(separator: " ")))</td><td>\(conns)</td></tr>\n"
         }
         h += "</table>\n"
         if list.count > listed { h += "<p class=\"muted\">… and \(list.count - listed) more (<code>bletrace devices</code> lists them all).</p>\n" }
