@@ -197,7 +197,7 @@ public enum LinkType {
     public static let ppi = 192
 
     /// Over-the-air link types: a sniffer between two devices, with no local host.
-    public static func isSniffer(_ t: Int) -> Bool { t == bluetoothLELL || t == bluetoothLELLWithPHDR || t == nordicBLE }
+    public static func isSniffer(_ t: Int) -> Bool { t == bluetoothLELL || t == bluetoothLELLWithPHDR || t == nordicBLE || t == ppi }
 
     public static func name(_ t: Int) -> String {
         switch t {

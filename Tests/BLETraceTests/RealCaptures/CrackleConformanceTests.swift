@@ -55,6 +55,9 @@ import Testing
         #expect(d.map(\.direction) == [.hostToController, .controllerToHost, .hostToController])
         let text = summary.sections.first { $0.name == "encryption" }?.text.joined(separator: "\n") ?? ""
         #expect(text.contains("TK 000000 cracked") && text.contains("LTK \(Self.crackleLTK)"))
+        // An Ubertooth capture is a sniffer's: there is no local host, so no "local central".
+        let line = SummaryRender.text(summary).first { $0.hasPrefix("    #1 handle") } ?? ""
+        #expect(line.contains("peer is the peripheral (sniffed)") && !line.contains("local central"), "\(line)")
     }
 
     @Test(.enabled(if: has(knownLTK)))
