@@ -52,7 +52,7 @@ struct Analyze: ParsableCommand {
     @Option(name: .long, help: "Names and value decoders for vendor UUIDs, from a JSON or YAML file (see docs/json.md).")
     var uuids: String?
 
-    @OptionGroup(title: "Decrypting sniffed links") var keys: KeyOptionGroup
+    @OptionGroup(title: KeyOptionGroup.title) var keys: KeyOptionGroup
 
     @Flag(name: .long, help: "Replace addresses, device names, serial numbers, beacon UUIDs, ANCS text and keys with stable pseudonyms.")
     var redact = false

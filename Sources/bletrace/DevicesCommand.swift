@@ -14,6 +14,7 @@ struct Devices: ParsableCommand {
           bletrace devices capture.pcap --format json \\
               | jq '.devices.devices[] | select(.connected)'
           bletrace devices bugreport.zip --log 2 --redact
+          bletrace devices sniffed.pcap --keys keys.yaml
         """
     )
 
@@ -26,13 +27,17 @@ struct Devices: ParsableCommand {
     @Option(name: .shortAndLong, help: "Output format: text or json.")
     var format: Format = .text
 
+    @OptionGroup(title: KeyOptionGroup.title) var keys: KeyOptionGroup
+
     @Flag(name: .long, help: "Replace addresses, device names, serial numbers, beacon UUIDs and ANCS text with stable pseudonyms.")
     var redact = false
 
     func run() throws {
+        var options = DecodeOptions()
+        options.keys = try keys.make()
         let opened = try input.open()
         let summary = Listings.devices(opened, path: input.file, format: format == .json ? .json : .text,
-                                       redact: redact, out: OutputWriter(fd: 1))
+                                       options: options, redact: redact, out: OutputWriter(fd: 1))
         if let e = summary.error {
             reportError("\(input.file): \(e.description); the list covers the \(summary.stats.records) record\(summary.stats.records == 1 ? "" : "s") before it")
             throw ExitCode(2)

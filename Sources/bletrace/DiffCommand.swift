@@ -20,6 +20,8 @@ struct DiffCommand: ParsableCommand {
           bletrace diff good.btsnoop bad.btsnoop
           bletrace diff good.log bad.log --format markdown --redact > diff.md
           bletrace diff a.pklg b.pklg --ignore rssi,timing --format json
+          bletrace diff good-bugreport.zip bad-bugreport.zip --log-b 2
+          bletrace diff sniffed-a.pcap sniffed-b.pcap --keys keys.yaml
         """
     )
 
@@ -38,6 +40,14 @@ struct DiffCommand: ParsableCommand {
     @Option(name: .long, help: "A timing change counts from this many milliseconds (and when the slower is at least twice the faster).")
     var timingThreshold: Double = 50
 
+    @Option(name: .customLong("log-a"), help: "In a bugreport A with several Bluetooth logs, compare log N (see analyze --list-logs).")
+    var logA: Int?
+
+    @Option(name: .customLong("log-b"), help: "In a bugreport B with several Bluetooth logs, compare log N.")
+    var logB: Int?
+
+    @OptionGroup(title: KeyOptionGroup.title) var keys: KeyOptionGroup
+
     @Flag(name: .long, help: "Replace addresses, device names, serial numbers, beacon UUIDs and ANCS text with pseudonyms, the same on both sides.")
     var redact = false
 
@@ -45,16 +55,19 @@ struct DiffCommand: ParsableCommand {
     var quiet = false
 
     /// The digest, and whether the capture was damaged part-way (the diff is still printed; exit status 2).
-    func digest(_ path: String, _ redactor: Redactor?) throws -> (CaptureDigest, Bool) {
+    func digest(_ path: String, log: Int?, options: DecodeOptions, _ redactor: Redactor?) throws -> (CaptureDigest, Bool) {
         let opened: OpenedCapture
         do {
-            opened = try InputOpener.open(path: path)
+            opened = try InputOpener.open(path: path, log: log)
         } catch let e as CaptureError {
             reportError("\(path): \(e.description)")
             throw ExitCode(2)
         }
+        if !quiet && opened.logs.count > 1, let chosen = opened.chosenLog {
+            reportError("\(path) holds \(opened.logs.count) Bluetooth logs; comparing [\(chosen)] \(opened.logs[chosen - 1].name) (choose with --log-a/--log-b N)")
+        }
         let observer: ((TraceEvent) -> Void)? = redactor.map { r in { r.learn($0) } }
-        let (d, summary) = CaptureDigest.make(opened.reader, path: path, containers: opened.containers, observer: observer)
+        let (d, summary) = CaptureDigest.make(opened.reader, path: path, containers: opened.containers, options: options, observer: observer)
         redactor?.learn(summary: summary)
         if let e = summary.error {
             reportError("\(path): \(e.description); compared the \(summary.stats.records) record\(summary.stats.records == 1 ? "" : "s") before it")
@@ -75,8 +88,10 @@ struct DiffCommand: ParsableCommand {
             }
         }
         let redactor = redact ? Redactor() : nil
-        let (da, damagedA) = try digest(a, redactor)
-        let (db, damagedB) = try digest(b, redactor)
+        var decode = DecodeOptions()
+        decode.keys = try keys.make()
+        let (da, damagedA) = try digest(a, log: logA, options: decode, redactor)
+        let (db, damagedB) = try digest(b, log: logB, options: decode, redactor)
         let diff = Diff(da, db, options: options)
         let out = OutputWriter(fd: 1)
         let r: (String) -> String = redactor.map { x in { x.redact($0) } } ?? { $0 }

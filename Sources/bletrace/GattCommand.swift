@@ -78,11 +78,14 @@ struct Gatt: ParsableCommand {
     @Option(name: .long, help: "Names for vendor UUIDs (JSON or YAML; see docs/json.md).")
     var uuids: String?
 
+    @OptionGroup(title: KeyOptionGroup.title) var keys: KeyOptionGroup
+
     @Flag(name: .long, help: "Replace addresses, device names, serial numbers, beacon UUIDs and ANCS text with stable pseudonyms.")
     var redact = false
 
     func run() throws {
         var options = DecodeOptions()
+        options.keys = try keys.make()
         if let u = uuids { options.uuids = try loadUUIDs(u) }
         try UserUUIDNames.$current.withValue(options.uuids?.names) { try run(options) }
     }

@@ -370,8 +370,9 @@ public struct Diff {
         // side's steps as extra.
         if (la.undecoded > 0) != (lb.undecoded > 0) {
             let (side, n, other) = la.undecoded > 0 ? ("A", la.undecoded, lb.steps.count) : ("B", lb.undecoded, la.steps.count)
+            let unlisted = other == 0 ? "" : " (\(other) step\(other == 1 ? "" : "s") on the other side not listed)"
             add(.procedures, subject, "encrypted and not decoded in \(side) (\(n) data PDU\(n == 1 ? "" : "s")): "
-                + "its GATT procedures cannot be compared (\(other) step\(other == 1 ? "" : "s") on the other side not listed)")
+                + "its GATT procedures cannot be compared\(unlisted); --ltk or --keys decrypts it")
         } else {
             compareSteps(la, lb, subject: subject, removedPaths: removedPaths)
         }

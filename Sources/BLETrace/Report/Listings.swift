@@ -22,11 +22,13 @@ public enum Listings {
     /// `bletrace devices`: every device seen. Returns the summary (its `error` says where reading stopped).
     @discardableResult
     /// `learned`: a redactor that has already learned this capture (`Redactor.learn(capture:)`).
-    public static func devices(_ opened: OpenedCapture, path: String, format: Format, redact: Bool = false,
-                               learned: Redactor? = nil, out: OutputWriter) -> Summary {
+    /// `options.keys`: IRKs that fold resolvable private addresses into their identity, and LTKs that decrypt
+    /// sniffed links.
+    public static func devices(_ opened: OpenedCapture, path: String, format: Format, options: DecodeOptions = DecodeOptions(),
+                               redact: Bool = false, learned: Redactor? = nil, out: OutputWriter) -> Summary {
         let fresh = learned == nil && redact ? Redactor() : nil
         let r = learned ?? fresh
-        let (analyzer, summary) = analyze(opened, path: path, options: DecodeOptions(), learning: fresh)
+        let (analyzer, summary) = analyze(opened, path: path, options: options, learning: fresh)
         let inventory = analyzer.layers.lazy.compactMap { $0 as? DeviceInventory }.first
         let devices = inventory?.devices ?? []
         let overflow = inventory?.overflowReports ?? 0
