@@ -5,14 +5,20 @@ import Testing
 struct Air {
     var records: [Record] = []
     var sent = [0, 0]
+    var aa = LL.connAA
 
-    init() {
-        records.append(LL.record(1, LL.phdr(LL.connectInd(), rf: 0, flags: 0), linkType: 256))
+    init() { connect(aa: LL.connAA) }
+
+    /// A CONNECT_IND between the test devices: the PDUs that follow are on its access address.
+    mutating func connect(aa: UInt32) {
+        records.append(LL.record(records.count + 1, LL.phdr(LL.connectInd(aa: aa), rf: 0, flags: 0), linkType: 256))
+        self.aa = aa
+        sent = [0, 0]
     }
 
     mutating func add(_ pdu: [UInt8], central: Bool) {
         let flags = UInt16(central ? 2 : 3) << 7
-        records.append(LL.record(records.count + 1, LL.phdr(LL.conn(pdu), rf: 10, flags: flags), linkType: 256))
+        records.append(LL.record(records.count + 1, LL.phdr(LL.conn(pdu, aa: aa), rf: 10, flags: flags), linkType: 256))
     }
 
     /// The next header octet of a side: SN from its own count, NESN acknowledging the other side.

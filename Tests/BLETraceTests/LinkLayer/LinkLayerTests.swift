@@ -71,14 +71,14 @@ enum LL {
 
     /// CONNECT_IND from `central` (random) to `peripheral` (public): AA 0x50654D21, interval 24 (30 ms), latency 2,
     /// timeout 500 (5 s), channel map of 37 channels, hop 7, SCA 5.
-    static func connectInd() -> [UInt8] {
-        let lldata = le32(connAA) + [0x56, 0x34, 0x12] + [2] + le16(3) + le16(24) + le16(2) + le16(500)
+    static func connectInd(aa: UInt32 = connAA) -> [UInt8] {
+        let lldata = le32(aa) + [0x56, 0x34, 0x12] + [2] + le16(3) + le16(24) + le16(2) + le16(500)
             + [0xFF, 0xFF, 0xFF, 0xFF, 0x1F] + [7 | 5 << 5]
         return packet(advAA, adv(5, tx: true, rx: false, addr(central) + addr(peripheral) + lldata), crcInit: LLCRC.advertisingInit)
     }
 
     /// A data packet on the test connection with a correct CRC.
-    static func conn(_ pdu: [UInt8]) -> [UInt8] { packet(connAA, pdu, crcInit: crcInit) }
+    static func conn(_ pdu: [UInt8], aa: UInt32 = connAA) -> [UInt8] { packet(aa, pdu, crcInit: crcInit) }
 
     /// nRF (272 v3) flags for a data PDU: CRC ok, direction.
     static func dflags(central: Bool, encrypted: Bool = false, mic: Bool = false, phy: UInt8 = 0) -> UInt8 {
