@@ -160,14 +160,24 @@ public struct BDAddr: Hashable, Comparable, Sendable, CustomStringConvertible {
 
     /// Parses "AA:BB:CC:DD:EE:FF" (most significant first).
     public init?(string: String) {
-        let parts = string.split(separator: ":")
-        guard parts.count == 6 else { return nil }
-        var v: UInt64 = 0
-        for p in parts {
-            guard p.count == 2, let b = UInt8(p, radix: 16) else { return nil }
-            v = v << 8 | UInt64(b)
-        }
+        var s = string
+        guard let v = s.withUTF8({ BDAddr.parse($0) }) else { return nil }
         self.init(v)
+    }
+
+    /// Six pairs of hex digits separated by colons: exactly 17 bytes.
+    static func parse(_ b: UnsafeBufferPointer<UInt8>) -> UInt64? {
+        guard b.count == 17 else { return nil }
+        var v: UInt64 = 0
+        for i in 0..<17 {
+            if i % 3 == 2 {
+                guard b[i] == UInt8(ascii: ":") else { return nil }
+                continue
+            }
+            guard let d = Hex.digitValue(b[i]) else { return nil }
+            v = v << 4 | UInt64(d)
+        }
+        return v
     }
 
     public var description: String {

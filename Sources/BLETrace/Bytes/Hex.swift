@@ -47,19 +47,23 @@ public enum Hex {
         }
     }
 
+    /// The value of one hex digit (either case).
+    @inline(__always) static func digitValue(_ c: UInt8) -> UInt8? {
+        switch c {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): return c - UInt8(ascii: "0")
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): return c - UInt8(ascii: "a") + 10
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): return c - UInt8(ascii: "A") + 10
+        default: return nil
+        }
+    }
+
     /// Parses hex text ("0a1b", "0a 1b", "0a:1b"); nil on any other character or an odd digit count.
     public static func parse(_ text: String) -> [UInt8]? {
         var out = [UInt8]()
         var high: UInt8? = nil
         for c in text.utf8 {
-            let v: UInt8
-            switch c {
-            case UInt8(ascii: "0")...UInt8(ascii: "9"): v = c - UInt8(ascii: "0")
-            case UInt8(ascii: "a")...UInt8(ascii: "f"): v = c - UInt8(ascii: "a") + 10
-            case UInt8(ascii: "A")...UInt8(ascii: "F"): v = c - UInt8(ascii: "A") + 10
-            case UInt8(ascii: " "), UInt8(ascii: ":"), UInt8(ascii: "-"): continue
-            default: return nil
-            }
+            if c == UInt8(ascii: " ") || c == UInt8(ascii: ":") || c == UInt8(ascii: "-") { continue }
+            guard let v = digitValue(c) else { return nil }
             if let h = high { out.append(h << 4 | v); high = nil } else { high = v }
         }
         return high == nil ? out : nil

@@ -3,17 +3,8 @@
 /// contiguous hex digits where the words just before them say an address follows (`Address: 8096984254B0`,
 /// `bd_addr=…`, `MAC …`). Addresses are returned most significant byte first, as written.
 enum AddressScan {
-    @inline(__always) static func hexValue(_ b: UInt8) -> UInt8? {
-        switch b {
-        case 0x30...0x39: return b - 0x30
-        case 0x41...0x46: return b - 0x41 + 10
-        case 0x61...0x66: return b - 0x61 + 10
-        default: return nil
-        }
-    }
-
     @inline(__always) static func isWordByte(_ b: UInt8) -> Bool {
-        hexValue(b) != nil || (b >= 0x41 && b <= 0x5A) || (b >= 0x61 && b <= 0x7A) || b == 0x5F
+        Hex.digitValue(b) != nil || (b >= 0x41 && b <= 0x5A) || (b >= 0x61 && b <= 0x7A) || b == 0x5F
     }
 
     /// Words that announce an address, lowercased; one of them must end within the few bytes before a
@@ -56,14 +47,14 @@ enum AddressScan {
         var v: UInt64 = 0
         for g in 0..<6 {
             let p = i + 3 * g
-            guard let h = hexValue(u[p]), let l = hexValue(u[p + 1]) else { return nil }
+            guard let h = Hex.digitValue(u[p]), let l = Hex.digitValue(u[p + 1]) else { return nil }
             if g < 5 && u[p + 2] != sep { return nil }
             v = v << 8 | UInt64(h << 4 | l)
         }
         if i + 17 < u.count && isWordByte(u[i + 17]) { return nil }
         // Not six groups of a longer run (an EUI-64, an IPv6 address).
-        if i + 18 < u.count && u[i + 17] == sep && hexValue(u[i + 18]) != nil { return nil }
-        if i >= 2 && u[i - 1] == sep && hexValue(u[i - 2]) != nil { return nil }
+        if i + 18 < u.count && u[i + 17] == sep && Hex.digitValue(u[i + 18]) != nil { return nil }
+        if i >= 2 && u[i - 1] == sep && Hex.digitValue(u[i - 2]) != nil { return nil }
         return BDAddr(v)
     }
 
@@ -71,7 +62,7 @@ enum AddressScan {
     static func contiguous(_ u: UnsafeBufferPointer<UInt8>, at i: Int) -> BDAddr? {
         var v: UInt64 = 0
         for k in 0..<12 {
-            guard let h = hexValue(u[i + k]) else { return nil }
+            guard let h = Hex.digitValue(u[i + k]) else { return nil }
             v = v << 4 | UInt64(h)
         }
         if i + 12 < u.count && isWordByte(u[i + 12]) { return nil }

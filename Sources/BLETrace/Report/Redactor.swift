@@ -18,6 +18,8 @@ public final class Redactor {
     var pseudonyms: [String: String] = [:]
     /// Every pseudonym handed out: an address found in text that is one of them is not learned again.
     var issued = Set<String>()
+    /// Addresses already learned (or found to be pseudonyms): learning one again costs a set lookup.
+    var seenAddresses = Set<UInt64>()
     var counters: [Kind: Int] = [:]
     /// Patterns of at least 3 bytes, indexed by their first 3 bytes (longest first), with a bit per hash of
     /// those prefixes in front of the index for fast rejection.
@@ -107,6 +109,7 @@ public final class Redactor {
     // MARK: Learning
 
     public func learnAddress(_ a: BDAddr) {
+        guard seenAddresses.insert(a.value).inserted else { return }
         guard a.value != 0, a.value != 0xFFFF_FFFF_FFFF, !issued.contains(a.description) else { return }
         let (p, n, new) = pseudonym(.address, a.description)
         guard new else { return }

@@ -6,7 +6,8 @@ extension Redactor {
     /// Learns the identifying values of an event: any address in its strings, local names, beacon UUIDs,
     /// the strings its attribute values decoded to, and the text of ANCS Data Source notifications.
     public func learn(_ e: TraceEvent) {
-        for (_, f) in e.layers { learn(fields: f) }
+        var sink = LearningFieldSink(self)
+        EventJSON.writeLayers(e, into: &sink)
         switch e.body {
         case let .hciCommand(h):
             if case let .classic(.linkKeyReply(_, key)) = h.params { learnKey(key) }
@@ -109,29 +110,46 @@ extension Redactor {
     }
 
     /// Fields that hold keys (SMP key distribution, the encryption summary).
-    static let keyFields: Set<String> = ["ltk", "stk", "irk", "csrk"]
+    /// (Compared one by one: cheaper than hashing every member name the learner sees.)
+    @inline(__always) static func isKeyField(_ key: String) -> Bool {
+        key == "ltk" || key == "stk" || key == "irk" || key == "csrk"
+    }
+
+    /// A member's string value.
+    func learn(string s: String, key: String) {
+        learnAddresses(inText: s)
+        if key == "local_name" || key == "broadcast_name" { learnString(s, kind: .name) }
+        else if Redactor.isKeyField(key), let k = Hex.parse(s) { learnKey(k[...]); learnKey(k.reversed()[...]) }
+        else if key == "tk", s != "000000" { learnString(s, kind: .key) }
+    }
+
+    /// A member's bytes: keys an SMP PDU distributes.
+    func learn(hex b: ArraySlice<UInt8>, key: String) {
+        if Redactor.isKeyField(key) { learnKey(b); learnKey(Array(b.reversed())[...]) }
+    }
+
+    /// A string item of the list that is the value of `key`.
+    func learn(listItem s: String, key: String?) {
+        learnAddresses(inText: s)
+        if key == "names" { learnString(s, kind: .name) }
+    }
+
+    static func isBeacon(_ key: String?) -> Bool { key == "ibeacon" || key == "altbeacon" }
 
     public func learn(fields f: Fields) {
         for (key, v) in f.items {
             switch v {
             case let .string(s):
-                learnAddresses(inText: s)
-                if key == "local_name" || key == "broadcast_name" { learnString(s, kind: .name) }
-                else if Redactor.keyFields.contains(key), let k = Hex.parse(s) { learnKey(k[...]); learnKey(k.reversed()[...]) }
-                else if key == "tk", s != "000000" { learnString(s, kind: .key) }
+                learn(string: s, key: key)
             case let .hex(b):
-                // Keys an SMP PDU distributes.
-                if Redactor.keyFields.contains(key) { learnKey(b[...]); learnKey(b.reversed()[...]) }
+                learn(hex: b[...], key: key)
             case let .object(o):
-                if key == "ibeacon" || key == "altbeacon", let u = o["uuid"]?.stringValue.flatMap({ BLEUUID(string: $0) }) { learnBeacon(u) }
+                if Redactor.isBeacon(key), let u = o["uuid"]?.stringValue.flatMap({ BLEUUID(string: $0) }) { learnBeacon(u) }
                 learn(fields: o)
             case let .list(items):
                 for x in items {
                     if case let .object(o) = x { learn(fields: o) }
-                    else if case let .string(s) = x {
-                        learnAddresses(inText: s)
-                        if key == "names" { learnString(s, kind: .name) }
-                    }
+                    else if case let .string(s) = x { learn(listItem: s, key: key) }
                 }
             default: break
             }
@@ -164,4 +182,74 @@ extension Redactor {
         learn(summary: s)
         return s
     }
+}
+
+/// Learns from an event's fields as its renderer writes them, without building the field tree: the same
+/// values `Redactor.learn(fields:)` learns from the tree (strings and keys by their member's name, string
+/// items of a list by the list's name, a beacon's `uuid`), at a fraction of the cost.
+struct LearningFieldSink: FieldSink {
+    struct Container {
+        /// The member name the container is the value of (nil for a list's item).
+        var key: String?
+        var isList: Bool
+    }
+    let redactor: Redactor
+    var stack: [Container] = []
+    var pending: String?
+
+    init(_ redactor: Redactor) {
+        self.redactor = redactor
+        stack.reserveCapacity(8)
+    }
+
+    /// Where a scalar goes: a member of an object (its name), or an item of a list (the list's name).
+    /// Members of the event's own object are layers, not values.
+    mutating func take() -> (key: String, inList: Bool)? {
+        defer { pending = nil }
+        guard let top = stack.last else { return nil }
+        if top.isList { return top.key.map { ($0, true) } ?? ("", true) }
+        return pending.map { ($0, false) }
+    }
+
+    mutating func key(_ k: String) { pending = k }
+    mutating func int(_ v: Int) { pending = nil }
+    mutating func double(_ v: Double) { pending = nil }
+    mutating func bool(_ v: Bool) { pending = nil }
+    mutating func null() { pending = nil }
+
+    mutating func string(_ v: String) {
+        guard let (key, inList) = take() else { return }
+        if inList {
+            redactor.learn(listItem: v, key: key)
+            return
+        }
+        redactor.learn(string: v, key: key)
+        if key == "uuid", stack.count >= 1, Redactor.isBeacon(stack[stack.count - 1].key), !stack[stack.count - 1].isList,
+           let u = BLEUUID(string: v) {
+            redactor.learnBeacon(u)
+        }
+    }
+
+    mutating func string(utf8 v: ArraySlice<UInt8>) { string(String(decoding: v, as: UTF8.self)) }
+
+    mutating func hex(_ v: ArraySlice<UInt8>) {
+        guard let (key, inList) = take(), !inList else { return }
+        redactor.learn(hex: v, key: key)
+    }
+
+    mutating func beginObject() {
+        let inList = stack.last?.isList ?? false
+        stack.append(Container(key: inList ? nil : pending, isList: false))
+        pending = nil
+    }
+
+    mutating func endObject() { _ = stack.popLast() }
+
+    mutating func beginList() {
+        let inList = stack.last?.isList ?? false
+        stack.append(Container(key: inList ? nil : pending, isList: true))
+        pending = nil
+    }
+
+    mutating func endList() { _ = stack.popLast() }
 }

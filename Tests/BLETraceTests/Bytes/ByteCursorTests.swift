@@ -37,6 +37,10 @@ import Testing
         #expect(a.description == "11:22:33:44:55:66")
         #expect(BDAddr(string: "11:22:33:44:55:66") == a)
         #expect(BDAddr(string: "11:22:33") == nil)
+        #expect(BDAddr(string: "c4:7c:8d:6A:11:22") == BDAddr(0xC4_7C_8D_6A_11_22))
+        for bad in ["11:22:33:44:55:6G", "11-22-33-44-55-66", "11:22:33:44:55:666", "1:22:33:44:55:66:", "+1:22:33:44:55:66", "11:22:33:44:55"] {
+            #expect(BDAddr(string: bad) == nil, "\(bad)")
+        }
     }
 
     @Test func hexFormatting() {

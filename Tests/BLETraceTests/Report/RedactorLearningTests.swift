@@ -30,4 +30,25 @@ import Testing
             #expect(text.contains("name-1"), "\(format)")
         }
     }
+
+    /// The learner reads the fields as they are written (no tree); it must learn what the tree gives, in the
+    /// same order (pseudonyms are numbered in learning order), on every sample's events.
+    @Test func learningFromWrittenFieldsEqualsLearningFromTheTree() throws {
+        var learned = 0
+        for sample in Samples.all() {
+            let fromTree = Redactor(), fromSink = Redactor()
+            let (events, _) = TestSupport.analyze(try CaptureFile.open(bytes: sample.bytes), path: sample.fileName)
+            for e in events {
+                for (_, f) in e.layers { fromTree.learn(fields: f) }
+                var w = LearningFieldSink(fromSink)
+                EventJSON.writeLayers(e, into: &w)
+                #expect(w.stack.isEmpty)
+            }
+            #expect(fromSink.originals.map(\.value) == fromTree.originals.map(\.value), "\(sample.fileName)")
+            #expect(fromSink.originals.map(\.kind) == fromTree.originals.map(\.kind), "\(sample.fileName)")
+            learned += fromSink.originals.count
+        }
+        // Addresses, names, beacon UUIDs and keys of the samples.
+        #expect(learned > 30)
+    }
 }
