@@ -107,9 +107,11 @@ public final class SequenceRecorder {
         if text.hasSuffix("]"), let cut = text.range(of: " [", options: .backwards) { text = String(text[..<cut.lowerBound]) }
         if text.hasPrefix("ATT ") { text.removeFirst(4) }
         if text.count > maxLabel {
-            // Cut at a space near the limit, so no word is shown cut short.
+            // Cut at a space near the limit, so no word (or address, 17 characters) is shown cut short, and
+            // without the comma or colon before it.
             var cut = text.prefix(maxLabel - 1)
-            if let space = cut.lastIndex(of: " "), cut.distance(from: space, to: cut.endIndex) < 16 { cut = cut[..<space] }
+            if let space = cut.lastIndex(of: " "), cut.distance(from: space, to: cut.endIndex) <= 20 { cut = cut[..<space] }
+            while let last = cut.last, last == "," || last == ":" || last == ";" { cut = cut.dropLast() }
             text = String(cut) + "…"
         }
         return text
