@@ -19,10 +19,15 @@ public final class LinkLayerDecoder {
     struct SideState {
         var seen = false
         var sn: UInt8 = 0
+        var nesn: UInt8 = 0
         var hash: UInt64 = 0
         var record = 0
+        var time: Int64 = 0
         /// The other side has acknowledged `sn` (its NESN moved past it).
         var acked = false
+        /// After that, the other side's NESN came back to `sn`: it received a newer PDU from this side (one the
+        /// sniffer missed), so this side has moved on.
+        var superseded = false
     }
 
     /// What is known about one access address.
@@ -335,17 +340,26 @@ public final class LinkLayerDecoder {
         }
         if let c = conn { e.handle = l.handle; e.connection = c.id }
 
-        // Retransmission: the same SN and the same content from the same side, not yet acknowledged.
+        // Retransmission: the same SN and the same content from the same side, not yet acknowledged, or
+        // acknowledged where the sender did not hear it: its NESN has not moved either (it received nothing new,
+        // so it cannot have seen the acknowledgement, and must send the same PDU again), the other side has not
+        // received a newer PDU from it since, and it comes at the next connection event at the latest. (Later,
+        // the sniffer more likely missed whole connection events, after which the same values come round again.)
         var hash: UInt64 = 0xCBF2_9CE4_8422_2325
         hash = (hash ^ UInt64(h.llid)) &* 0x100_0000_01B3
         hash = (hash ^ UInt64(h.length)) &* 0x100_0000_01B3
         for byte in payload { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01B3 }
         let side = dir == .centralToPeripheral ? 0 : 1
         let s = l.sides[side]
-        let retransmission = s.seen && s.sn == h.sn && s.hash == hash && !s.acked
-        if l.sides[1 - side].seen && h.nesn != l.sides[1 - side].sn { l.sides[1 - side].acked = true }
+        let nextEvent = l.interval.map { r.timestamp.micros - s.time <= Int64($0) * 1875 } ?? false // 1.5 intervals of 1.25 ms
+        let ackUnheard = s.nesn == h.nesn && !s.superseded && nextEvent
+        let retransmission = s.seen && s.sn == h.sn && s.hash == hash && (!s.acked || ackUnheard)
+        if l.sides[1 - side].seen {
+            if h.nesn != l.sides[1 - side].sn { l.sides[1 - side].acked = true }
+            else if l.sides[1 - side].acked { l.sides[1 - side].superseded = true }
+        }
         if !retransmission {
-            l.sides[side] = SideState(seen: true, sn: h.sn, hash: hash, record: r.number, acked: false)
+            l.sides[side] = SideState(seen: true, sn: h.sn, nesn: h.nesn, hash: hash, record: r.number, time: r.timestamp.micros, acked: false)
         }
 
         // Encryption.

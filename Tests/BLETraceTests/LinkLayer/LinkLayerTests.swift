@@ -500,9 +500,28 @@ struct LLConnectionTests {
         let (again, _, _) = session([(true, req), (false, LL.data(llid: 1, sn: 0, nesn: 1, [])),
                                      (true, LL.data(llid: 2, sn: 1, nesn: 1, Self.readRequest))])
         #expect(again[3].kind == .att)
-        // Same SN but acknowledged in between (packets were missed): not a retransmission.
-        let (missed, _, _) = session([(true, req), (false, LL.data(llid: 1, sn: 0, nesn: 1, [])), (true, req)])
+        // Acknowledged, but the central's NESN did not move: it missed the acknowledgement and sends the request
+        // again at the next connection event (records are 10 ms apart, the interval is 30 ms).
+        let (unheard, _, unheardSummary) = session([(true, req), (false, LL.data(llid: 1, sn: 0, nesn: 1, [])), (true, req),
+                                                    (false, LL.data(llid: 2, sn: 1, nesn: 1, Self.readResponse))])
+        #expect(unheard[3].layer("ll")?["retransmission_of"] == .int(2))
+        #expect(unheard.filter { $0.kind == .att }.count == 2)
+        #expect(unheard[4].layer("att")?["request"] == .int(2))
+        #expect(unheardSummary.sections.first { $0.name == "findings" }?.value.objectValue?["count"] == .int(0))
+        // The same after whole connection events the sniffer missed (the sequence numbers came round again):
+        // a new PDU, decoded.
+        var recs = [LL.record(1, LL.nordic(LL.connectInd(), packetID: 0x02, flags: 1, channel: 37), linkType: 272)]
+        for (i, p) in [(true, req), (false, LL.data(llid: 1, sn: 0, nesn: 1, [])), (true, req)].enumerated() {
+            recs.append(LL.record(i + 2, LL.nordic(LL.conn(p.1), flags: LL.dflags(central: p.0)), linkType: 272, micros: Int64(i) * 90_000 + 20_000))
+        }
+        let (missed, _, _) = LL.run(recs)
         #expect(missed[3].layer("ll")?["retransmission"] == nil)
+        #expect(missed[3].kind == .att)
+        // Acknowledged, and the peripheral's NESN then came back: the central sent a newer PDU the sniffer missed,
+        // so the same values next time are new.
+        let (superseded, _, _) = session([(true, req), (false, LL.data(llid: 1, sn: 0, nesn: 1, [])),
+                                          (false, LL.data(llid: 1, sn: 1, nesn: 0, [])), (true, req)])
+        #expect(superseded[4].kind == .att)
     }
 
     @Test("after LL_START_ENC_REQ payloads are encrypted: marked, never decoded")
