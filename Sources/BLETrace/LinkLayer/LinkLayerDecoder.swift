@@ -351,7 +351,9 @@ public final class LinkLayerDecoder {
         for byte in payload { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01B3 }
         let side = dir == .centralToPeripheral ? 0 : 1
         let s = l.sides[side]
-        let nextEvent = l.interval.map { r.timestamp.micros - s.time <= Int64($0) * 1875 } ?? false // 1.5 intervals of 1.25 ms
+        // Within 1.5 connection intervals (of 1.25 ms); timestamps are the file's, so the gap may overflow.
+        let gap = r.timestamp.micros.subtractingReportingOverflow(s.time)
+        let nextEvent = l.interval.map { !gap.overflow && gap.partialValue <= Int64($0) * 1875 } ?? false
         let ackUnheard = s.nesn == h.nesn && !s.superseded && nextEvent
         let retransmission = s.seen && s.sn == h.sn && s.hash == hash && (!s.acked || ackUnheard)
         if l.sides[1 - side].seen {

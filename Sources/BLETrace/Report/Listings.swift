@@ -20,10 +20,10 @@ public enum Listings {
     }
 
     /// `bletrace devices`: every device seen. Returns the summary (its `error` says where reading stopped).
-    @discardableResult
     /// `learned`: a redactor that has already learned this capture (`Redactor.learn(capture:)`).
     /// `options.keys`: IRKs that fold resolvable private addresses into their identity, and LTKs that decrypt
     /// sniffed links.
+    @discardableResult
     public static func devices(_ opened: OpenedCapture, path: String, format: Format, options: DecodeOptions = DecodeOptions(),
                                redact: Bool = false, learned: Redactor? = nil, out: OutputWriter) -> Summary {
         let fresh = learned == nil && redact ? Redactor() : nil

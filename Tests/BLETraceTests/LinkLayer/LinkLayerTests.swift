@@ -517,6 +517,12 @@ struct LLConnectionTests {
         let (missed, _, _) = LL.run(recs)
         #expect(missed[3].layer("ll")?["retransmission"] == nil)
         #expect(missed[3].kind == .att)
+        // Timestamps at the ends of the range (a hostile file): no overflow, not a retransmission.
+        var extreme = [LL.record(1, LL.nordic(LL.connectInd(), packetID: 0x02, flags: 1, channel: 37), linkType: 272)]
+        for (i, p) in [(true, req), (false, LL.data(llid: 1, sn: 0, nesn: 1, [])), (true, req)].enumerated() {
+            extreme.append(LL.record(i + 2, LL.nordic(LL.conn(p.1), flags: LL.dflags(central: p.0)), linkType: 272, micros: i == 0 ? .min : .max))
+        }
+        #expect(LL.run(extreme).events[3].kind == .att)
         // Acknowledged, and the peripheral's NESN then came back: the central sent a newer PDU the sniffer missed,
         // so the same values next time are new.
         let (superseded, _, _) = session([(true, req), (false, LL.data(llid: 1, sn: 0, nesn: 1, [])),
