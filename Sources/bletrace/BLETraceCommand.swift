@@ -106,13 +106,7 @@ struct InputOptions: ParsableArguments {
     }
 
     func open(path: String, notes: Bool) throws -> OpenedCapture {
-        let opened: OpenedCapture
-        do {
-            opened = try InputOpener.open(path: path, log: log)
-        } catch let e as CaptureError {
-            reportError("\(file): \(e.description)")
-            throw ExitCode(2)
-        }
+        let opened = try openCapture(path, log: log, named: file)
         if listLogs {
             if opened.logs.isEmpty {
                 print("\(file): a single capture (\(opened.reader.format.rawValue)), no bugreport logs")
@@ -120,9 +114,7 @@ struct InputOptions: ParsableArguments {
             for l in opened.logs { print("[\(l.index)] \(l.name) (\(l.size) bytes)") }
             throw ExitCode.success
         }
-        if notes && !quiet && opened.logs.count > 1, let chosen = opened.chosenLog {
-            reportError("\(file) holds \(opened.logs.count) Bluetooth logs; decoding [\(chosen)] \(opened.logs[chosen - 1].name) (choose with --log N, list with --list-logs)")
-        }
+        if notes && !quiet { noteChosenLog(opened, named: file, doing: "decoding", choose: "choose with --log N, list with --list-logs") }
         return opened
     }
 
@@ -133,6 +125,22 @@ struct InputOptions: ParsableArguments {
         guard stat(file, &st) == 0, (st.st_mode & S_IFMT) == S_IFREG else { return nil }
         return Int(st.st_size)
     }
+}
+
+/// Opens a capture (`named` is how the user wrote it), or exits with status 2 and a one-line error.
+func openCapture(_ path: String, log: Int?, named: String) throws -> OpenedCapture {
+    do {
+        return try InputOpener.open(path: path, log: log)
+    } catch let e as CaptureError {
+        reportError("\(named): \(e.description)")
+        throw ExitCode(2)
+    }
+}
+
+/// The note that a bugreport holds several logs, and which one is read.
+func noteChosenLog(_ opened: OpenedCapture, named: String, doing: String, choose: String) {
+    guard opened.logs.count > 1, let chosen = opened.chosenLog else { return }
+    reportError("\(named) holds \(opened.logs.count) Bluetooth logs; \(doing) [\(chosen)] \(opened.logs[chosen - 1].name) (\(choose))")
 }
 
 /// How text output looks.

@@ -56,16 +56,8 @@ struct DiffCommand: ParsableCommand {
 
     /// The digest, and whether the capture was damaged part-way (the diff is still printed; exit status 2).
     func digest(_ path: String, log: Int?, options: DecodeOptions, _ redactor: Redactor?) throws -> (CaptureDigest, Bool) {
-        let opened: OpenedCapture
-        do {
-            opened = try InputOpener.open(path: path, log: log)
-        } catch let e as CaptureError {
-            reportError("\(path): \(e.description)")
-            throw ExitCode(2)
-        }
-        if !quiet && opened.logs.count > 1, let chosen = opened.chosenLog {
-            reportError("\(path) holds \(opened.logs.count) Bluetooth logs; comparing [\(chosen)] \(opened.logs[chosen - 1].name) (choose with --log-a/--log-b N)")
-        }
+        let opened = try openCapture(path, log: log, named: path)
+        if !quiet { noteChosenLog(opened, named: path, doing: "comparing", choose: "choose with --log-a/--log-b N") }
         let observer: ((TraceEvent) -> Void)? = redactor.map { r in { r.learn($0) } }
         let (d, summary) = CaptureDigest.make(opened.reader, path: path, containers: opened.containers, options: options, observer: observer)
         redactor?.learn(summary: summary)

@@ -1,4 +1,5 @@
 import Foundation
+import ZIPFoundation
 @testable import BLETrace
 
 /// Shared helpers for the tests.
@@ -37,6 +38,19 @@ enum TestSupport {
         // Checked, so that a test never reads a file that was not written (and the build has no unused-result warning).
         let written = FileManager.default.createFile(atPath: path, contents: Data(bytes))
         precondition(written, "cannot write \(path)")
+        return path
+    }
+
+    /// Writes a zip (a bugreport, say) holding `entries` (name, bytes), deflated, to a fresh temporary file and
+    /// returns its path.
+    static func zipFile(_ entries: [(String, [UInt8])]) throws -> String {
+        let path = NSTemporaryDirectory() + "bletrace-test-" + UUID().uuidString + ".zip"
+        let archive = try Archive(url: URL(fileURLWithPath: path), accessMode: .create)
+        for (name, bytes) in entries {
+            try archive.addEntry(with: name, type: .file, uncompressedSize: Int64(bytes.count), compressionMethod: .deflate) { position, size in
+                Data(bytes[Int(position)..<Int(position) + size])
+            }
+        }
         return path
     }
 

@@ -34,25 +34,8 @@ public enum LEBytes {
 
     /// A hex string (spaces, colons and a 0x prefix allowed) as bytes in the order written; nil if not hex.
     public static func hex(_ text: String) -> [UInt8]? {
-        var s = Substring(text.lowercased())
-        if s.hasPrefix("0x") { s = s.dropFirst(2) }
-        let digits = s.filter { $0 != " " && $0 != ":" && $0 != "-" }
-        guard digits.count % 2 == 0 else { return nil }
-        var out: [UInt8] = []
-        out.reserveCapacity(digits.count / 2)
-        var it = digits.makeIterator()
-        while let hi = it.next(), let lo = it.next() {
-            guard let h = hi.hexDigitValue, let l = lo.hexDigitValue else { return nil }
-            out.append(UInt8(h << 4 | l))
-        }
-        return out
+        Hex.parse(text.hasPrefix("0x") || text.hasPrefix("0X") ? String(text.dropFirst(2)) : text)
     }
 
-    public static func hexString(_ bytes: [UInt8]) -> String {
-        let digits = Array("0123456789abcdef".utf8)
-        var out: [UInt8] = []
-        out.reserveCapacity(bytes.count * 2)
-        for b in bytes { out.append(digits[Int(b >> 4)]); out.append(digits[Int(b & 15)]) }
-        return String(decoding: out, as: UTF8.self)
-    }
+    public static func hexString(_ bytes: [UInt8]) -> String { Hex.string(bytes) }
 }

@@ -351,11 +351,13 @@ public final class LinkLayerDecoder {
         for byte in payload { hash = (hash ^ UInt64(byte)) &* 0x100_0000_01B3 }
         let side = dir == .centralToPeripheral ? 0 : 1
         let s = l.sides[side]
-        // Within 1.5 connection intervals (of 1.25 ms); timestamps are the file's, so the gap may overflow.
-        let gap = r.timestamp.micros.subtractingReportingOverflow(s.time)
-        let nextEvent = l.interval.map { !gap.overflow && gap.partialValue <= Int64($0) * 1875 } ?? false
-        let ackUnheard = s.nesn == h.nesn && !s.superseded && nextEvent
-        let retransmission = s.seen && s.sn == h.sn && s.hash == hash && (!s.acked || ackUnheard)
+        var retransmission = false
+        if s.seen && s.sn == h.sn && s.hash == hash {
+            // Within 1.5 connection intervals (of 1.25 ms); timestamps are the file's, so the gap may overflow.
+            let gap = r.timestamp.micros.subtractingReportingOverflow(s.time)
+            let nextEvent = l.interval.map { !gap.overflow && gap.partialValue <= Int64($0) * 1875 } ?? false
+            retransmission = !s.acked || (s.nesn == h.nesn && !s.superseded && nextEvent)
+        }
         if l.sides[1 - side].seen {
             if h.nesn != l.sides[1 - side].sn { l.sides[1 - side].acked = true }
             else if l.sides[1 - side].acked { l.sides[1 - side].superseded = true }

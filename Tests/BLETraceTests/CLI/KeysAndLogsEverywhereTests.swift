@@ -1,6 +1,5 @@
 import Foundation
 import Testing
-import ZIPFoundation
 @testable import BLETrace
 
 /// `--ltk`/`--keys` work on every command that decodes a capture (not only `analyze`), and `diff` chooses a
@@ -90,25 +89,14 @@ import ZIPFoundation
         #expect(with.out.hasSuffix("No differences.\n"))
     }
 
-    /// A bugreport zip holding the good and the bad diff sample as two logs.
-    static func twoLogZip() throws -> (String, String) {
-        let dir = NSTemporaryDirectory() + "bletrace-zip-" + UUID().uuidString
-        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
-        let zipPath = dir + "/bugreport.zip"
-        let archive = try Archive(url: URL(fileURLWithPath: zipPath), accessMode: .create)
-        for (name, bytes) in [("FS/data/misc/bluetooth/logs/btsnoop_hci.log", Samples.diffSession(bad: false).writer.bytes),
-                              ("FS/data/misc/bluetooth/logs/btsnoop_hci.log.last", Samples.diffSession(bad: true).writer.bytes)] {
-            try archive.addEntry(with: name, type: .file, uncompressedSize: Int64(bytes.count), compressionMethod: .deflate) { position, size in
-                Data(bytes[Int(position)..<Int(position) + size])
-            }
-        }
-        return (dir, zipPath)
-    }
-
     @Test(.enabled(if: CLI.binary != nil))
     func diffChoosesTheLogOfEachSide() throws {
-        let (dir, zip) = try Self.twoLogZip()
-        defer { try? FileManager.default.removeItem(atPath: dir) }
+        // A bugreport holding the good and the bad diff sample as two logs.
+        let zip = try TestSupport.zipFile([
+            ("FS/data/misc/bluetooth/logs/btsnoop_hci.log", Samples.diffSession(bad: false).writer.bytes),
+            ("FS/data/misc/bluetooth/logs/btsnoop_hci.log.last", Samples.diffSession(bad: true).writer.bytes),
+        ])
+        defer { try? FileManager.default.removeItem(atPath: zip) }
         let same = try CLI.run(["diff", zip, zip])
         #expect(same.status == 0)
         #expect(same.err.contains("holds 2 Bluetooth logs; comparing [1]"))

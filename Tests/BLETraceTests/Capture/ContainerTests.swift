@@ -1,6 +1,5 @@
 import Foundation
 import Testing
-import ZIPFoundation
 @testable import BLETrace
 
 @Suite struct ContainerTests {
@@ -91,20 +90,13 @@ import ZIPFoundation
     }
 
     @Test func bugreportZipWithSeveralLogs() throws {
-        let dir = NSTemporaryDirectory() + "bletrace-zip-" + UUID().uuidString
-        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(atPath: dir) }
-        let zipPath = dir + "/bugreport.zip"
-        let archive = try Archive(url: URL(fileURLWithPath: zipPath), accessMode: .create)
-        func add(_ name: String, _ bytes: [UInt8]) throws {
-            try archive.addEntry(with: name, type: .file, uncompressedSize: Int64(bytes.count), compressionMethod: .deflate) { position, size in
-                Data(bytes[Int(position)..<Int(position) + size])
-            }
-        }
         let gatt = Samples.gattSession(), scan = Samples.scan()
-        try add("FS/data/misc/bluetooth/logs/btsnoop_hci.log", gatt.writer.bytes)
-        try add("version.txt", Array("1.0\n".utf8))
-        try add("bugreport-sdk_phone-2026-11-22.txt", Array(try Self.btsnoozText(scan).utf8))
+        let zipPath = try TestSupport.zipFile([
+            ("FS/data/misc/bluetooth/logs/btsnoop_hci.log", gatt.writer.bytes),
+            ("version.txt", Array("1.0\n".utf8)),
+            ("bugreport-sdk_phone-2026-11-22.txt", Array(try Self.btsnoozText(scan).utf8)),
+        ])
+        defer { try? FileManager.default.removeItem(atPath: zipPath) }
 
         let first = try InputOpener.open(path: zipPath)
         #expect(first.logs.map(\.name) == ["FS/data/misc/bluetooth/logs/btsnoop_hci.log", "btsnooz section of bugreport-sdk_phone-2026-11-22.txt"])

@@ -1,6 +1,5 @@
 import Foundation
 import Testing
-import ZIPFoundation
 @testable import BLETrace
 
 /// `--log N` and `--list-logs` on bugreports.
@@ -15,19 +14,12 @@ import ZIPFoundation
     }
 
     @Test func bugreportTextWithoutBTSnoozIsNotListed() throws {
-        let dir = NSTemporaryDirectory() + "bletrace-zip-" + UUID().uuidString
-        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(atPath: dir) }
-        let zipPath = dir + "/bugreport.zip"
-        let archive = try Archive(url: URL(fileURLWithPath: zipPath), accessMode: .create)
-        func add(_ name: String, _ bytes: [UInt8]) throws {
-            try archive.addEntry(with: name, type: .file, uncompressedSize: Int64(bytes.count), compressionMethod: .deflate) { position, size in
-                Data(bytes[Int(position)..<Int(position) + size])
-            }
-        }
-        try add("FS/data/misc/bluetooth/logs/btsnoop_hci.log", Samples.gattSession().writer.bytes)
         // A long main text with no btsnooz section (the marker would straddle read chunks if it were there).
-        try add("bugreport-sdk_phone-2026-11-22.txt", Array(String(repeating: "== dumpstate line\n", count: 20_000).utf8))
+        let zipPath = try TestSupport.zipFile([
+            ("FS/data/misc/bluetooth/logs/btsnoop_hci.log", Samples.gattSession().writer.bytes),
+            ("bugreport-sdk_phone-2026-11-22.txt", Array(String(repeating: "== dumpstate line\n", count: 20_000).utf8)),
+        ])
+        defer { try? FileManager.default.removeItem(atPath: zipPath) }
         let opened = try InputOpener.open(path: zipPath)
         #expect(opened.logs.map(\.name) == ["FS/data/misc/bluetooth/logs/btsnoop_hci.log"])
         #expect(throws: CaptureError.noSuchLog(requested: 2, count: 1)) { try InputOpener.open(path: zipPath, log: 2) }
