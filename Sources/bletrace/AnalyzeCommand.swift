@@ -57,6 +57,9 @@ struct Analyze: ParsableCommand {
     @Flag(name: .long, help: "Replace addresses, device names, serial numbers, beacon UUIDs, ANCS text and keys with stable pseudonyms.")
     var redact = false
 
+    @Option(name: .long, help: "Exit with status 1 when a diagnosis of this severity or worse is found: error or warning (for test rigs and CI; 2 still means the capture could not be read).")
+    var failOn: FailOn?
+
     @OptionGroup(title: "Filters (what is shown; everything is still decoded)") var filters: FilterOptions
 
     func run() throws {
@@ -89,7 +92,21 @@ struct Analyze: ParsableCommand {
             reportError("\(input.file): \(e.description); the output covers the \(summary.stats.records) record\(summary.stats.records == 1 ? "" : "s") before it")
             throw ExitCode(2)
         }
+        if let f = failOn, let worst = summary.diagnoses.first(where: { $0.severity >= f.severity }) {
+            if !input.quiet {
+                let n = summary.diagnoses.filter { $0.severity >= f.severity }.count
+                reportError("--fail-on \(f.rawValue): \(n) diagnos\(n == 1 ? "is" : "es") at or above \(f.rawValue), first \(worst.id.rawValue) at record \(worst.firstRecord)")
+            }
+            throw ExitCode(1)
+        }
     }
+}
+
+/// `--fail-on`: the least severe diagnosis that fails the run.
+enum FailOn: String, ExpressibleByArgument, CaseIterable {
+    case error, warning
+
+    var severity: DiagnosisSeverity { self == .error ? .error : .warning }
 }
 
 /// `analyze` filters: which events are shown.

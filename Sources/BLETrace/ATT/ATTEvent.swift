@@ -157,7 +157,8 @@ public enum ATTTransaction: Sendable, Equatable {
 /// The other record of a transaction, and the time between the two.
 public struct ATTLink: Sendable, Equatable {
     public var record: Int
-    public var latencyMicros: Int64
+    /// Nil when the capture's time went backwards between the two (a negative time is not a latency).
+    public var latencyMicros: Int64?
 }
 
 /// Why a response or confirmation answers nothing.

@@ -17,6 +17,9 @@ public final class ATTLayer: ChannelDecoder, AnalysisLayer {
 
     var pending: [PendingKey: Pending] = [:]
     var nextDeadline: Int64 = .max
+    /// The last record's time, and the last record where time went backwards.
+    var lastTime: Int64 = .min
+    var backwardsRecord = 0
 
     /// Per-connection state.
     final class ConnState {
@@ -50,6 +53,8 @@ public final class ATTLayer: ChannelDecoder, AnalysisLayer {
     var transactions = 0
     var latencyTotal: Int64 = 0
     var latencyMax: Int64 = 0
+    /// Transactions with a latency (time did not go backwards between request and response).
+    var timed = 0
     var errors: [(record: Int, request: UInt8, handle: UInt16, code: UInt8)] = []
     /// Names of error codes a service defines (ANCS 0xA0–0xA3), learned from its dissector.
     var serviceErrorNames: [UInt8: String] = [:]
@@ -91,7 +96,11 @@ public final class ATTLayer: ChannelDecoder, AnalysisLayer {
     public func attach(to pipeline: Pipeline) {
         self.pipeline = pipeline
         pipeline.channels[0x0004] = self
-        pipeline.recordObservers.append { [unowned self] _, t in
+        pipeline.recordObservers.append { [unowned self] record, t in
+            // Time going backwards (by more than a millisecond of logging jitter): requests pending across it
+            // are not timed out by the clock (a timeout across it is not known to be one).
+            if t.micros < self.lastTime &- 1000 { self.backwardsRecord = record }
+            self.lastTime = t.micros
             if t.micros >= self.nextDeadline { self.expire(now: t.micros) }
         }
         pipeline.finishers.append { [unowned self] in self.expire(now: .max) }

@@ -20,8 +20,8 @@ extension ATTLayer {
         var f = Fields()
         f.add("pdus", pduCount)
         f.add("transactions", transactions)
-        if transactions > 0 {
-            f.add("mean_latency_us", Int(latencyTotal / Int64(transactions)))
+        if timed > 0 {
+            f.add("mean_latency_us", Int(latencyTotal / Int64(timed)))
             f.add("max_latency_us", Int(latencyMax))
         }
         f.add("mtu", .list(mtuList.map { m in
@@ -43,7 +43,7 @@ extension ATTLayer {
     func summaryText() -> [String] {
         var text: [String] = []
         text.append("  ATT:         \(pduCount) PDU\(pduCount == 1 ? "" : "s"), \(transactions) transaction\(transactions == 1 ? "" : "s")"
-            + (transactions > 0 ? ", mean latency \(Fmt.fixed(Int(latencyTotal / Int64(transactions) / 10), scale: 100)) ms, max \(Fmt.fixed(Int(latencyMax / 10), scale: 100)) ms" : ""))
+            + (timed > 0 ? ", mean latency \(Fmt.fixed(Int(latencyTotal / Int64(timed) / 10), scale: 100)) ms, max \(Fmt.fixed(Int(latencyMax / 10), scale: 100)) ms" : ""))
         let mtus = mtuList
         for m in mtus.prefix(SummaryRender.textListed) {
             if m.client == nil && m.server == nil {

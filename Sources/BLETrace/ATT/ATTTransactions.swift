@@ -39,10 +39,15 @@ extension ATTLayer {
         } else if ATTNames.isResponse(op) || op == 0x1E {
             if let p = pending[key], ATTLayer.answers(pdu, p.pdu) {
                 pending[key] = nil
-                let latency = time.micros - p.time.micros
+                // Time that went backwards between the two gives no latency (a negative time is not one).
+                let d = time.micros &- p.time.micros
+                let latency: Int64? = d >= 0 ? d : nil
                 transactions += 1
-                latencyTotal += latency
-                latencyMax = max(latencyMax, latency)
+                if let l = latency {
+                    timed += 1
+                    latencyTotal += l
+                    latencyMax = max(latencyMax, l)
+                }
                 a.request = ATTLink(record: p.record, latencyMicros: latency)
                 let link = ATTLink(record: record, latencyMicros: latency)
                 pipeline?.update(p.record) { req in
@@ -79,9 +84,9 @@ extension ATTLayer {
         var next: Int64 = .max
         var expired: [(PendingKey, Pending)] = []
         for (k, p) in pending {
-            if now == .max || now - p.time.micros >= ATTLayer.timeoutMicros {
+            if now == .max || (now - p.time.micros >= ATTLayer.timeoutMicros && p.record >= backwardsRecord) {
                 expired.append((k, p))
-            } else {
+            } else if p.record >= backwardsRecord {
                 next = min(next, p.time.micros + ATTLayer.timeoutMicros)
             }
         }

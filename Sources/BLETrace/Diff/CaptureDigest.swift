@@ -95,6 +95,8 @@ public struct CaptureDigest {
     public var records: Int
     public var complete: Bool
     public var devices: [Device] = []
+    /// The capture's diagnoses, errors first.
+    public var diagnoses: [Diagnosis] = []
     public var links: [Link] = []
     /// BR/EDR links (ACL and synchronous), compared by `Diff.compareClassic`.
     public var classic: [ClassicLinkDigest] = []
@@ -131,6 +133,7 @@ public struct CaptureDigest {
         format = summary.capture.format.rawValue
         records = summary.stats.records
         complete = summary.error == nil
+        diagnoses = summary.diagnoses
         let inventory = layers.compactMap { $0 as? DeviceInventory }.first
         let att = layers.compactMap { $0 as? ATTLayer }.first
         let smp = layers.compactMap { $0 as? SMPLayer }.first

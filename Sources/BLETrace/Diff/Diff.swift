@@ -2,6 +2,8 @@
 public struct DiffItem: Sendable, Equatable {
     /// Categories, most important first; the order of the report.
     public enum Category: String, Sendable, CaseIterable, Comparable {
+        // First: what went wrong, and why, in one capture and not the other.
+        case diagnoses
         case devices
         case advertising
         case connections
@@ -18,6 +20,7 @@ public struct DiffItem: Sendable, Equatable {
 
         public var title: String {
             switch self {
+            case .diagnoses: return "Diagnoses"
             case .devices: return "Devices"
             case .advertising: return "Advertising"
             case .connections: return "Connections"
@@ -117,6 +120,7 @@ public struct Diff {
 
     mutating func compare() {
         matchDevices()
+        compareDiagnoses()
         compareDevices()
         let removedPaths = compareDatabases()
         compareLinks(removedPaths: removedPaths)
@@ -124,6 +128,33 @@ public struct Diff {
         compareValues()
         compareErrors()
         compareLatencyPercentiles()
+    }
+
+    /// Diagnoses found on one side only, or found on both a different number of times. The peer of A's is
+    /// matched to B's device (the same address, or a private address recognised by name and services).
+    mutating func compareDiagnoses() {
+        func key(_ d: Diagnosis, inA: Bool) -> String {
+            let p = d.peer.map { inA ? mapped($0.description) : $0.description } ?? ""
+            return d.id.rawValue + "|" + p + "|" + String(describing: d.facts.groupKey)
+        }
+        let inB = Dictionary(b.diagnoses.map { (key($0, inA: false), $0) }, uniquingKeysWith: { x, _ in x })
+        let inA = Dictionary(a.diagnoses.map { (key($0, inA: true), $0) }, uniquingKeysWith: { x, _ in x })
+        for d in a.diagnoses {
+            let k = key(d, inA: true)
+            if let e = inB[k] {
+                if e.count != d.count {
+                    add(.diagnoses, d.id.rawValue, "\(d.severity.name): \(DiagnosisText.title(d)): count changed", a: String(d.count), b: String(e.count),
+                        recordA: d.firstRecord, recordB: e.firstRecord)
+                }
+            } else {
+                add(.diagnoses, d.id.rawValue, "only in A: \(d.severity.name): \(DiagnosisText.title(d))" + (d.count > 1 ? " (\(d.count) times)" : ""),
+                    recordA: d.firstRecord)
+            }
+        }
+        for d in b.diagnoses where inA[key(d, inA: false)] == nil {
+            add(.diagnoses, d.id.rawValue, "only in B: \(d.severity.name): \(DiagnosisText.title(d))" + (d.count > 1 ? " (\(d.count) times)" : ""),
+                recordB: d.firstRecord)
+        }
     }
 
     /// The B key of an A server/device key.

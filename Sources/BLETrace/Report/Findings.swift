@@ -65,7 +65,11 @@ public final class Findings: AnalysisLayer {
     /// The connections, to tell which ones have an unknown transport.
     weak var tracker: ConnectionTracker?
 
+    weak var pipeline: Pipeline?
+    var pipelineStats: CaptureStats? { pipeline?.stats }
+
     public func attach(to pipeline: Pipeline) {
+        self.pipeline = pipeline
         tracker = pipeline.connections
         pipeline.eventObservers.append { [unowned self] e in self.observe(e) }
     }
@@ -150,17 +154,79 @@ public final class Findings: AnalysisLayer {
             var f = Fields()
             f.add("count", count)
             f.add("list", .list(list.map { .object($0.fields) }))
+            f.add("groups", .list(Findings.groups(list, peer: peerName).map { .object($0.fields) }))
             return .object(f)
-        }, text: { [self] in Findings.text(list, count: count) })
+        }, text: { [self] in Findings.text(list, count: count, peer: peerName, malformedCounted: (pipelineStats?.malformed ?? 0) > 0) })
     }
 
     static let noneText = "  Findings:    none"
 
-    public static func text(_ list: [Finding], count: Int, limit: Int = 50) -> [String] {
-        guard count > 0 else { return [noneText + " (no ATT errors, unanswered requests, failed pairings, malformed packets or failure disconnects)"] }
-        var lines = ["  Findings:    \(count)"]
-        for f in list.prefix(limit) { lines.append("    " + f.line) }
-        if count > limit { lines.append("    … \(count - limit) more (see the JSON summary)") }
+    /// Identical findings (same kind and text, so the same attribute or reason) on the same peer, as one.
+    public struct Group: Sendable, Equatable {
+        public var kind: Finding.Kind
+        public var text: String
+        public var peer: String?
+        public var count: Int
+        public var firstRecord: Int
+        public var lastRecord: Int
+        /// The connections it was seen on (at most 32).
+        public var connections: [Int]
+
+        public var fields: Fields {
+            var f = Fields()
+            f.add("kind", kind.rawValue)
+            f.add("text", text)
+            f.add("peer", peer.map { .string($0) } ?? .null)
+            f.add("count", count)
+            f.add("first_record", firstRecord)
+            f.add("last_record", lastRecord)
+            f.add("connections", .list(connections.map { .int($0) }))
+            return f
+        }
+
+        /// "records 12–480 (3×), connections #1, #2: ATT error: …"
+        public var line: String {
+            var s = count == 1 ? "record \(firstRecord)" : "records \(firstRecord)–\(lastRecord) (\(count)×)"
+            if !connections.isEmpty { s += (connections.count == 1 ? ", connection " : ", connections ") + connections.map { "#\($0)" }.joined(separator: ", ") }
+            return s + ": \(kind.title): \(text)"
+        }
+    }
+
+    /// The listed findings grouped, in order of first appearance. `peers` names each connection's peer.
+    public static func groups(_ list: [Finding], peer: (Int) -> String?) -> [Group] {
+        struct Key: Hashable { var kind: Finding.Kind; var text: String; var peer: String? }
+        var out: [Group] = []
+        var index: [Key: Int] = [:]
+        for f in list {
+            let p = f.connection.flatMap(peer)
+            let k = Key(kind: f.kind, text: f.text, peer: p)
+            if let i = index[k] {
+                out[i].count += 1
+                out[i].lastRecord = max(out[i].lastRecord, f.record)
+                if let c = f.connection, !out[i].connections.contains(c), out[i].connections.count < 32 { out[i].connections.append(c) }
+            } else {
+                index[k] = out.count
+                out.append(Group(kind: f.kind, text: f.text, peer: p, count: 1, firstRecord: f.record, lastRecord: f.record,
+                                 connections: f.connection.map { [$0] } ?? []))
+            }
+        }
+        return out
+    }
+
+    func peerName(_ id: Int) -> String? { tracker?.connection(id: id)?.peer?.description }
+
+    public static func text(_ list: [Finding], count: Int, limit: Int = 50, peer: (Int) -> String? = { _ in nil },
+                            malformedCounted: Bool = false) -> [String] {
+        guard count > 0 else {
+            // Malformed packets on a vendor's pseudo-handle are counted (Malformed:) but are not findings.
+            return [noneText + (malformedCounted ? " (no ATT errors, unanswered requests, failed pairings or failure disconnects)"
+                                : " (no ATT errors, unanswered requests, failed pairings, malformed packets or failure disconnects)")]
+        }
+        let groups = groups(list, peer: peer)
+        var lines = ["  Findings:    \(count)" + (groups.count < list.count ? " (\(groups.count) distinct)" : "")]
+        for g in groups.prefix(limit) { lines.append("    " + g.line) }
+        if groups.count > limit { lines.append("    … \(groups.count - limit) more (see the JSON summary)") }
+        if count > list.count { lines.append("    … \(count - list.count) more not listed (the first \(list.count) are grouped above)") }
         return lines
     }
 }

@@ -146,7 +146,8 @@ public enum SummaryRender {
         if let e = s.error {
             lines.append("  Damaged:     reading stopped: \(e.description); everything below covers the \(s.stats.records) record\(s.stats.records == 1 ? "" : "s") before it")
         }
-        // Findings lead, right after what the file is.
+        // Diagnoses lead, right after what the file is, then the findings (the symptoms).
+        for section in s.sections where section.name == "diagnoses" { lines.append(contentsOf: section.text) }
         for section in s.sections where section.name == "findings" {
             var text = section.text
             if s.error != nil, let first = text.first, first.hasPrefix(Findings.noneText) {
@@ -201,7 +202,7 @@ public enum SummaryRender {
             lines.append("    … and \(s.connectionCount - min(listed, s.connections.count)) more ("
                 + (unlisted == 0 ? "all of them are in the JSON summary)" : "the JSON summary lists the first \(s.connections.count))"))
         }
-        for section in s.sections where section.name != "findings" { lines.append(contentsOf: section.text) }
+        for section in s.sections where section.name != "findings" && section.name != "diagnoses" { lines.append(contentsOf: section.text) }
         for w in s.warnings { lines.append("  Warning: \(w)") }
         return lines
     }

@@ -134,8 +134,8 @@ public final class ActivityLog: AnalysisLayer {
         case .controllerToHost, .unknown: peerIsServer = byServer
         }
         let server = peerIsServer ? peerKey : "local"
-        if let r = a.response, latencies.count < ActivityLog.maxLatencies {
-            latencies.append(r.latencyMicros)
+        if let l = a.response?.latencyMicros, latencies.count < ActivityLog.maxLatencies {
+            latencies.append(l)
         }
         if !byServer, ATTNames.isRequest(UInt8(truncatingIfNeeded: op)) || op == 0x52 || op == 0xD2, let cid = e.connection {
             var start: UInt16? = nil, end: UInt16? = nil

@@ -52,6 +52,8 @@ public struct Summary {
     public var warnings: [String]
     /// Set when reading stopped early on damage.
     public var error: CaptureError?
+    /// The causes found, errors first (also the `diagnoses` section).
+    public var diagnoses: [Diagnosis] = []
 }
 
 /// Receives the timeline as it is decoded.
@@ -120,9 +122,13 @@ public final class Analyzer {
             failure = .readFailed(record: pipeline.stats.records + 1, offset: -1, reason: "\(error)")
         }
         let warnings = pipeline.finish()
-        let summary = Summary(capture: info, stats: pipeline.stats, connections: pipeline.connections.all,
+        let engine = layers.lazy.compactMap { $0 as? DiagnosisEngine }.first
+        engine?.see(layers)
+        engine?.damaged(failure, filtered: pipeline.stats.filtered)
+        var summary = Summary(capture: info, stats: pipeline.stats, connections: pipeline.connections.all,
                               connectionCount: pipeline.connections.total,
                               sections: layers.compactMap { $0.summary() }, warnings: warnings, error: failure)
+        summary.diagnoses = engine?.diagnoses ?? []
         sink?.end(summary)
         return summary
     }
@@ -137,6 +143,7 @@ public enum StandardLayers {
         layers.append(LinkLayerSummary())
         layers.append(EncryptionSummary())
         layers.append(Findings())
+        layers.append(DiagnosisEngine())
         return layers
     }
 }

@@ -59,7 +59,7 @@ final class HTMLCollector {
                 rssi[key]!.add(x: x, y: Double(v))
             }
         case let .att(a):
-            if case let .answers(link)? = a.transaction, a.opcode != 0x1E { latency.add(link.latencyMicros) }
+            if case let .answers(link)? = a.transaction, a.opcode != 0x1E, let l = link.latencyMicros { latency.add(l) }
             if let c = e.connection {
                 switch a.pdu {
                 case let .notification(h, _)?, let .indication(h, _)?:

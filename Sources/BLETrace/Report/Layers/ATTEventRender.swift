@@ -31,9 +31,12 @@ extension ATTEvent: LayerBody {
             if let r = request {
                 b.append(string: " [request at record ")
                 b.append(decimal: r.record)
-                b.append(string: ", ")
-                b.append(string: Fmt.fixed(Int(r.latencyMicros / 10), scale: 100))
-                b.append(string: " ms]")
+                if let l = r.latencyMicros {
+                    b.append(string: ", ")
+                    b.append(string: Fmt.fixed(Int(l / 10), scale: 100))
+                    b.append(string: " ms")
+                }
+                b.append(string: "]")
             }
         }
         if let n = eattBeyond, n > 0 {
@@ -91,7 +94,7 @@ extension ATTEvent: LayerBody {
         s.field("role", ATTNames.sentByClient(op) ? "client" : "server")
         if let r = request {
             s.field("request", r.record)
-            s.field("latency_us", Int(r.latencyMicros))
+            if let l = r.latencyMicros { s.field("latency_us", Int(l)) }
         }
         if let u = unexpected { s.field("unexpected", u.reason) }
         switch pdu {
@@ -123,7 +126,7 @@ extension ATTEvent: LayerBody {
         }
         if let r = response {
             s.field("response", r.record)
-            s.field("latency_us", Int(r.latencyMicros))
+            if let l = r.latencyMicros { s.field("latency_us", Int(l)) }
         }
         if let u = unanswered {
             s.field("unanswered", u.reason)

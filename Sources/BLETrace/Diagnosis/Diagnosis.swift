@@ -1,0 +1,251 @@
+/// A diagnosis: a cause found in the capture, with its evidence. Rules make these from typed events; the
+/// engine groups equal ones (same id, peer and key facts) into one with a count and a record range. Titles,
+/// explanations and advice are written by the renderers (`Report/DiagnosisText.swift`) from these facts.
+public struct Diagnosis: Sendable {
+    public var id: DiagnosisID
+    public var severity: DiagnosisSeverity
+    /// What the rule knew about the cause: reason codes, the attribute, the side, the timing.
+    public var facts: DiagnosisFacts
+    /// The peer the diagnosis is about, when it has one.
+    public var peer: BDAddr?
+    /// The connections (numbers as in the summary) it was seen on, in order; at most `maxConnections`.
+    public var connections: [Int] = []
+    /// How many times it happened.
+    public var count = 1
+    public var firstRecord: Int
+    public var lastRecord: Int
+    /// The records that show it, the decisive ones first; at most `maxEvidence`.
+    public var evidence: [Int]
+
+    public static let maxConnections = 32
+    public static let maxEvidence = 16
+
+    public init(id: DiagnosisID, severity: DiagnosisSeverity? = nil, facts: DiagnosisFacts = DiagnosisFacts(), peer: BDAddr? = nil,
+                connection: Int? = nil, evidence: [Int]) {
+        self.id = id
+        self.severity = severity ?? id.severity
+        self.facts = facts
+        self.peer = peer
+        if let c = connection { connections = [c] }
+        // The decisive record (the first of the evidence) places the occurrence.
+        self.firstRecord = evidence.first ?? 0
+        self.lastRecord = evidence.first ?? 0
+        self.evidence = Array(evidence.prefix(Diagnosis.maxEvidence))
+    }
+
+    /// Folds another occurrence of the same diagnosis into this one.
+    mutating func merge(_ other: Diagnosis) {
+        count += other.count
+        firstRecord = min(firstRecord, other.firstRecord)
+        lastRecord = max(lastRecord, other.lastRecord)
+        for c in other.connections where !connections.contains(c) && connections.count < Diagnosis.maxConnections {
+            connections.append(c)
+        }
+        // The first occurrence's evidence stays first; later ones add their decisive record.
+        if let r = other.evidence.first, !evidence.contains(r), evidence.count < Diagnosis.maxEvidence { evidence.append(r) }
+        if other.severity > severity { severity = other.severity }
+        facts.absorb(other.facts)
+    }
+}
+
+public enum DiagnosisSeverity: Int, Sendable, Comparable, CaseIterable {
+    case info = 0, warning = 1, error = 2
+
+    public static func < (a: DiagnosisSeverity, b: DiagnosisSeverity) -> Bool { a.rawValue < b.rawValue }
+
+    /// JSON's `severity` and `--fail-on`'s values.
+    public var name: String {
+        switch self {
+        case .info: return "info"
+        case .warning: return "warning"
+        case .error: return "error"
+        }
+    }
+
+    public init?(name: String) {
+        guard let s = DiagnosisSeverity.allCases.first(where: { $0.name == name }) else { return nil }
+        self = s
+    }
+}
+
+/// The stable ids of the diagnoses (JSON `id`).
+public enum DiagnosisID: String, Sendable, CaseIterable {
+    // Link
+    case linkLost = "link_lost"
+    case peerRestarted = "peer_restarted"
+    case connectionNotEstablished = "connection_not_established"
+    case procedureTimeout = "procedure_timeout"
+    case connectionParametersRejected = "connection_parameters_rejected"
+    case reconnectLoop = "reconnect_loop"
+    // Security
+    case pairingRejectedByUser = "pairing_rejected_by_user"
+    case pairingWrongPasskey = "pairing_wrong_passkey"
+    case pairingUnsupported = "pairing_unsupported"
+    case pairingTimeout = "pairing_timeout"
+    case pairingFailed = "pairing_failed"
+    case bondLost = "bond_lost"
+    case encryptionFailed = "encryption_failed"
+    case insufficientSecurity = "insufficient_security"
+    case weakSecurity = "weak_security"
+    // GATT
+    case attTimeout = "att_timeout"
+    case staleGATTCache = "stale_gatt_cache"
+    case subscriptionFailed = "subscription_failed"
+    case attributeNotPermitted = "attribute_not_permitted"
+    case applicationError = "application_error"
+    case attError = "att_error"
+    // Controller
+    case controllerReset = "controller_reset"
+    case commandRejected = "command_rejected"
+    // Capture
+    case captureIncomplete = "capture_incomplete"
+    // Classic
+    case classicPairingIncomplete = "classic_pairing_incomplete"
+    case l2capChannelNotConfigured = "l2cap_channel_not_configured"
+    case audioSetupStalled = "audio_setup_stalled"
+    case unbonded
+    case stackRestarted = "stack_restarted"
+
+    /// The severity a diagnosis of this id has unless the rule lowers it.
+    public var severity: DiagnosisSeverity {
+        switch self {
+        case .peerRestarted, .connectionParametersRejected, .reconnectLoop, .weakSecurity, .attributeNotPermitted,
+             .applicationError, .attError, .commandRejected, .l2capChannelNotConfigured:
+            return .warning
+        case .captureIncomplete, .unbonded:
+            return .info
+        default:
+            return .error
+        }
+    }
+}
+
+/// What the capture could not show about an absence (a response never seen), which lowers a diagnosis to info.
+public enum CaptureLimit: Sendable, Equatable {
+    /// A sniffer can miss packets: the response may have been sent and lost on the air.
+    case snifferMayHaveMissed
+    /// The link was encrypted and the sniffer could not decrypt it: responses may be among the undecrypted PDUs.
+    case undecrypted(pdus: Int)
+    /// A fragment of the frame was lost: the record where the frame could not be completed.
+    case lostFragment(record: Int)
+}
+
+/// Why a pairing or an encrypted link is weak.
+public enum Weakness: Sendable, Equatable, Hashable {
+    /// LE legacy pairing: the TK can be found from a sniffed pairing. `cracked`: bletrace found it here.
+    case legacyPairing(method: PairingMethod?, cracked: Bool)
+    /// Just Works, although both sides' IO capabilities allowed an authenticated method, or MITM was asked for.
+    case justWorksDespiteMITM(mitmRequested: Bool)
+    /// An encryption key shorter than 16 bytes.
+    case keySize(Int)
+    /// LE Secure Connections with the specification's debug key pair: anyone can decrypt the link.
+    case debugKey
+    /// Encryption started after a pairing that never completed (no public keys, no DHKey check).
+    case encryptionWithoutPairing
+}
+
+/// What is wrong with a capture itself.
+public enum CaptureProblem: Sendable, Equatable, Hashable {
+    /// The file ends in damage or is truncated: reading stopped there.
+    case damaged(reason: String)
+    /// Records the snoop filter cut short (payloads not logged).
+    case filtered(records: Int)
+    /// Timestamps go backwards at this record (by `micros`).
+    case timeBackwards(micros: Int64)
+    /// Timestamps jump forward by more than a day at this record.
+    case timeJump(micros: Int64)
+    /// Connections already open when the capture began.
+    case alreadyOpen(connections: Int)
+    /// A sniffer lost packets: bad CRCs, L2CAP frames never completed.
+    case snifferLoss(badCRC: Int, unfinishedFrames: Int)
+}
+
+/// The typed facts of a diagnosis; renderers make its title, explanation and advice from them. Each rule
+/// fills the ones that apply; the rest stay nil.
+public struct DiagnosisFacts: Sendable, Equatable {
+    /// An HCI status or disconnect reason, an SMP Pairing Failed reason, an ATT error code or an L2CAP result.
+    public var reason: UInt8?
+    /// An ATT request opcode, an HCI command opcode or an LL control opcode.
+    public var opcode: UInt16?
+    /// The attribute handle and where it sits in the peer's database.
+    public var handle: UInt16?
+    public var location: GATTLocation?
+    /// True when the local host sent the decisive PDU (Pairing Failed, the request), false for the peer.
+    public var byLocal: Bool?
+    /// The connection's parameters when it matters: interval (1.25 ms units) and supervision timeout (10 ms units).
+    public var interval: Int?
+    public var timeout: Int?
+    /// Microseconds since the peer was last heard before the decisive record.
+    public var silenceMicros: Int64?
+    /// RSSI at the first and last reading on the link (HCI Read RSSI or the sniffer's).
+    public var rssiFirst: Int?
+    public var rssiLast: Int?
+    /// A duration that matters (pairing left waiting, time until the peer advertised again).
+    public var micros: Int64?
+    /// Both sides' pairing features, for a pairing whose requirements did not match.
+    public var initiator: PairingFeatures?
+    public var responder: PairingFeatures?
+    public var weakness: Weakness?
+    /// Legacy pairing cracked here: microseconds the search took, when it was a search.
+    public var crackMicros: Int64?
+    public var problem: CaptureProblem?
+    /// An L2CAP PSM (channel refused or never configured), and the result that refused it.
+    public var psm: UInt16?
+    public var result: UInt16?
+    /// The step an AVDTP setup reached (its last signal id), or 0xFF for a synchronous (SCO/eSCO) link.
+    public var stage: UInt8?
+    /// How many failures (reconnect loop), how many requests (insufficient security), …
+    public var number: Int?
+    /// How many distinct attributes (insufficient security on several handles).
+    public var attributes: Int?
+    /// Pairing: the method the features chose, and the last SMP PDU code before it stopped.
+    public var method: PairingMethod?
+    /// What the capture could not show (lowers an absence diagnosis to info).
+    public var limit: CaptureLimit?
+    /// True when a later event on the same connection shows that the cause was dealt with (not used for grouping).
+    public var recovered = false
+
+    public init() {}
+
+    /// Keeps the facts of the first occurrence, filling what it lacked from a later one.
+    mutating func absorb(_ o: DiagnosisFacts) {
+        if silenceMicros == nil { silenceMicros = o.silenceMicros }
+        if rssiFirst == nil { rssiFirst = o.rssiFirst; rssiLast = o.rssiLast }
+        if location == nil { location = o.location }
+        if let n = o.number { number = (number ?? 0) + n }
+        if let n = o.attributes { attributes = max(attributes ?? 0, n) }
+    }
+
+    /// The facts that make two occurrences different diagnoses (beside id and peer).
+    var groupKey: GroupKey {
+        GroupKey(reason: reason, opcode: opcode, handle: handle, byLocal: byLocal, weakness: weakness, problem: problem.map(CaptureProblemKind.init),
+                 psm: psm, stage: stage)
+    }
+
+    struct GroupKey: Hashable {
+        var reason: UInt8?
+        var opcode: UInt16?
+        var handle: UInt16?
+        var byLocal: Bool?
+        var weakness: Weakness?
+        var problem: CaptureProblemKind?
+        var psm: UInt16?
+        var stage: UInt8?
+    }
+}
+
+/// A capture problem's kind, without its numbers (they are counted, not compared).
+enum CaptureProblemKind: Hashable {
+    case damaged, filtered, timeBackwards, timeJump, alreadyOpen, snifferLoss
+
+    init(_ p: CaptureProblem) {
+        switch p {
+        case .damaged: self = .damaged
+        case .filtered: self = .filtered
+        case .timeBackwards: self = .timeBackwards
+        case .timeJump: self = .timeJump
+        case .alreadyOpen: self = .alreadyOpen
+        case .snifferLoss: self = .snifferLoss
+        }
+    }
+}

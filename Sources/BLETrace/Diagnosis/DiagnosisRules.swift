@@ -1,0 +1,19 @@
+/// The registered diagnosis rules, one list. A new rule is a file in `Rules/` and a line here.
+public enum DiagnosisRules {
+    public static func make() -> [DiagnosisRule] {
+        [
+            // Capture first: what it cannot show qualifies the rest.
+            CaptureLimitsRule(),
+            // Link
+            LinkEndRule(), ParameterUpdateRule(), ReconnectLoopRule(), PeerRestartRule(),
+            // Security
+            PairingRule(), EncryptionRule(), InsufficientSecurityRule(), WeakSecurityRule(),
+            // GATT
+            ATTErrorRule(), ServiceChangedRule(), ATTTimeoutRule(),
+            // Controller
+            ControllerResetRule(), CommandRejectedRule(),
+            // Classic
+            ClassicPairingRule(), ChannelConfigurationRule(), AudioSetupRule(), HostStackRule(),
+        ]
+    }
+}
