@@ -170,6 +170,8 @@ public struct DiagnosisFacts: Sendable, Equatable {
     /// The attribute handle and where it sits in the peer's database.
     public var handle: UInt16?
     public var location: GATTLocation?
+    /// An ATT error code's meaning in its service, where the service defines it (ANCS's 0xA0–0xA3).
+    public var serviceError: String?
     /// True when the local host sent the decisive PDU (Pairing Failed, the request), false for the peer.
     public var byLocal: Bool?
     /// The connection's parameters when it matters: interval (1.25 ms units) and supervision timeout (10 ms units).

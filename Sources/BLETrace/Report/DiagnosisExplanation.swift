@@ -55,11 +55,11 @@ extension DiagnosisText {
         case .subscriptionFailed:
             s = "The client wrote the Client Characteristic Configuration descriptor and the server refused it: notifications or indications will not come."
         case .attributeNotPermitted:
-            s = "The attribute does not allow this operation (\(attError(f.reason))): the client read or wrote something the server's permissions do not allow."
+            s = "The attribute does not allow this operation (\(attError(f))): the client read or wrote something the server's permissions do not allow."
         case .applicationError:
-            s = "The server's application refused the request with its own error code \(attError(f.reason))."
+            s = "The server's application refused the request with its own error code \(attError(f))."
         case .attError:
-            s = "The server answered the request with \(attError(f.reason))."
+            s = "The server answered the request with \(attError(f))."
         case .controllerReset:
             s = f.byLocal == false ? "The controller reported a hardware error; the host usually resets it, dropping every link."
                 : "The host reset the controller while it had links or was scanning: every link and scan ended there."

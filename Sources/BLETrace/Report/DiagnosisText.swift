@@ -80,9 +80,9 @@ public enum DiagnosisText {
         return "\(HCIText.status(c)) (\(Hex.hex(c, width: 2)))"
     }
 
-    static func attError(_ code: UInt8?) -> String {
-        guard let c = code else { return "an error" }
-        return "\(ATTNames.error(c)) (\(Hex.hex(c, width: 2)))"
+    static func attError(_ f: DiagnosisFacts) -> String {
+        guard let c = f.reason else { return "an error" }
+        return "\(f.serviceError ?? ATTNames.error(c)) (\(Hex.hex(c, width: 2)))"
     }
 
     static func smpReason(_ code: UInt8?) -> String {
@@ -124,17 +124,17 @@ public enum DiagnosisText {
             if f.opcode == 0x040C { return "The local host had no link key for \(p) and authentication failed" }
             return "The bond with \(p) is gone on one side: \(status(f.reason))"
         case .encryptionFailed: return "Encrypting the link to \(p) failed: \(status(f.reason))"
-        case .insufficientSecurity: return "\(target(f)) was refused: \(attError(f.reason)), and the link never became secure for it"
+        case .insufficientSecurity: return "\(target(f)) was refused: \(attError(f)), and the link never became secure for it"
         case .weakSecurity: return weakTitle(f.weakness, p)
         case .attTimeout:
             return "\(target(f)) got no response " + (f.reason == 0 ? "within 30 s (ATT timeout)" : "before the link went down")
         case .staleGATTCache:
             if f.opcode == 0x1D && f.reason == nil { return "\(p) indicated Service Changed and the client did not discover again" }
-            return "\(target(f)) failed with \(attError(f.reason)): the client's GATT cache is stale"
-        case .subscriptionFailed: return "Subscribing failed: \(target(f)): \(attError(f.reason))"
-        case .attributeNotPermitted: return "\(target(f)) is not permitted: \(attError(f.reason))"
-        case .applicationError: return "\(target(f)) failed with an application error: \(attError(f.reason))"
-        case .attError: return "\(target(f)) failed: \(attError(f.reason))"
+            return "\(target(f)) failed with \(attError(f)): the client's GATT cache is stale"
+        case .subscriptionFailed: return "Subscribing failed: \(target(f)): \(attError(f))"
+        case .attributeNotPermitted: return "\(target(f)) is not permitted: \(attError(f))"
+        case .applicationError: return "\(target(f)) failed with an application error: \(attError(f))"
+        case .attError: return "\(target(f)) failed: \(attError(f))"
         case .controllerReset:
             if let r = f.reason, f.byLocal == false { return "The controller reported a hardware error (code \(Hex.hex(r, width: 2)))" }
             return "The controller was reset after connections or scanning had started"

@@ -106,6 +106,7 @@ public final class MarkdownRenderer: EventSink, RedactableOutput {
         var all: [ReportSection] = []
         header(summary)
         all.append(ReportSection(kind: .header, lines: take()))
+        all.append(diagnoses(summary))
         all.append(findings(summary))
         if let d = devices(summary) { all.append(d) }
         let shown = summary.connections.filter { !filtered || shownConnections.contains($0.id) }

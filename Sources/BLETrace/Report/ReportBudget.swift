@@ -4,7 +4,7 @@
 public struct ReportSection {
     /// What a section is, for the note that says what was cut.
     public enum Kind: String, Sendable {
-        case header, findings, devices, connection, gattDatabase, timeline, diagram, warnings, footer
+        case header, diagnoses, findings, devices, connection, gattDatabase, timeline, diagram, warnings, footer
     }
 
     /// How readily a section gives up room: lower is cut first. Sections of the same priority give up room
@@ -16,6 +16,7 @@ public struct ReportSection {
         public static let devices = 40
         public static let connection = 50
         public static let findings = 60
+        public static let diagnoses = 70
         public static let fixed = Int.max
     }
 

@@ -14,9 +14,12 @@ final class ATTErrorRule: DiagnosisRule {
         if code == 0x0A && ATTErrorRule.discovery.contains(req) { return }
         if InsufficientSecurityRule.codes.contains(code) { return }
         let loc = a.location
+        let service = a.decoded.flatMap(ATTLayer.serviceErrorName)
         let id: DiagnosisID
         if loc?.descriptor?.uuid?.uuid16 == 0x2902 && (req == 0x12 || req == 0x52) {
             id = .subscriptionFailed
+        } else if service != nil {
+            id = .applicationError
         } else {
             switch code {
             // Handle 0x0000 is never valid: the client's bug, not an old database.
@@ -28,7 +31,9 @@ final class ATTErrorRule: DiagnosisRule {
             }
         }
         let c = ctx.connection(e.connection)
-        ctx.raise(Diagnosis(id: id, facts: DiagnosisFacts(reason: code, opcode: UInt16(req), handle: handle, location: loc, byLocal: a.peerIsServer),
+        var f = DiagnosisFacts(reason: code, opcode: UInt16(req), handle: handle, location: loc, byLocal: a.peerIsServer)
+        f.serviceError = service
+        ctx.raise(Diagnosis(id: id, facts: f,
                             peer: c?.peer, connection: c?.id, evidence: [e.record] + (a.request.map { [$0.record] } ?? [])))
     }
 }

@@ -46,6 +46,7 @@ struct HTMLPage {
     nav ul{list-style:none;padding:0;display:flex;flex-wrap:wrap;gap:4px 14px;margin:4px 0 10px}
     a{color:#1f5fbf;text-decoration:none}a:hover{text-decoration:underline}
     .finding{color:#a31515}.muted{color:#6b7385}
+    .diagnosis{border-left:4px solid #6b7385;padding:2px 10px;margin:8px 0}.diagnosis.error{border-color:#a31515}.diagnosis.warning{border-color:#c98a00}.diagnosis p{margin:4px 0}
     svg{display:block;margin:6px 0 14px;max-width:100%;height:auto;font-size:11px}
     svg .grid{stroke:#eceff4}svg line{stroke:#9aa3b2}svg .tick{fill:#5a6272}svg .axis-title,svg .legend{fill:#3a4252}
     svg .series{fill:none;stroke-width:1.6}svg .dot{stroke:none}

@@ -75,7 +75,7 @@ public final class HTMLRenderer: EventSink, RedactableOutput {
         out.write(HTMLPage.head(title: "bletrace report: " + page.t(file)))
         let att = layers.compactMap { $0 as? ATTLayer }.first
         let log = layers.compactMap { $0 as? ActivityLog }.first
-        var contents: [(String, String)] = [("findings", "Findings")]
+        var contents: [(String, String)] = [("diagnoses", "Diagnosis"), ("findings", "Findings")]
         if HTMLDevices.has(summary) { contents.append(("devices", "Devices")) }
         if !summary.connections.isEmpty { contents.append(("connections", "Connections")) }
         contents.append(("charts", "Charts"))
@@ -86,6 +86,7 @@ public final class HTMLRenderer: EventSink, RedactableOutput {
         out.write(HTMLHeader.header(summary, file: file, eventsSeen: eventsSeen, page: page))
         out.write(HTMLPage.contents(contents))
         let anchors = Set(timeline.map { $0.record })
+        out.write(HTMLDiagnoses.card(summary, anchors: anchors, page: page))
         out.write(HTMLHeader.findings(summary, anchors: anchors, page: page))
         out.write(HTMLDevices.section(summary, collector: collector, page: page))
         if !summary.connections.isEmpty {

@@ -1,0 +1,90 @@
+import Testing
+@testable import BLETrace
+
+@Suite struct ClassicDiagnosisTests {
+    static let acl: UInt16 = 0x000B
+
+    @Test func secureSimplePairingThatNeverCompletes() throws {
+        func capture(complete: Bool) -> Scenario {
+            let s = DX.scenario()
+            DX.classicConnect(s)
+            s.controller(.event, HCIBuilder.event(0x31, HCIBuilder.addr(Samples.phone)))
+            if complete { s.controller(.event, HCIBuilder.event(0x36, [0x00] + HCIBuilder.addr(Samples.phone))) }
+            return s
+        }
+        let d = try DX.one(capture(complete: false), .classicPairingIncomplete)
+        #expect(d.peer == Samples.phone)
+        #expect(d.connections == [1])
+        #expect(try DX.run(capture(complete: true)).isEmpty)
+    }
+
+    static func channel(result: UInt16, configure: Bool) -> Scenario {
+        let s = DX.scenario()
+        DX.classicConnect(s)
+        s.l2cap(handle: acl, cid: 0x0001, fromHost: true, [0x02, 0x01] + DX.le16(4) + DX.le16(0x0017) + DX.le16(0x0040))
+        s.l2cap(handle: acl, cid: 0x0001, fromHost: false, [0x03, 0x01] + DX.le16(8) + DX.le16(0x0041) + DX.le16(0x0040) + DX.le16(result) + DX.le16(0))
+        if configure {
+            s.l2cap(handle: acl, cid: 0x0001, fromHost: true, [0x04, 0x02] + DX.le16(4) + DX.le16(0x0041) + DX.le16(0))
+            s.l2cap(handle: acl, cid: 0x0001, fromHost: false, [0x05, 0x02] + DX.le16(6) + DX.le16(0x0040) + DX.le16(0) + DX.le16(0))
+            s.l2cap(handle: acl, cid: 0x0001, fromHost: false, [0x04, 0x03] + DX.le16(4) + DX.le16(0x0040) + DX.le16(0))
+            s.l2cap(handle: acl, cid: 0x0001, fromHost: true, [0x05, 0x03] + DX.le16(6) + DX.le16(0x0041) + DX.le16(0) + DX.le16(0))
+        }
+        s.disconnect(handle: acl)
+        return s
+    }
+
+    @Test func channelRefusedOrNeverConfigured() throws {
+        let refused = try DX.one(Self.channel(result: 0x0002, configure: false), .l2capChannelNotConfigured)
+        #expect(refused.facts.psm == 0x0017)
+        #expect(DiagnosisText.title(refused).contains("AVCTP"))
+        #expect(try DX.one(Self.channel(result: 0, configure: false), .l2capChannelNotConfigured).facts.result == nil)
+        #expect(try DX.run(Self.channel(result: 0, configure: true)).isEmpty)
+    }
+
+    @Test func synchronousLinkNeverEstablished() throws {
+        func capture(complete: Bool) -> Scenario {
+            let s = DX.scenario()
+            DX.classicConnect(s)
+            s.commandWithStatus(0x0428, DX.le16(Self.acl) + HCIBuilder.le32(8000) + HCIBuilder.le32(8000) + DX.le16(10) + DX.le16(0x0060) + [0x02] + DX.le16(0x003F))
+            if complete {
+                s.controller(.event, HCIBuilder.event(0x2C, [0x00] + DX.le16(0x000C) + HCIBuilder.addr(Samples.phone) + [0x02, 12, 2] + DX.le16(60) + DX.le16(60) + [0x02]))
+            }
+            return s
+        }
+        #expect(try DX.one(capture(complete: false), .audioSetupStalled).facts.stage == 0xFF)
+        #expect(!(try DX.ids(capture(complete: true)).contains(.audioSetupStalled)))
+    }
+
+    @Test func bondDeletedForOneAddressIsUnbondedButNotAClearAll() throws {
+        func capture(all: Bool) -> Scenario {
+            let s = DX.scenario()
+            s.command(0x0C12, HCIBuilder.addr(all ? BDAddr(0) : Samples.phone) + [all ? 1 : 0], returning: DX.le16(1))
+            return s
+        }
+        let d = try DX.one(capture(all: false), .unbonded)
+        #expect(d.peer == Samples.phone)
+        #expect(d.severity == .info)
+        #expect(try DX.run(capture(all: true)).isEmpty)
+    }
+
+    @Test func daemonClosedAndOpenedAgainRestarted() throws {
+        let p = Pipeline(emit: { _ in })
+        let engine = DiagnosisEngine()
+        engine.attach(to: p)
+        func open(_ cookie: UInt32, _ n: Int) -> [UInt8] {
+            HCIBuilder.le32(cookie) + [0x02, 0x00, 0x01, 0x16, 0x00] + HCIBuilder.le32(0) + [10] + Array("bluetoothd".utf8)
+        }
+        var n = 0
+        func record(_ op: UInt16, _ data: [UInt8]) {
+            n += 1
+            p.process(Record(number: n, timestamp: Timestamp(micros: Int64(n) * 1000), direction: .unknown, kind: .note,
+                             data: data[...], sourceType: op, origin: .linuxMonitor))
+        }
+        record(14, open(1, 1))
+        record(15, HCIBuilder.le32(1))
+        record(14, open(2, 3))
+        _ = p.finish()
+        let d = try #require(engine.diagnoses.first { $0.id == .stackRestarted })
+        #expect(d.evidence == [3, 2])
+    }
+}
