@@ -88,6 +88,11 @@ public final class EncryptionSummary: AnalysisLayer {
                 c.add("ltk_source", sourceName(k.source))
                 if case let .distributed(record) = k.source { c.add("ltk_record", record) }
             }
+            if !x.distributedLTKs.isEmpty {
+                c.add("distributed_ltks", .list(x.distributedLTKs.map {
+                    .object(["ltk": .string(hex($0.key)), "from": .string($0.fromCentral ? "central" : "peripheral"), "record": .int($0.record)])
+                }))
+            }
             c.add("key_sources", .list(x.keysUsed.map { .string(sourceName($0.source)) }))
             c.add("sessions", x.sessions)
             c.add("decrypted", x.decrypted)
@@ -111,6 +116,10 @@ public final class EncryptionSummary: AnalysisLayer {
         if x.pairings.last?.usedDebugKey == true { parts.append("debug key pair") }
         for k in x.keysUsed where k.isSTK { parts.append("STK \(hex(k.key))") }
         if let k = x.ltk { parts.append("LTK \(hex(k.key)) (\(sourceText(k.source)))") }
+        // Both sides may distribute an LTK: each one, with who sent it (the one above is the one that decrypts).
+        if x.distributedLTKs.count > 1 || (x.distributedLTKs.count == 1 && x.distributedLTKs.first?.key != x.ltk?.key) {
+            parts.append("LTKs distributed: " + x.distributedLTKs.map { "\(hex($0.key)) by the \($0.fromCentral ? "central" : "peripheral") at record \($0.record)" }.joined(separator: ", "))
+        }
         var counts = "\(x.decrypted) PDU\(x.decrypted == 1 ? "" : "s") decrypted, \(x.micFailures) MIC failure\(x.micFailures == 1 ? "" : "s")"
         if x.notDecrypted > 0 { counts += ", \(x.notDecrypted) not decrypted" }
         parts.append(counts)

@@ -39,6 +39,8 @@ public final class LinkEncryption {
     public internal(set) var keysUsed: [FoundKey] = []
     /// The LTK the capture showed or the user gave (distributed, debug keys, given).
     public internal(set) var ltk: FoundKey?
+    /// Every LTK the pairing distributed: the key (MSB first), who sent it and its record (at most 16).
+    public internal(set) var distributedLTKs: [(key: [UInt8], fromCentral: Bool, record: Int)] = []
     public internal(set) var sessions = 0
     public internal(set) var decrypted = 0
     public internal(set) var micFailures = 0
@@ -246,6 +248,7 @@ public final class LinkEncryption {
         case let .encryptionInformation(key):
             let k = LEBytes.value(key)
             pendingLTK[side] = (k, record)
+            if distributedLTKs.count < 16 { distributedLTKs.append((k, side == 0, record)) }
             ring.addDistributed(KeyRing.Distributed(ltk: k, ediv: nil, rand: nil, record: record, devices: devices))
             if ltk == nil || side == 1 { ltk = FoundKey(key: k, source: .distributed(record: record), isSTK: false) }
         case let .centralIdentification(ediv, rand):

@@ -185,7 +185,7 @@ extension DiagnosisText {
         case .captureIncomplete: return "Keep it in mind when reading absences; capture again with a complete log if they matter."
         case .classicPairingIncomplete: return "Check that the pairing prompt was answered on both devices and the link stayed up."
         case .l2capChannelNotConfigured: return "Check that the peer supports \(psm(f.psm)) channel and the configuration asked for (MTU, mode)."
-        case .audioSetupStalled: return "Look at the device that stopped answering the step after the last one; check its codec configuration."
+        case .audioSetupStalled: return "Find why the side that was to send the next step stopped (its log around that time); check the codec configuration both sides accepted."
         case .unbonded: return "Expected after a user unpairs; otherwise find out why the host removed the bond."
         case .stackRestarted: return "Look at the system log (bluetoothd's crash) around that time."
         }

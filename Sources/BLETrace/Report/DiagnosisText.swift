@@ -195,7 +195,9 @@ public enum DiagnosisText {
         }
         if let sig = f.opcode { return "A2DP setup with \(p): \(A2DPNames.signal(UInt8(truncatingIfNeeded: sig))) was rejected (\(A2DPNames.error(f.reason ?? 0)))" }
         if f.stage == 6 { return "A2DP stream with \(p) started and no media followed" }
-        return "A2DP setup with \(p) stopped after " + audioStep(f.stage ?? 0)
+        let next = ["Discover", "Get Capabilities", "Set Configuration", "Open", "Start"][min(Int(f.stage ?? 0), 4)]
+        let who = f.byLocal.map { $0 ? ": the local host never sent \(next)" : ": \(p) never sent \(next)" } ?? ""
+        return "A2DP setup with \(p) stopped after " + audioStep(f.stage ?? 0) + who
     }
 
     static func audioStep(_ s: UInt8) -> String {

@@ -7,33 +7,37 @@ import Testing
         CaptureDigest.make(try CaptureFile.open(bytes: s.writer.bytes), path: path).0
     }
 
-    /// The planted differences of the sample pair, exactly, in the issue's order of importance: the firmware
-    /// revision changed, a characteristic missing, an Insufficient Authentication error, a discovery step skipped,
-    /// a slower response.
+    /// The planted differences of the sample pair, exactly, in the issue's order of importance: the bad capture's
+    /// diagnosis (the read refused for security) first, then the firmware revision changed, a characteristic
+    /// missing, an Insufficient Authentication error, a discovery step skipped, a slower response.
     @Test func goodBadPairShowsExactlyThePlantedDifferences() throws {
         let good = try DiffTests.digest(Samples.diffSession(bad: false), path: "good")
         let bad = try DiffTests.digest(Samples.diffSession(bad: true), path: "bad")
         let diff = Diff(good, bad)
-        #expect(diff.items.map(\.category) == [.values, .gatt, .errors, .procedures, .timing], "\(diff.items.map(\.line))")
-        guard diff.items.count == 5 else { return }
-        #expect(diff.items[0].text.contains("180A/2A26"))
-        #expect(diff.items[0].a?.contains("\"1.4.2\"") == true && diff.items[0].b?.contains("\"1.4.3\"") == true)
-        #expect(diff.items[1].text.contains("180A/2A27") && diff.items[1].text.contains("only in A"))
-        #expect(diff.items[2].text == "only in B: Read Request of Device Information › PnP ID: Insufficient Authentication (0x05)")
-        #expect(diff.items[3].text == "only in A: Discover primary services (continued)")
-        #expect(diff.items[4].text.contains("Manufacturer Name String"))
-        #expect(diff.items[4].a == "15.30 ms" && diff.items[4].b == "415.30 ms")
-        // Swapped sides: the same five, mirrored.
+        #expect(diff.items.map(\.category) == [.diagnoses, .values, .gatt, .errors, .procedures, .timing], "\(diff.items.map(\.line))")
+        guard diff.items.count == 6 else { return }
+        #expect(diff.items[0].subject == "insufficient_security" && diff.items[0].text.hasPrefix("only in B: error: Read Request of PnP ID"))
+        #expect(diff.items[0].recordB == 63)
+        let items = Array(diff.items.dropFirst())
+        #expect(items[0].text.contains("180A/2A26"))
+        #expect(items[0].a?.contains("\"1.4.2\"") == true && items[0].b?.contains("\"1.4.3\"") == true)
+        #expect(items[1].text.contains("180A/2A27") && items[1].text.contains("only in A"))
+        #expect(items[2].text == "only in B: Read Request of Device Information › PnP ID: Insufficient Authentication (0x05)")
+        #expect(items[3].text == "only in A: Discover primary services (continued)")
+        #expect(items[4].text.contains("Manufacturer Name String"))
+        #expect(items[4].a == "15.30 ms" && items[4].b == "415.30 ms")
+        // Swapped sides: the same six, mirrored.
         let back = Diff(bad, good)
-        #expect(back.items.map(\.category) == [.values, .gatt, .errors, .procedures, .timing])
-        #expect(back.items[1].text.contains("only in B"))
+        #expect(back.items.map(\.category) == [.diagnoses, .values, .gatt, .errors, .procedures, .timing])
+        #expect(back.items[0].text.hasPrefix("only in A: error:"))
+        #expect(back.items[2].text.contains("only in B"))
     }
 
     @Test func ignoreDropsCategoriesAndFinerNames() throws {
         let good = try DiffTests.digest(Samples.diffSession(bad: false))
         let bad = try DiffTests.digest(Samples.diffSession(bad: true))
         var o = DiffOptions()
-        o.ignore = ["timing", "procedures"]
+        o.ignore = ["timing", "procedures", "diagnoses"]
         #expect(Diff(good, bad, options: o).items.map(\.category) == [.values, .gatt, .errors])
         o.ignore = ["latency"]
         #expect(!Diff(good, bad, options: o).items.contains { $0.category == .timing })
@@ -75,12 +79,15 @@ import Testing
         let diff = Diff(a, b)
         // The two peers differ; their connections, databases and errors hang off those two lines. What the
         // local host serves (ANCS, and its error) is not a peer's and is listed.
-        #expect(diff.items.map(\.category) == [.devices, .devices, .gatt, .errors], "\(diff.items.map(\.line))")
-        guard diff.items.count == 4 else { return }
-        #expect(diff.items[0].text.hasPrefix("device only in A"))
-        #expect(diff.items[1].text.hasPrefix("device only in B"))
-        #expect(diff.items[2].subject == "local host" && diff.items[2].text == "GATT database discovered only in B")
-        #expect(diff.items[3].subject == "local host" && diff.items[3].text.hasPrefix("only in B: Write Request of"))
+        // Each side's diagnosis (a read not permitted in A, the ANCS error in B) comes first.
+        #expect(diff.items.map(\.category) == [.diagnoses, .diagnoses, .devices, .devices, .gatt, .errors], "\(diff.items.map(\.line))")
+        guard diff.items.count == 6 else { return }
+        #expect(diff.items[0].subject == "attribute_not_permitted" && diff.items[1].subject == "application_error")
+        let items = Array(diff.items.dropFirst(2))
+        #expect(items[0].text.hasPrefix("device only in A"))
+        #expect(items[1].text.hasPrefix("device only in B"))
+        #expect(items[2].subject == "local host" && items[2].text == "GATT database discovered only in B")
+        #expect(items[3].subject == "local host" && items[3].text.hasPrefix("only in B: Write Request of"))
     }
 
     @Test func alignmentMakesOneMissingStepOneLine() {
@@ -135,16 +142,16 @@ import Testing
                         try DiffTests.digest(Samples.diffSession(bad: true), path: "bad.btsnoop"))
         let text = DiffRender.text(diff)
         #expect(text[0].hasPrefix("A: good.btsnoop"))
-        #expect(text.contains("5 differences, most important first"))
+        #expect(text.contains("6 differences, most important first"))
         let titles = text.filter { DiffItem.Category.allCases.map(\.title).contains($0) }
-        #expect(titles == ["Characteristic values", "GATT database", "ATT errors", "GATT procedures", "Timing"])
+        #expect(titles == ["Diagnoses", "Characteristic values", "GATT database", "ATT errors", "GATT procedures", "Timing"])
         let md = DiffRender.markdown(diff)
         #expect(md.filter { $0.hasPrefix("## ") } == titles.map { "## " + $0 })
         let json = JSONOut.text(.object(DiffRender.json(diff)))
         let parsed = try JSONParser.parse(Array(json.utf8))
         guard case let .object(root) = parsed, case let .list(items)? = root["differences"] else { Issue.record("no differences list"); return }
-        #expect(root["count"] == .int(5))
-        #expect(items.compactMap { $0.objectValue?["category"]?.stringValue } == ["values", "gatt", "errors", "procedures", "timing"])
+        #expect(root["count"] == .int(6))
+        #expect(items.compactMap { $0.objectValue?["category"]?.stringValue } == ["diagnoses", "values", "gatt", "errors", "procedures", "timing"])
         let same = Diff(try DiffTests.digest(Samples.diffSession(bad: false)), try DiffTests.digest(Samples.diffSession(bad: false)))
         #expect(DiffRender.text(same).last == "No differences.")
     }

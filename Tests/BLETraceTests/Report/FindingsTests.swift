@@ -50,12 +50,62 @@ import Testing
         #expect(try FindingsTests.findings(ok).count == 0)
     }
 
-    @Test func textSummaryListsFindingsFirst() throws {
+    @Test func textSummaryListsDiagnosesThenFindingsFirst() throws {
         let (_, summary) = try TestSupport.analyze(Samples.gattSession())
         let lines = SummaryRender.text(summary)
+        let diagnoses = try #require(lines.firstIndex { $0.hasPrefix("  Diagnoses:") })
+        #expect(diagnoses == 3) // after "Summary", File and Records
+        #expect(lines[diagnoses] == "  Diagnoses:   1 (1 warning)")
+        #expect(lines[diagnoses + 1].hasPrefix("    warning attribute_not_permitted: Read Request of Nordic UART TX"))
+        // Each diagnosis has its title, why and next step; the findings (the symptoms) follow.
         let at = try #require(lines.firstIndex { $0.hasPrefix("  Findings:") })
-        #expect(at == 3) // after "Summary", File and Records
+        #expect(at == diagnoses + 4)
         #expect(lines[at + 1].contains("record 82"))
         #expect(lines.filter { $0.hasPrefix("  Findings:") }.count == 1)
+    }
+}
+
+@Suite struct FindingGroupTests {
+    /// 300 sessions hitting the same error: one line with the count and the record range (the JSON keeps the list).
+    @Test func identicalFindingsAreOneLine() throws {
+        let s = Scenario(format: .btsnoop(datalink: 1002))
+        for i in 0..<300 {
+            let h = UInt16(0x0040 + i % 8)
+            s.connect(handle: h, peer: Samples.thermo, peerType: 1)
+            s.attOut(h, [0x0A] + HCIBuilder.le16(0x0030))
+            s.attIn(h, [0x01, 0x0A] + HCIBuilder.le16(0x0030) + [0x05])
+            s.disconnect(handle: h)
+        }
+        let (_, summary) = try TestSupport.analyze(s)
+        let lines = SummaryRender.text(summary)
+        let at = try #require(lines.firstIndex { $0.hasPrefix("  Findings:") })
+        #expect(lines[at] == "  Findings:    300 (1 distinct)")
+        #expect(lines[at + 1].hasPrefix("    records "))
+        #expect(lines[at + 1].contains("(300×), connections #1, #2, #3"))
+        #expect(lines[at + 1].hasSuffix("ATT error: Read Request of handle 0x0030: Insufficient Authentication (0x05)"))
+        #expect(!lines[at + 2].contains("ATT error"))
+        let f = try #require(summary.sections.first { $0.name == "findings" }?.value.objectValue)
+        guard case let .list(list)? = f["list"], case let .list(groups)? = f["groups"] else { Issue.record("no list"); return }
+        #expect(list.count == 300)
+        #expect(groups.count == 1)
+        #expect(groups.first?.objectValue?["count"] == .int(300))
+        #expect(groups.first?.objectValue?["peer"] == .string(Samples.thermo.description))
+        // The diagnosis is one too, counted per connection.
+        let d = try #require(summary.diagnoses.first { $0.id == .insufficientSecurity })
+        #expect(summary.diagnoses.filter { $0.id == .insufficientSecurity }.count == 1)
+        #expect(d.count == 300)
+    }
+
+    /// Malformed packets that are not findings (a vendor's pseudo-handle) are not denied by the "none" line.
+    @Test func noneLineDoesNotContradictTheMalformedCount() throws {
+        let h = TraceHarness()
+        h.acl(0x0EDC, TraceHarness.frame(cid: 0x0004, []), .controllerToHost)
+        h.finish()
+        let findings = try #require(h.layers.compactMap { $0 as? Findings }.first)
+        #expect(findings.count == 0)
+        #expect(h.pipeline.stats.malformed == 1)
+        let text = try #require(findings.summary()?.text.first)
+        #expect(text.hasPrefix("  Findings:    none"))
+        #expect(!text.contains("malformed"))
     }
 }

@@ -109,7 +109,7 @@ import Testing
         f.connections = [2]
         let lines = try MarkdownBudgetTests.render(MarkdownBudgetTests.twoDevices(), filter: f)
         let headings = lines.filter { $0.hasPrefix("## ") }
-        #expect(headings == ["## Findings", "## Devices", "## Connection #2: C4:7C:8D:6A:11:22 (random static)"])
+        #expect(headings == ["## Diagnosis", "## Findings", "## Devices", "## Connection #2: C4:7C:8D:6A:11:22 (random static)"])
         // The findings and the device table too: only connection #2's and its peer.
         #expect(lines.contains { $0.hasPrefix("| 1") && $0.contains("| #2 | ATT error |") })
         #expect(!lines.contains { $0.contains("| #1 |") || $0.contains("| #3 |") })

@@ -17,13 +17,15 @@ import Testing
         return out.text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
     }
 
-    @Test func findingsComeFirstThenDevicesThenConnections() throws {
+    @Test func diagnosesAndFindingsComeFirstThenDevicesThenConnections() throws {
         let lines = try MarkdownTests.render(Samples.gattSession())
         #expect(lines.first == "# bletrace report: gatt-session.btsnoop")
         let headings = lines.filter { $0.hasPrefix("## ") }
-        #expect(headings == ["## Findings", "## Devices", "## Connection #1: C4:7C:8D:6A:11:22 (random static)", "## Timeline outside connections"])
+        #expect(headings == ["## Diagnosis", "## Findings", "## Devices", "## Connection #1: C4:7C:8D:6A:11:22 (random static)", "## Timeline outside connections"])
         #expect(lines.contains("| 82 | #1 | ATT error | Read Request of Nordic UART TX (Nordic UART Service, handle 0x001D): Read Not Permitted (0x02) |"))
         #expect(lines.contains("| Records | 87 |"))
+        #expect(lines.contains { $0.hasPrefix("- **warning** `attribute_not_permitted`: Read Request of Nordic UART TX") && $0.hasSuffix("(record 82, connection #1)") })
+        #expect(lines.contains("  - Next: Check the characteristic's properties before reading or writing it."))
     }
 
     @Test func gattTreeHasValuesAndNotificationHistory() throws {

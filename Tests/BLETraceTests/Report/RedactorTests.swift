@@ -136,6 +136,6 @@ import Testing
             + JSONOut.text(.object(DiffRender.json(diff, redact: { r.redact($0) })))
         for f in RedactorTests.forms(address: Samples.thermo) + ["Thermo"] { #expect(!text.contains(f), "\(f)") }
         #expect(text.contains("00:00:00:00:00:0"))
-        #expect(diff.items.count == 5)
+        #expect(diff.items.count == 6)
     }
 }

@@ -109,6 +109,8 @@ final class AudioSetupRule: DiagnosisRule {
         var rejected: (signal: UInt8, code: UInt8, record: Int)?
         var startRecord: Int?
         var media = 0
+        /// True when the local host sent the setup's first command (it is the one to send the next step).
+        var byLocal: Bool?
     }
     var setups: [Int: Setup] = [:]
     /// Synchronous link requests waiting for their Synchronous Connection Complete, per ACL handle or address.
@@ -135,7 +137,7 @@ final class AudioSetupRule: DiagnosisRule {
                 guard let sig = a.signal, let step = AudioSetupRule.step(sig) else { return }
                 if setups[id] == nil {
                     guard setups.count < 10_000, a.messageType == .command else { return }
-                    setups[id] = Setup(first: e.record, last: e.record)
+                    setups[id] = Setup(first: e.record, last: e.record, byLocal: e.direction == .hostToController)
                 }
                 setups[id]?.last = e.record
                 switch a.messageType {
@@ -191,7 +193,7 @@ final class AudioSetupRule: DiagnosisRule {
             let f = DiagnosisFacts(reason: r.code, opcode: UInt16(r.signal), stage: s.reached)
             ctx.raise(Diagnosis(id: .audioSetupStalled, facts: f, peer: c?.peer, connection: id, evidence: [r.record, s.first]))
         } else if s.reached < 5 {
-            ctx.raise(Diagnosis(id: .audioSetupStalled, facts: DiagnosisFacts(stage: s.reached), peer: c?.peer, connection: id,
+            ctx.raise(Diagnosis(id: .audioSetupStalled, facts: DiagnosisFacts(byLocal: s.byLocal, stage: s.reached), peer: c?.peer, connection: id,
                                 evidence: [s.last, s.first]))
         } else if s.media == 0, let start = s.startRecord {
             // Started, and not one media packet followed.

@@ -42,8 +42,10 @@ extension SMPBody: LayerBody {
         case let .pairingFailed(reason):
             b.append(string: SMPNames.failReason(reason))
         case let .encryptionInformation(ltk):
+            // Keys are spelled as crackle and --ltk spell them: the value, most significant byte first.
             b.append(string: "LTK ")
-            b.append(smpHex: ltk)
+            b.append(smpHex: ArraySlice(LEBytes.value(ltk)))
+            b.append(string: " (MSB first, as --ltk takes it)")
         case let .centralIdentification(ediv, rand):
             b.append(string: "EDIV ")
             b.append(hex: UInt64(ediv), width: 4)
@@ -51,13 +53,15 @@ extension SMPBody: LayerBody {
             b.append(smpHex: rand)
         case let .identityInformation(irk):
             b.append(string: "IRK ")
-            b.append(smpHex: irk)
+            b.append(smpHex: ArraySlice(LEBytes.value(irk)))
+            b.append(string: " (MSB first)")
         case let .identityAddressInformation(type, address):
             b.append(string: address.description)
             b.append(string: type == 0 ? " (public)" : type == 1 ? " (random static)" : " (reserved type)")
         case let .signingInformation(csrk):
             b.append(string: "CSRK ")
-            b.append(smpHex: csrk)
+            b.append(smpHex: ArraySlice(LEBytes.value(csrk)))
+            b.append(string: " (MSB first)")
         case let .securityRequest(authReq):
             SMPBody.writeAuthReq(authReq, into: &b)
         case let .pairingPublicKey(x, _):
@@ -139,15 +143,15 @@ extension SMPBody: LayerBody {
         case let .pairingFailed(reason):
             s.field("reason", Int(reason))
             s.field("reason_name", SMPNames.failReason(reason))
-        case let .encryptionInformation(ltk): s.field("ltk", hex: ltk)
+        case let .encryptionInformation(ltk): s.field("ltk", hex: ArraySlice(LEBytes.value(ltk)))
         case let .centralIdentification(ediv, rand):
             s.field("ediv", Int(ediv))
             s.field("rand", hex: rand)
-        case let .identityInformation(irk): s.field("irk", hex: irk)
+        case let .identityInformation(irk): s.field("irk", hex: ArraySlice(LEBytes.value(irk)))
         case let .identityAddressInformation(type, address):
             s.field("address_type", type == 0 ? "public" : type == 1 ? "random" : "reserved")
             s.field("address", address.description)
-        case let .signingInformation(csrk): s.field("csrk", hex: csrk)
+        case let .signingInformation(csrk): s.field("csrk", hex: ArraySlice(LEBytes.value(csrk)))
         case let .securityRequest(authReq):
             SMPBody.writeAuthReq(authReq, into: &s)
         case let .pairingPublicKey(x, y):
