@@ -17,9 +17,9 @@ public final class ATTLayer: ChannelDecoder, AnalysisLayer {
 
     var pending: [PendingKey: Pending] = [:]
     var nextDeadline: Int64 = .max
-    /// The last record's time, and the last record where time went backwards.
-    var lastTime: Int64 = .min
-    var backwardsRecord = 0
+    /// The last record where time went backwards: requests pending across it are not timed out by the clock
+    /// (a timeout across it is not known to be one).
+    var backwardsRecord: Int { pipeline?.stats.lastBackwards ?? 0 }
 
     /// Per-connection state.
     final class ConnState {
@@ -96,11 +96,7 @@ public final class ATTLayer: ChannelDecoder, AnalysisLayer {
     public func attach(to pipeline: Pipeline) {
         self.pipeline = pipeline
         pipeline.channels[0x0004] = self
-        pipeline.recordObservers.append { [unowned self] record, t in
-            // Time going backwards (by more than a millisecond of logging jitter): requests pending across it
-            // are not timed out by the clock (a timeout across it is not known to be one).
-            if t.micros < self.lastTime &- 1000 { self.backwardsRecord = record }
-            self.lastTime = t.micros
+        pipeline.recordObservers.append { [unowned self] _, t in
             if t.micros >= self.nextDeadline { self.expire(now: t.micros) }
         }
         pipeline.finishers.append { [unowned self] in self.expire(now: .max) }

@@ -83,6 +83,7 @@ extension ATTLayer {
     func expire(now: Int64) {
         var next: Int64 = .max
         var expired: [(PendingKey, Pending)] = []
+        let backwardsRecord = self.backwardsRecord
         for (k, p) in pending {
             if now == .max || (now - p.time.micros >= ATTLayer.timeoutMicros && p.record >= backwardsRecord) {
                 expired.append((k, p))

@@ -3,25 +3,24 @@
 public final class DiagnosisEngine: AnalysisLayer {
     let context: DiagnosisContext
     let rules: [DiagnosisRule]
-    /// The rules that read each event kind, indexed like `EventKind.allCases`.
-    var byKind: [[DiagnosisRule]]
-    var advertisingRules: [DiagnosisRule]
+    /// The rules that read each input, indexed by `DiagnosisInput`.
+    var byInput: [[DiagnosisRule]]
     var finished = false
 
     public init(rules: [DiagnosisRule] = DiagnosisRules.make()) {
         self.rules = rules
         self.context = DiagnosisContext()
-        byKind = Array(repeating: [], count: EventKind.allCases.count)
-        for r in rules { for k in r.kinds { byKind[k.index].append(r) } }
-        advertisingRules = rules.filter { $0.readsAdvertising }
+        byInput = Array(repeating: [], count: DiagnosisInput.allCases.count)
+        for r in rules { for i in r.inputs { byInput[i.rawValue].append(r) } }
     }
 
     public func attach(to pipeline: Pipeline) {
         context.pipeline = pipeline
         pipeline.eventObservers.append { [unowned self] e in self.observe(e) }
-        if !advertisingRules.isEmpty {
+        let advertising = byInput[DiagnosisInput.advertising.rawValue]
+        if !advertising.isEmpty {
             pipeline.advertisingObservers.append { [unowned self] report, record, time in
-                for r in self.advertisingRules { r.advertised(report, record: record, at: time, self.context) }
+                for r in advertising { r.advertised(report, record: record, at: time, self.context) }
             }
         }
     }
@@ -29,17 +28,61 @@ public final class DiagnosisEngine: AnalysisLayer {
     /// Gives the rules that read other layers' state at the end (pairings, encryption) those layers.
     func see(_ layers: [AnalysisLayer]) { context.layers = layers }
 
-    @inline(__always) func observe(_ e: TraceEvent) {
-        context.clock(e)
-        let rs = byKind[e.kind.index]
-        if rs.isEmpty { return }
-        for r in rs { r.observe(e, context) }
+    /// One look at the body: its payload is bound once and lent to each rule that reads that input.
+    func observe(_ e: TraceEvent) {
+        let ctx = context
+        ctx.clock(e)
+        switch e.body {
+        case let .hciEvent(h):
+            // Number Of Completed Packets (the most frequent event of phone logs) concerns no rule.
+            if case .completedPackets = h.params { return }
+            for r in byInput[DiagnosisInput.hciEvent.rawValue] { r.hciEvent(h, e, ctx) }
+        case let .hciCommand(c):
+            switch c.params {
+            case let .createConnection(x): ctx.pendingPeer = x.peer
+            case let .extendedCreateConnection(x): ctx.pendingPeer = x.peer
+            default: break
+            }
+            for r in byInput[DiagnosisInput.hciCommand.rawValue] { r.hciCommand(c, e, ctx) }
+        case let .att(a):
+            for r in byInput[DiagnosisInput.att.rawValue] { r.att(a, e, ctx) }
+        case let .smp(s):
+            for r in byInput[DiagnosisInput.smp.rawValue] { r.smp(s, e, ctx) }
+        case let .signaling(s):
+            // Media and RFCOMM frames are the bulk of this case on phone logs: only the rules that read them see them.
+            switch s.content {
+            case .a2dpMedia, .rfcomm, .kFrame, .sdp, .avctp:
+                for r in byInput[DiagnosisInput.media.rawValue] { r.signaling(s, e, ctx) }
+            default:
+                for r in byInput[DiagnosisInput.signaling.rawValue] { r.signaling(s, e, ctx) }
+            }
+        case let .linkLayer(l):
+            for r in byInput[DiagnosisInput.linkLayer.rawValue] { r.linkLayer(l, e, ctx) }
+        case let .note(n):
+            for r in byInput[DiagnosisInput.note.rawValue] { r.note(n, e, ctx) }
+        case .aclProblem:
+            for r in byInput[DiagnosisInput.aclProblem.rawValue] { r.aclProblem(e, ctx) }
+        case .filtered:
+            if ctx.firstFilteredRecord == nil { ctx.firstFilteredRecord = e.record }
+        default:
+            return
+        }
     }
 
     /// The diagnoses, after the last record (the rules' end-of-capture checks run on the first call).
     public var diagnoses: [Diagnosis] {
         if !finished {
             finished = true
+            if let stats = context.pipeline?.stats {
+                if let b = stats.timeBackwards {
+                    context.raise(Diagnosis(id: .captureIncomplete, facts: DiagnosisFacts(problem: .timeBackwards(micros: b.micros)),
+                                            evidence: [b.record - 1, b.record]))
+                }
+                for j in stats.timeJumps {
+                    context.raise(Diagnosis(id: .captureIncomplete, facts: DiagnosisFacts(problem: .timeJump(micros: j.micros)),
+                                            evidence: [j.record - 1, j.record]))
+                }
+            }
             for r in rules { r.finish(context) }
         }
         return context.ordered
@@ -68,12 +111,6 @@ public final class DiagnosisEngine: AnalysisLayer {
 public final class DiagnosisContext {
     weak var pipeline: Pipeline?
     var layers: [AnalysisLayer] = []
-    /// True once a link-layer event was seen: absences may be packets the sniffer missed.
-    public internal(set) var sniffed = false
-    var lastTime: Int64?
-    public internal(set) var lastRecord = 0
-    /// The first record whose time went backwards; time-based absences are not raised across it.
-    public internal(set) var timeBackwardsRecord: Int?
     var firstFilteredRecord: Int?
     var list: [Diagnosis] = []
     var index: [Key: Int] = [:]
@@ -87,62 +124,48 @@ public final class DiagnosisContext {
         var facts: DiagnosisFacts.GroupKey
     }
 
-    @inline(__always) func clock(_ e: TraceEvent) {
-        lastRecord = e.record
-        let t = e.timestamp.micros
-        if let last = lastTime {
-            if t < last - 1000 {
-                if timeBackwardsRecord == nil {
-                    timeBackwardsRecord = e.record
-                    raise(Diagnosis(id: .captureIncomplete, facts: DiagnosisFacts(problem: .timeBackwards(micros: last - t)), evidence: [e.record - 1, e.record]))
-                }
-            } else if t - last > 86_400_000_000 {
-                raise(Diagnosis(id: .captureIncomplete, facts: DiagnosisFacts(problem: .timeJump(micros: t - last)), evidence: [e.record - 1, e.record]))
-            }
-        }
-        lastTime = t
-        if e.radio != nil || e.kind == .linkLayer { sniffed = true }
-        if let id = e.connection, id < DiagnosisContext.maxTracked {
-            if heard.count <= id {
-                heard += Array(repeating: (0, 0), count: id + 64 - heard.count)
-                firstSeen += Array(repeating: 0, count: id + 64 - firstSeen.count)
-            }
-            if firstSeen[id] == 0 { firstSeen[id] = e.record }
-            if e.acl != nil, e.direction == .controllerToHost { heard[id] = (e.record, t) }
-            // Sniffed: any data PDU of the link (empty ones too) shows it alive.
-            if e.radio?.data != nil { heard[id] = (e.record, t) }
-        }
-        switch e.body {
-        case .filtered:
-            if firstFilteredRecord == nil { firstFilteredRecord = e.record }
-        case let .hciCommand(c):
-            switch c.params {
-            case let .createConnection(x): pendingPeer = x.peer
-            case let .extendedCreateConnection(x): pendingPeer = x.peer
-            default: break
-            }
-        default: break
-        }
-    }
+    /// True for a sniffer's capture (once a link-layer record was read): absences may be packets it missed.
+    public var sniffed: Bool { pipeline?.linkLayerIfUsed != nil }
+    /// The time of the last record, the number of the last record, and the first record whose time went
+    /// backwards (time-based absences are not raised across it): the pipeline's counts.
+    public var lastTime: Int64? { pipeline?.stats.last?.micros }
+    public var lastRecord: Int { pipeline?.stats.records ?? 0 }
+    public var timeBackwardsRecord: Int? { pipeline?.stats.timeBackwards?.record }
 
     /// The peer of the last LE Create Connection (a failed connection complete may name no peer).
     public internal(set) var pendingPeer: BDAddr?
-    /// Per connection: the last ACL packet from the peer (record 0: none yet).
-    var heard: [(record: Int, time: Int64)] = []
-    /// Per connection: the first record that named it (0: none).
-    var firstSeen: [Int] = []
+
+    struct Link {
+        var first = 0
+        var heard = 0
+        var heardTime: Int64 = 0
+    }
+    /// Per connection number: the first record naming it, and the last ACL packet from the peer (or, sniffed,
+    /// the link's last data PDU, empty ones too: the link is alive). Bounded by `maxTracked`.
+    var links: [Link] = []
     static let maxTracked = 100_000
+
+    @inline(__always) func clock(_ e: TraceEvent) {
+        guard let id = e.connection, id < DiagnosisContext.maxTracked else { return }
+        if links.count <= id { links += Array(repeating: Link(), count: id + 64 - links.count) }
+        let heard = e.radio?.data != nil || (e.acl != nil && e.direction == .controllerToHost)
+        let record = e.record, time = e.timestamp.micros
+        links.withUnsafeMutableBufferPointer { l in
+            if l[id].first == 0 { l[id].first = record }
+            if heard { l[id].heard = record; l[id].heardTime = time }
+        }
+    }
 
     /// The first record of connection `id`.
     public func firstRecord(_ id: Int) -> Int? {
-        guard id < firstSeen.count, firstSeen[id] > 0 else { return nil }
-        return firstSeen[id]
+        guard id < links.count, links[id].first > 0 else { return nil }
+        return links[id].first
     }
 
-    /// The last ACL packet the peer sent on connection `id`: its record and time.
+    /// The last ACL packet the peer sent on connection `id` (sniffed: the link's last data PDU): record and time.
     public func lastHeard(_ id: Int) -> (record: Int, time: Int64)? {
-        guard id < heard.count, heard[id].record > 0 else { return nil }
-        return heard[id]
+        guard id < links.count, links[id].heard > 0 else { return nil }
+        return (links[id].heard, links[id].heardTime)
     }
 
     /// The connection numbered `id`.
@@ -176,21 +199,42 @@ public final class DiagnosisContext {
     func layer<T: AnalysisLayer>(_ type: T.Type) -> T? { layers.lazy.compactMap { $0 as? T }.first }
 }
 
-/// One rule: reads typed events of the kinds it names and raises diagnoses through the context. A rule keeps
-/// bounded state (per connection, per peer) and may check what is still open at the end.
+/// What a rule reads: each kind of body (its payload lent to the rule), and advertising reports.
+public enum DiagnosisInput: Int, CaseIterable, Sendable {
+    case hciCommand, hciEvent, att, smp
+    /// Signaling commands, AVDTP signaling and HID messages (not media).
+    case signaling
+    /// A2DP media, RFCOMM, SDP, AVCTP and K-frames (the bulk of a phone log's signaling-layer events).
+    case media
+    case linkLayer, note, aclProblem, advertising
+}
+
+/// One rule: reads the typed bodies of the inputs it names and raises diagnoses through the context. A rule
+/// keeps bounded state (per connection, per peer) and may check what is still open at the end.
 public protocol DiagnosisRule: AnyObject {
-    /// The event kinds `observe` is called with.
-    var kinds: [EventKind] { get }
-    /// True when the rule wants each advertising report (`advertised`).
-    var readsAdvertising: Bool { get }
-    func observe(_ e: TraceEvent, _ ctx: DiagnosisContext)
+    var inputs: [DiagnosisInput] { get }
+    func hciCommand(_ c: HCICommandBody, _ e: TraceEvent, _ ctx: DiagnosisContext)
+    func hciEvent(_ h: HCIEventBody, _ e: TraceEvent, _ ctx: DiagnosisContext)
+    func att(_ a: ATTEvent, _ e: TraceEvent, _ ctx: DiagnosisContext)
+    func smp(_ s: SMPBody, _ e: TraceEvent, _ ctx: DiagnosisContext)
+    func signaling(_ s: SignalingBody, _ e: TraceEvent, _ ctx: DiagnosisContext)
+    func linkLayer(_ l: LinkLayerBody, _ e: TraceEvent, _ ctx: DiagnosisContext)
+    func note(_ n: NoteBody, _ e: TraceEvent, _ ctx: DiagnosisContext)
+    func aclProblem(_ e: TraceEvent, _ ctx: DiagnosisContext)
     func advertised(_ report: AdvertisingReport, record: Int, at time: Timestamp, _ ctx: DiagnosisContext)
     /// After the last event.
     func finish(_ ctx: DiagnosisContext)
 }
 
 extension DiagnosisRule {
-    public var readsAdvertising: Bool { false }
+    public func hciCommand(_ c: HCICommandBody, _ e: TraceEvent, _ ctx: DiagnosisContext) {}
+    public func hciEvent(_ h: HCIEventBody, _ e: TraceEvent, _ ctx: DiagnosisContext) {}
+    public func att(_ a: ATTEvent, _ e: TraceEvent, _ ctx: DiagnosisContext) {}
+    public func smp(_ s: SMPBody, _ e: TraceEvent, _ ctx: DiagnosisContext) {}
+    public func signaling(_ s: SignalingBody, _ e: TraceEvent, _ ctx: DiagnosisContext) {}
+    public func linkLayer(_ l: LinkLayerBody, _ e: TraceEvent, _ ctx: DiagnosisContext) {}
+    public func note(_ n: NoteBody, _ e: TraceEvent, _ ctx: DiagnosisContext) {}
+    public func aclProblem(_ e: TraceEvent, _ ctx: DiagnosisContext) {}
     public func advertised(_ report: AdvertisingReport, record: Int, at time: Timestamp, _ ctx: DiagnosisContext) {}
     public func finish(_ ctx: DiagnosisContext) {}
 }

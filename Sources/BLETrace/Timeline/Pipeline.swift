@@ -33,12 +33,28 @@ public struct CaptureStats: Sendable {
     public var notes = 0
     /// Records the capture itself cut short (Android filtered snoop logs, snap length).
     public var filtered = 0
+    /// The first record whose time is more than a millisecond (logging jitter) before the record's before it,
+    /// and by how much; `lastBackwards` is the last such record (time-based absences are not judged across it).
+    public var timeBackwards: (record: Int, micros: Int64)?
+    public var lastBackwards = 0
+    /// Records whose time is more than a day after the record's before it (at most 16).
+    public var timeJumps: [(record: Int, micros: Int64)] = []
 
     /// Counts a record as it arrives.
-    @inline(__always) mutating func arrived(at t: Timestamp) {
+    @inline(__always) mutating func arrived(_ number: Int, at t: Timestamp) {
         records += 1
-        if first == nil { first = t }
+        if let l = last {
+            if t.micros < l.micros &- 1000 { wentBack(number, by: l.micros &- t.micros) }
+            else if t.micros &- l.micros > 86_400_000_000, timeJumps.count < 16 { timeJumps.append((number, t.micros &- l.micros)) }
+        } else {
+            first = t
+        }
         last = t
+    }
+
+    mutating func wentBack(_ number: Int, by micros: Int64) {
+        if timeBackwards == nil { timeBackwards = (number, micros) }
+        lastBackwards = number
     }
 
     /// Counts a record's event by kind, and as malformed when it is.
@@ -101,7 +117,7 @@ public final class Pipeline {
 
     public func process(_ r: Record) {
         for o in recordObservers { o(r.number, r.timestamp) }
-        stats.arrived(at: r.timestamp)
+        stats.arrived(r.number, at: r.timestamp)
         var e = TraceEvent(record: r.number, timestamp: r.timestamp, direction: r.direction, body: .pending(.vendor))
         switch r.kind {
         case .command: decodeCommand(r, &e)

@@ -4,9 +4,7 @@
 /// `capture_incomplete`: connections already open when the capture began, and packets a sniffer lost (bad
 /// CRCs, L2CAP frames never completed).
 final class CaptureLimitsRule: DiagnosisRule {
-    let kinds: [EventKind] = []
-
-    func observe(_ e: TraceEvent, _ ctx: DiagnosisContext) {}
+    let inputs: [DiagnosisInput] = []
 
     func finish(_ ctx: DiagnosisContext) {
         guard let p = ctx.pipeline else { return }

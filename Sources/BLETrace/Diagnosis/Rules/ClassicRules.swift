@@ -4,7 +4,7 @@
 /// `l2cap_channel_not_configured`: a dynamic channel refused (BR/EDR Connection Response, LE or enhanced
 /// credit-based connection response with an error result), or opened and never configured both ways.
 final class ChannelConfigurationRule: DiagnosisRule {
-    let kinds: [EventKind] = [.signaling, .hciEvent]
+    let inputs: [DiagnosisInput] = [.signaling, .hciEvent]
     struct Open {
         var record: Int
         var psm: UInt16
@@ -16,34 +16,32 @@ final class ChannelConfigurationRule: DiagnosisRule {
     /// Per connection and identifier: the SPSM of a credit-based request waiting for its response.
     var creditRequests: [Int: [UInt8: UInt16]] = [:]
 
-    func observe(_ e: TraceEvent, _ ctx: DiagnosisContext) {
+    func signaling(_ s: SignalingBody, _ e: TraceEvent, _ ctx: DiagnosisContext) {
         guard let id = e.connection else { return }
-        switch e.body {
-        case let .signaling(s):
-            switch s.content {
-            case let .bredr(f):
-                for entry in f.commands { bredr(entry, id, e, ctx) }
-            case let .command(c):
-                switch c.command {
-                case let .leCreditBasedConnectionRequest(spsm, _, _, _, _), let .creditBasedConnectionRequest(spsm, _, _, _, _):
-                    if creditRequests[id, default: [:]].count < 64, creditRequests[id] != nil || creditRequests.count < 10_000 {
-                        creditRequests[id, default: [:]][c.identifier] = spsm
-                    }
-                case let .leCreditBasedConnectionResponse(_, _, _, _, result), let .creditBasedConnectionResponse(_, _, _, result, _):
-                    let spsm = creditRequests[id]?.removeValue(forKey: c.identifier)
-                    // 0 success, 0x000D–0x000F pending; the rest are refusals (0x0005–0x0008 ask for security first).
-                    if result != 0 && !(0x000D...0x000F).contains(result) { refused(id, psm: spsm, result: result, code: c.code, e, ctx) }
-                default:
-                    return
+        switch s.content {
+        case let .bredr(f):
+            for entry in f.commands { bredr(entry, id, e, ctx) }
+        case let .command(c):
+            switch c.command {
+            case let .leCreditBasedConnectionRequest(spsm, _, _, _, _), let .creditBasedConnectionRequest(spsm, _, _, _, _):
+                if creditRequests[id, default: [:]].count < 64, creditRequests[id] != nil || creditRequests.count < 10_000 {
+                    creditRequests[id, default: [:]][c.identifier] = spsm
                 }
+            case let .leCreditBasedConnectionResponse(_, _, _, _, result), let .creditBasedConnectionResponse(_, _, _, result, _):
+                let spsm = creditRequests[id]?.removeValue(forKey: c.identifier)
+                // 0 success, 0x000D–0x000F pending; the rest are refusals (0x0005–0x0008 ask for security first).
+                if result != 0 && !(0x000D...0x000F).contains(result) { refused(id, psm: spsm, result: result, code: c.code, e, ctx) }
             default:
                 return
             }
-        case let .hciEvent(h):
-            if case .disconnectionComplete(0, _, _) = h.params { close(id, ctx) }
         default:
             return
         }
+    }
+
+    func hciEvent(_ h: HCIEventBody, _ e: TraceEvent, _ ctx: DiagnosisContext) {
+        guard let id = e.connection else { return }
+        if case .disconnectionComplete(0, _, _) = h.params { close(id, ctx) }
     }
 
     func bredr(_ entry: BREDRSignalingEntry, _ id: Int, _ e: TraceEvent, _ ctx: DiagnosisContext) {
@@ -100,7 +98,7 @@ final class ChannelConfigurationRule: DiagnosisRule {
 /// `audio_setup_stalled`: an AVDTP setup (Discover → Get Capabilities → Set Configuration → Open → Start) that
 /// stops part-way or is rejected, a Start with no media, or a SCO/eSCO link requested and never completed.
 final class AudioSetupRule: DiagnosisRule {
-    let kinds: [EventKind] = [.l2cap, .hciCommand, .hciEvent]
+    let inputs: [DiagnosisInput] = [.signaling, .media, .hciCommand, .hciEvent]
     struct Setup {
         var first: Int
         var last: Int
@@ -128,52 +126,51 @@ final class AudioSetupRule: DiagnosisRule {
         }
     }
 
-    func observe(_ e: TraceEvent, _ ctx: DiagnosisContext) {
-        switch e.body {
-        case let .signaling(s):
-            guard let id = e.connection else { return }
-            switch s.content {
-            case let .avdtp(a):
-                guard let sig = a.signal, let step = AudioSetupRule.step(sig) else { return }
-                if setups[id] == nil {
-                    guard setups.count < 10_000, a.messageType == .command else { return }
-                    setups[id] = Setup(first: e.record, last: e.record, byLocal: e.direction == .hostToController)
-                }
-                setups[id]?.last = e.record
-                switch a.messageType {
-                case .accept:
-                    if step > (setups[id]?.reached ?? 0) { setups[id]?.reached = step }
-                    if step == 5 { setups[id]?.startRecord = e.record }
-                case .reject, .generalReject:
-                    var code: UInt8 = 0
-                    if case let .error(_, c) = a.content { code = c }
-                    setups[id]?.rejected = (sig, code, e.record)
-                case .command:
-                    return
-                }
-            case .a2dpMedia:
-                setups[id]?.media += 1
-            default:
+    func signaling(_ s: SignalingBody, _ e: TraceEvent, _ ctx: DiagnosisContext) {
+        guard let id = e.connection else { return }
+        switch s.content {
+        case let .avdtp(a):
+            guard let sig = a.signal, let step = AudioSetupRule.step(sig) else { return }
+            if setups[id] == nil {
+                guard setups.count < 10_000, a.messageType == .command else { return }
+                setups[id] = Setup(first: e.record, last: e.record, byLocal: e.direction == .hostToController)
+            }
+            setups[id]?.last = e.record
+            switch a.messageType {
+            case .accept:
+                if step > (setups[id]?.reached ?? 0) { setups[id]?.reached = step }
+                if step == 5 { setups[id]?.startRecord = e.record }
+            case .reject, .generalReject:
+                var code: UInt8 = 0
+                if case let .error(_, c) = a.content { code = c }
+                setups[id]?.rejected = (sig, code, e.record)
+            case .command:
                 return
             }
-        case let .hciCommand(c):
-            // Setup / Accept (Enhanced) Synchronous Connection.
-            guard [0x0428, 0x0429, 0x043D, 0x043E].contains(c.opcode), synchronous.count < 64 else { return }
-            synchronous.append((e.record, e.connection))
-        case let .hciEvent(h):
-            switch h.params {
-            case let .classic(.synchronousConnectionComplete(status, _, _, _, _, _, _, _, _)):
-                guard !synchronous.isEmpty else { return }
-                let req = synchronous.removeFirst()
-                if status != 0 { stalledSCO(req, status: status, e.record, ctx) }
-            case let .commandStatus(status, _, op) where status != 0 && [0x0428, 0x0429, 0x043D, 0x043E].contains(op):
-                // Refused at once: the Command Status is the answer (command_rejected names it too).
-                if !synchronous.isEmpty { synchronous.removeLast() }
-            case .disconnectionComplete(0, _, _):
-                if let id = e.connection { close(id, ctx) }
-            default:
-                return
-            }
+        case .a2dpMedia:
+            setups[id]?.media += 1
+        default:
+            return
+        }
+    }
+
+    func hciCommand(_ c: HCICommandBody, _ e: TraceEvent, _ ctx: DiagnosisContext) {
+        // Setup / Accept (Enhanced) Synchronous Connection.
+        guard [0x0428, 0x0429, 0x043D, 0x043E].contains(c.opcode), synchronous.count < 64 else { return }
+        synchronous.append((e.record, e.connection))
+    }
+
+    func hciEvent(_ h: HCIEventBody, _ e: TraceEvent, _ ctx: DiagnosisContext) {
+        switch h.params {
+        case let .classic(.synchronousConnectionComplete(status, _, _, _, _, _, _, _, _)):
+            guard !synchronous.isEmpty else { return }
+            let req = synchronous.removeFirst()
+            if status != 0 { stalledSCO(req, status: status, e.record, ctx) }
+        case let .commandStatus(status, _, op) where status != 0 && [0x0428, 0x0429, 0x043D, 0x043E].contains(op):
+            // Refused at once: the Command Status is the answer (command_rejected names it too).
+            if !synchronous.isEmpty { synchronous.removeLast() }
+        case .disconnectionComplete(0, _, _):
+            if let id = e.connection { close(id, ctx) }
         default:
             return
         }
@@ -211,32 +208,31 @@ final class AudioSetupRule: DiagnosisRule {
 /// `unbonded` (the host removed a bond: Delete Stored Link Key, HID Virtual Cable Unplug, btmon's MGMT Unpair
 /// Device) and `stack_restarted` (btmon: the Bluetooth daemon's control channel closed and opened again).
 final class HostStackRule: DiagnosisRule {
-    let kinds: [EventKind] = [.hciCommand, .l2cap, .note]
+    let inputs: [DiagnosisInput] = [.hciCommand, .signaling, .note]
     /// btmon control channels: cookie → whether it is the daemon's; the daemon's last close.
     var daemonCookies: Set<UInt32> = []
     var daemonClosed: Int?
 
-    func observe(_ e: TraceEvent, _ ctx: DiagnosisContext) {
-        switch e.body {
-        case let .hciCommand(c):
-            // Delete Stored Link Key for one address (Delete_All_Flag 0); deleting all of them is how a host that
-            // keeps its keys itself clears the controller at start-up, not an unpairing.
-            guard c.opcode == 0x0C12, case let .other(p) = c.params else { return }
-            var cur = ByteCursor(p)
-            guard let a = try? cur.address(), let all = try? cur.u8(), all == 0, a.value != 0 else { return }
-            ctx.raise(Diagnosis(id: .unbonded, facts: DiagnosisFacts(opcode: 0x0C12, byLocal: true), peer: a, evidence: [e.record]))
-        case let .signaling(s):
-            // HID_CONTROL (0x1) VIRTUAL_CABLE_UNPLUG (0x5).
-            guard case let .hid(m) = s.content, m.type == 0x1, m.parameter == 0x5 else { return }
-            let c = ctx.connection(e.connection)
-            ctx.raise(Diagnosis(id: .unbonded, facts: DiagnosisFacts(opcode: 0x1105, byLocal: e.direction == .hostToController),
-                                peer: c?.peer, connection: c?.id, evidence: [e.record]))
-        case let .note(n):
-            guard n.monitor, case let .data(d) = n.content else { return }
-            monitor(n.sourceType, d, e, ctx)
-        default:
-            return
-        }
+    func hciCommand(_ c: HCICommandBody, _ e: TraceEvent, _ ctx: DiagnosisContext) {
+        // Delete Stored Link Key for one address (Delete_All_Flag 0); deleting all of them is how a host that
+        // keeps its keys itself clears the controller at start-up, not an unpairing.
+        guard c.opcode == 0x0C12, case let .other(p) = c.params else { return }
+        var cur = ByteCursor(p)
+        guard let a = try? cur.address(), let all = try? cur.u8(), all == 0, a.value != 0 else { return }
+        ctx.raise(Diagnosis(id: .unbonded, facts: DiagnosisFacts(opcode: 0x0C12, byLocal: true), peer: a, evidence: [e.record]))
+    }
+
+    func signaling(_ s: SignalingBody, _ e: TraceEvent, _ ctx: DiagnosisContext) {
+        // HID_CONTROL (0x1) VIRTUAL_CABLE_UNPLUG (0x5).
+        guard case let .hid(m) = s.content, m.type == 0x1, m.parameter == 0x5 else { return }
+        let c = ctx.connection(e.connection)
+        ctx.raise(Diagnosis(id: .unbonded, facts: DiagnosisFacts(opcode: 0x1105, byLocal: e.direction == .hostToController),
+                            peer: c?.peer, connection: c?.id, evidence: [e.record]))
+    }
+
+    func note(_ n: NoteBody, _ e: TraceEvent, _ ctx: DiagnosisContext) {
+        guard n.monitor, case let .data(d) = n.content else { return }
+        monitor(n.sourceType, d, e, ctx)
     }
 
     func monitor(_ opcode: UInt16, _ d: ArraySlice<UInt8>, _ e: TraceEvent, _ ctx: DiagnosisContext) {

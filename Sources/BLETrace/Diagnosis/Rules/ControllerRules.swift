@@ -2,31 +2,28 @@
 
 /// `controller_reset`: HCI Reset after connections or scanning started, or a Hardware Error event.
 final class ControllerResetRule: DiagnosisRule {
-    let kinds: [EventKind] = [.hciCommand, .hciEvent]
+    let inputs: [DiagnosisInput] = [.hciCommand, .hciEvent]
     /// True once a connection opened or scanning started (a Reset before that is the normal bring-up).
     var active = false
 
-    func observe(_ e: TraceEvent, _ ctx: DiagnosisContext) {
-        switch e.body {
-        case let .hciCommand(c):
-            switch c.params {
-            case let .scanEnable(enable, _) where enable != 0: active = true
-            case let .extendedScanEnable(enable, _, _, _) where enable != 0: active = true
-            case .createConnection, .extendedCreateConnection: active = true
-            default:
-                guard c.opcode == 0x0C03, active else { return }
-                active = false
-                ctx.raise(Diagnosis(id: .controllerReset, facts: DiagnosisFacts(opcode: 0x0C03, byLocal: true), evidence: [e.record]))
-            }
-        case let .hciEvent(h):
-            switch h.params {
-            case let .hardwareError(code):
-                ctx.raise(Diagnosis(id: .controllerReset, facts: DiagnosisFacts(reason: code, byLocal: false), evidence: [e.record]))
-            default:
-                if h.change != nil { active = true }
-            }
+    func hciCommand(_ c: HCICommandBody, _ e: TraceEvent, _ ctx: DiagnosisContext) {
+        switch c.params {
+        case let .scanEnable(enable, _) where enable != 0: active = true
+        case let .extendedScanEnable(enable, _, _, _) where enable != 0: active = true
+        case .createConnection, .extendedCreateConnection: active = true
         default:
-            return
+            guard c.opcode == 0x0C03, active else { return }
+            active = false
+            ctx.raise(Diagnosis(id: .controllerReset, facts: DiagnosisFacts(opcode: 0x0C03, byLocal: true), evidence: [e.record]))
+        }
+    }
+
+    func hciEvent(_ h: HCIEventBody, _ e: TraceEvent, _ ctx: DiagnosisContext) {
+        switch h.params {
+        case let .hardwareError(code):
+            ctx.raise(Diagnosis(id: .controllerReset, facts: DiagnosisFacts(reason: code, byLocal: false), evidence: [e.record]))
+        default:
+            if h.change != nil { active = true }
         }
     }
 }
@@ -34,10 +31,9 @@ final class ControllerResetRule: DiagnosisRule {
 /// `command_rejected`: an HCI command answered with an error status, grouped by command and status. A
 /// connection that failed is the link rules' (its Command Status is the first sign, not a separate cause).
 final class CommandRejectedRule: DiagnosisRule {
-    let kinds: [EventKind] = [.hciEvent]
+    let inputs: [DiagnosisInput] = [.hciEvent]
 
-    func observe(_ e: TraceEvent, _ ctx: DiagnosisContext) {
-        guard case let .hciEvent(h) = e.body else { return }
+    func hciEvent(_ h: HCIEventBody, _ e: TraceEvent, _ ctx: DiagnosisContext) {
         let op: UInt16, status: UInt8
         switch h.params {
         case let .commandComplete(c):

@@ -3,38 +3,35 @@
 
 /// `bond_lost` (PIN or Key Missing: one side forgot the bond) and `encryption_failed` (MIC failure, other errors).
 final class EncryptionRule: DiagnosisRule {
-    let kinds: [EventKind] = [.hciEvent, .hciCommand]
+    let inputs: [DiagnosisInput] = [.hciEvent, .hciCommand]
     /// BR/EDR: Link Key Request Negative Reply per peer address (record), waiting for an authentication failure.
     var noLinkKey: [UInt64: Int] = [:]
 
-    func observe(_ e: TraceEvent, _ ctx: DiagnosisContext) {
-        switch e.body {
-        case let .hciEvent(h):
-            switch h.params {
-            case let .encryptionChange(status, _, _, _) where status != 0, let .encryptionKeyRefresh(status, _) where status != 0:
-                raise(status == 0x06 ? .bondLost : .encryptionFailed, status, e, ctx)
-            case let .disconnectionComplete(0, _, reason) where reason == 0x06 || reason == 0x3D:
-                raise(reason == 0x06 ? .bondLost : .encryptionFailed, reason, e, ctx)
-            case let .classic(.authenticationComplete(status, _)) where status != 0,
-                 let .classic(.simplePairingComplete(status, _)) where status != 0:
-                // A failure after the host said it had no link key for a peer it was bonded with.
-                guard let c = ctx.connection(e.connection), let p = c.peer, let at = noLinkKey.removeValue(forKey: p.value) else { return }
-                ctx.raise(Diagnosis(id: .bondLost, facts: DiagnosisFacts(reason: status, opcode: 0x040C), peer: p, connection: c.id,
-                                    evidence: [e.record, at]))
-            default:
-                return
-            }
-        case let .hciCommand(c):
-            switch c.opcode {
-            case 0x201B: // LE Long Term Key Request Negative Reply: the peripheral has no key for the central.
-                let conn = ctx.connection(e.connection)
-                ctx.raise(Diagnosis(id: .bondLost, facts: DiagnosisFacts(opcode: 0x201B, byLocal: true), peer: conn?.peer,
-                                    connection: conn?.id, evidence: [e.record]))
-            case 0x040C: // Link Key Request Negative Reply
-                if case let .classic(.addressOnly(a)) = c.params, noLinkKey.count < 1000 { noLinkKey[a.value] = e.record }
-            default:
-                return
-            }
+    func hciEvent(_ h: HCIEventBody, _ e: TraceEvent, _ ctx: DiagnosisContext) {
+        switch h.params {
+        case let .encryptionChange(status, _, _, _) where status != 0, let .encryptionKeyRefresh(status, _) where status != 0:
+            raise(status == 0x06 ? .bondLost : .encryptionFailed, status, e, ctx)
+        case let .disconnectionComplete(0, _, reason) where reason == 0x06 || reason == 0x3D:
+            raise(reason == 0x06 ? .bondLost : .encryptionFailed, reason, e, ctx)
+        case let .classic(.authenticationComplete(status, _)) where status != 0,
+             let .classic(.simplePairingComplete(status, _)) where status != 0:
+            // A failure after the host said it had no link key for a peer it was bonded with.
+            guard let c = ctx.connection(e.connection), let p = c.peer, let at = noLinkKey.removeValue(forKey: p.value) else { return }
+            ctx.raise(Diagnosis(id: .bondLost, facts: DiagnosisFacts(reason: status, opcode: 0x040C), peer: p, connection: c.id,
+                                evidence: [e.record, at]))
+        default:
+            return
+        }
+    }
+
+    func hciCommand(_ c: HCICommandBody, _ e: TraceEvent, _ ctx: DiagnosisContext) {
+        switch c.opcode {
+        case 0x201B: // LE Long Term Key Request Negative Reply: the peripheral has no key for the central.
+            let conn = ctx.connection(e.connection)
+            ctx.raise(Diagnosis(id: .bondLost, facts: DiagnosisFacts(opcode: 0x201B, byLocal: true), peer: conn?.peer,
+                                connection: conn?.id, evidence: [e.record]))
+        case 0x040C: // Link Key Request Negative Reply
+            if case let .classic(.addressOnly(a)) = c.params, noLinkKey.count < 1000 { noLinkKey[a.value] = e.record }
         default:
             return
         }
@@ -49,7 +46,7 @@ final class EncryptionRule: DiagnosisRule {
 /// `insufficient_security`: an ATT request refused for lack of authentication, encryption or key size (0x05,
 /// 0x0F, 0x0C) or authorization (0x08), not followed on that connection by encryption and a successful retry.
 final class InsufficientSecurityRule: DiagnosisRule {
-    let kinds: [EventKind] = [.att, .hciEvent, .linkLayer]
+    let inputs: [DiagnosisInput] = [.att, .hciEvent, .linkLayer]
     struct Refusal {
         var record: Int
         var code: UInt8
@@ -64,40 +61,40 @@ final class InsufficientSecurityRule: DiagnosisRule {
     var encryptedAfter: Set<Int> = []
     static let codes: Set<UInt8> = [0x05, 0x0F, 0x0C, 0x08]
 
-    func observe(_ e: TraceEvent, _ ctx: DiagnosisContext) {
+    func att(_ a: ATTEvent, _ e: TraceEvent, _ ctx: DiagnosisContext) {
         guard let id = e.connection else { return }
-        switch e.body {
-        case let .att(a):
-            guard let pdu = a.pdu else { return }
-            if case let .errorResponse(req, handle, code) = pdu {
-                guard InsufficientSecurityRule.codes.contains(code) else { return }
-                if refused[id] == nil && refused.count >= 10_000 { return }
-                if var r = refused[id]?[handle] {
-                    r.count += 1
-                    refused[id]?[handle] = r
-                } else if refused[id, default: [:]].count < 64 {
-                    refused[id, default: [:]][handle] = Refusal(record: e.record, code: code, opcode: req, location: a.location,
-                                                                byLocal: a.peerIsServer, count: 1)
-                }
-                return
+        if case let .pdu(.errorResponse(req, handle, code)) = a.content {
+            guard InsufficientSecurityRule.codes.contains(code) else { return }
+            if refused[id] == nil && refused.count >= 10_000 { return }
+            if var r = refused[id]?[handle] {
+                r.count += 1
+                refused[id]?[handle] = r
+            } else if refused[id, default: [:]].count < 64 {
+                refused[id, default: [:]][handle] = Refusal(record: e.record, code: code, opcode: req, location: a.location,
+                                                            byLocal: a.peerIsServer, count: 1)
             }
-            // A successful answer to a retried request on a refused handle, once the link is encrypted.
-            guard refused[id] != nil, encryptedAfter.contains(id), a.request != nil, let h = a.handle else { return }
-            if refused[id]?.removeValue(forKey: h) != nil, refused[id]?.isEmpty == true { refused[id] = nil }
-        case let .hciEvent(h):
-            switch h.params {
-            case let .encryptionChange(0, _, enabled, _) where enabled != 0:
-                if refused[id] != nil { encryptedAfter.insert(id) }
-            case .disconnectionComplete(0, _, _):
-                close(id, ctx)
-            default:
-                return
-            }
-        case let .linkLayer(ll):
-            if case let .control(c) = ll.content, (0x03...0x06).contains(c.opcode), refused[id] != nil { encryptedAfter.insert(id) }
+            return
+        }
+        // A successful answer to a retried request on a refused handle, once the link is encrypted.
+        guard !encryptedAfter.isEmpty, a.request != nil, encryptedAfter.contains(id), refused[id] != nil, let h = a.handle else { return }
+        if refused[id]?.removeValue(forKey: h) != nil, refused[id]?.isEmpty == true { refused[id] = nil }
+    }
+
+    func hciEvent(_ h: HCIEventBody, _ e: TraceEvent, _ ctx: DiagnosisContext) {
+        guard let id = e.connection else { return }
+        switch h.params {
+        case let .encryptionChange(0, _, enabled, _) where enabled != 0:
+            if refused[id] != nil { encryptedAfter.insert(id) }
+        case .disconnectionComplete(0, _, _):
+            close(id, ctx)
         default:
             return
         }
+    }
+
+    func linkLayer(_ ll: LinkLayerBody, _ e: TraceEvent, _ ctx: DiagnosisContext) {
+        guard let id = e.connection else { return }
+        if case let .control(c) = ll.content, (0x03...0x06).contains(c.opcode), refused[id] != nil { encryptedAfter.insert(id) }
     }
 
     func close(_ id: Int, _ ctx: DiagnosisContext) {
@@ -122,41 +119,42 @@ final class InsufficientSecurityRule: DiagnosisRule {
 /// `weak_security`: legacy pairing (crackable), Just Works where MITM was possible or asked for, a key shorter
 /// than 16 bytes, the LE Secure Connections debug key, encryption after a pairing that never completed.
 final class WeakSecurityRule: DiagnosisRule {
-    let kinds: [EventKind] = [.smp, .hciEvent, .linkLayer]
+    let inputs: [DiagnosisInput] = [.smp, .hciEvent, .linkLayer]
     /// LE Secure Connections pairings per connection: whether public keys and the DHKey check were seen.
     var secure: [Int: (record: Int, publicKeys: Int, dhkeyCheck: Bool)] = [:]
     var reportedKeySize: Set<Int> = []
 
-    func observe(_ e: TraceEvent, _ ctx: DiagnosisContext) {
+    func smp(_ s: SMPBody, _ e: TraceEvent, _ ctx: DiagnosisContext) {
         guard let id = e.connection else { return }
-        switch e.body {
-        case let .smp(s):
-            switch s.pdu {
-            case let .pairingResponse(r)?:
-                if let q = s.request, q.secureConnections && r.secureConnections, secure.count < 10_000 { secure[id] = (e.record, 0, false) }
-            case .pairingPublicKey?: secure[id]?.publicKeys += 1
-            case .pairingDHKeyCheck?: secure[id]?.dhkeyCheck = true
-            case .pairingFailed?: secure[id] = nil
-            default: return
-            }
-        case let .hciEvent(h):
-            switch h.params {
-            case let .encryptionChange(0, _, enabled, size) where enabled != 0:
-                encrypted(id, e, ctx)
-                if let s = size, s < 16, s > 0, !reportedKeySize.contains(id), reportedKeySize.count < 10_000 {
-                    reportedKeySize.insert(id)
-                    let c = ctx.connection(id)
-                    ctx.raise(Diagnosis(id: .weakSecurity, facts: DiagnosisFacts(weakness: .keySize(Int(s))), peer: c?.peer, connection: id,
-                                        evidence: [e.record]))
-                }
-            case .disconnectionComplete(0, _, _): secure[id] = nil
-            default: return
-            }
-        case let .linkLayer(ll):
-            if case let .control(c) = ll.content, c.opcode == 0x03 { encrypted(id, e, ctx) }
-        default:
-            return
+        switch s.pdu {
+        case let .pairingResponse(r)?:
+            if let q = s.request, q.secureConnections && r.secureConnections, secure.count < 10_000 { secure[id] = (e.record, 0, false) }
+        case .pairingPublicKey?: secure[id]?.publicKeys += 1
+        case .pairingDHKeyCheck?: secure[id]?.dhkeyCheck = true
+        case .pairingFailed?: secure[id] = nil
+        default: return
         }
+    }
+
+    func hciEvent(_ h: HCIEventBody, _ e: TraceEvent, _ ctx: DiagnosisContext) {
+        guard let id = e.connection else { return }
+        switch h.params {
+        case let .encryptionChange(0, _, enabled, size) where enabled != 0:
+            encrypted(id, e, ctx)
+            if let s = size, s < 16, s > 0, !reportedKeySize.contains(id), reportedKeySize.count < 10_000 {
+                reportedKeySize.insert(id)
+                let c = ctx.connection(id)
+                ctx.raise(Diagnosis(id: .weakSecurity, facts: DiagnosisFacts(weakness: .keySize(Int(s))), peer: c?.peer, connection: id,
+                                    evidence: [e.record]))
+            }
+        case .disconnectionComplete(0, _, _): secure[id] = nil
+        default: return
+        }
+    }
+
+    func linkLayer(_ ll: LinkLayerBody, _ e: TraceEvent, _ ctx: DiagnosisContext) {
+        guard let id = e.connection else { return }
+        if case let .control(c) = ll.content, c.opcode == 0x03 { encrypted(id, e, ctx) }
     }
 
     /// Encryption starts: after an LE Secure Connections pairing with no public keys or DHKey check, the key

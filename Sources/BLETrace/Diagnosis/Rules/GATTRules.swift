@@ -5,12 +5,12 @@
 /// (0x02, 0x03), `application_error` (0x80–0x9F, 0xFC–0xFF) and `att_error` (any other, but the Attribute
 /// Not Found that ends discovery). Refusals for lack of security are `insufficient_security`'s.
 final class ATTErrorRule: DiagnosisRule {
-    let kinds: [EventKind] = [.att]
+    let inputs: [DiagnosisInput] = [.att]
     /// ATT requests used by discovery: an Attribute Not Found answer is their normal end.
     static let discovery: Set<UInt8> = [0x04, 0x06, 0x08, 0x10]
 
-    func observe(_ e: TraceEvent, _ ctx: DiagnosisContext) {
-        guard case let .att(a) = e.body, case let .errorResponse(req, handle, code)? = a.pdu else { return }
+    func att(_ a: ATTEvent, _ e: TraceEvent, _ ctx: DiagnosisContext) {
+        guard case let .pdu(.errorResponse(req, handle, code)) = a.content else { return }
         if code == 0x0A && ATTErrorRule.discovery.contains(req) { return }
         if InsufficientSecurityRule.codes.contains(code) { return }
         let loc = a.location
@@ -40,29 +40,26 @@ final class ATTErrorRule: DiagnosisRule {
 
 /// `stale_gatt_cache`: a Service Changed indication not followed on that connection by rediscovery.
 final class ServiceChangedRule: DiagnosisRule {
-    let kinds: [EventKind] = [.att, .hciEvent]
+    let inputs: [DiagnosisInput] = [.att, .hciEvent]
     /// Per connection: the Service Changed indication still waiting for rediscovery.
     var waiting: [Int: Int] = [:]
 
-    func observe(_ e: TraceEvent, _ ctx: DiagnosisContext) {
-        guard let id = e.connection else { return }
-        switch e.body {
-        case let .att(a):
-            guard let pdu = a.pdu else { return }
-            switch pdu.opcode {
-            case 0x1D where a.location?.characteristic?.uuid?.uuid16 == 0x2A05:
-                if waiting.count < 10_000 { waiting[id] = e.record }
-            case 0x10, 0x04, 0x08:
-                // Read By Group Type, Find Information, Read By Type: the client discovers again.
-                waiting[id] = nil
-            default:
-                return
-            }
-        case let .hciEvent(h):
-            if case .disconnectionComplete(0, _, _) = h.params, let r = waiting.removeValue(forKey: id) { raise(id, r, ctx) }
+    func att(_ a: ATTEvent, _ e: TraceEvent, _ ctx: DiagnosisContext) {
+        guard let id = e.connection, case let .pdu(pdu) = a.content else { return }
+        switch pdu.opcode {
+        case 0x10, 0x04, 0x08:
+            // Read By Group Type, Find Information, Read By Type: the client discovers again.
+            if !waiting.isEmpty { waiting[id] = nil }
+        case 0x1D where a.location?.characteristic?.uuid?.uuid16 == 0x2A05:
+            if waiting.count < 10_000 { waiting[id] = e.record }
         default:
             return
         }
+    }
+
+    func hciEvent(_ h: HCIEventBody, _ e: TraceEvent, _ ctx: DiagnosisContext) {
+        guard let id = e.connection else { return }
+        if case .disconnectionComplete(0, _, _) = h.params, let r = waiting.removeValue(forKey: id) { raise(id, r, ctx) }
     }
 
     func raise(_ id: Int, _ record: Int, _ ctx: DiagnosisContext) {
@@ -80,7 +77,7 @@ final class ServiceChangedRule: DiagnosisRule {
 /// capture the response may be a packet the sniffer missed: those wait until the end, and stay errors only when
 /// the server went on answering other requests; otherwise they are info, with what the capture could not show.
 final class ATTTimeoutRule: DiagnosisRule {
-    let kinds: [EventKind] = [.att, .linkLayer, .acl]
+    let inputs: [DiagnosisInput] = [.att, .linkLayer, .aclProblem]
     struct Held {
         var diagnosis: Diagnosis
         var record: Int
@@ -91,34 +88,36 @@ final class ATTTimeoutRule: DiagnosisRule {
     var lastAnswer: [Int: Int] = [:]
     var lostFragments: [Int: [Int]] = [:]
 
-    func observe(_ e: TraceEvent, _ ctx: DiagnosisContext) {
-        switch e.body {
-        case let .att(a):
-            if ctx.sniffed, let id = e.connection, a.request != nil, lastAnswer[id] != nil || lastAnswer.count < 10_000 {
+    func att(_ a: ATTEvent, _ e: TraceEvent, _ ctx: DiagnosisContext) {
+        guard case let .unanswered(why)? = a.transaction else {
+            if a.request != nil, ctx.sniffed, let id = e.connection, lastAnswer[id] != nil || lastAnswer.count < 10_000 {
                 lastAnswer[id] = e.record
             }
-            guard let why = a.unanswered, let op = a.opcode else { return }
-            switch why {
-            case .timeout, .connectionClosed: break
-            default: return
-            }
-            let c = ctx.connection(e.connection)
-            // reason 0: 30 s passed; 1: the link went down first.
-            let f = DiagnosisFacts(reason: why == .timeout ? 0 : 1, opcode: UInt16(op), handle: a.handle, location: a.location,
-                                   byLocal: ctx.sniffed ? nil : a.peerIsServer)
-            let d = Diagnosis(id: .attTimeout, facts: f, peer: c?.peer, connection: c?.id, evidence: [e.record])
-            if ctx.sniffed {
-                if held.count < 1000 { held.append(Held(diagnosis: d, record: e.record)) }
-            } else {
-                ctx.raise(d)
-            }
-        case let .linkLayer(ll):
-            if case .problem = ll.content, let id = e.connection { lost(id, e.record) }
-        case .aclProblem:
-            if ctx.sniffed, let id = e.connection { lost(id, e.record) }
-        default:
             return
         }
+        guard let op = a.opcode else { return }
+        switch why {
+        case .timeout, .connectionClosed: break
+        default: return
+        }
+        let c = ctx.connection(e.connection)
+        // reason 0: 30 s passed; 1: the link went down first.
+        let f = DiagnosisFacts(reason: why == .timeout ? 0 : 1, opcode: UInt16(op), handle: a.handle, location: a.location,
+                               byLocal: ctx.sniffed ? nil : a.peerIsServer)
+        let d = Diagnosis(id: .attTimeout, facts: f, peer: c?.peer, connection: c?.id, evidence: [e.record])
+        if ctx.sniffed {
+            if held.count < 1000 { held.append(Held(diagnosis: d, record: e.record)) }
+        } else {
+            ctx.raise(d)
+        }
+    }
+
+    func linkLayer(_ ll: LinkLayerBody, _ e: TraceEvent, _ ctx: DiagnosisContext) {
+        if case .problem = ll.content, let id = e.connection { lost(id, e.record) }
+    }
+
+    func aclProblem(_ e: TraceEvent, _ ctx: DiagnosisContext) {
+        if ctx.sniffed, let id = e.connection { lost(id, e.record) }
     }
 
     func lost(_ id: Int, _ record: Int) {

@@ -3,10 +3,9 @@
 /// `link_lost` (supervision timeout), `connection_not_established` (0x3E), `procedure_timeout` (0x22) and
 /// `connection_parameters_rejected` (0x3B) from disconnects and connection completes.
 final class LinkEndRule: DiagnosisRule {
-    let kinds: [EventKind] = [.hciEvent]
+    let inputs: [DiagnosisInput] = [.hciEvent]
 
-    func observe(_ e: TraceEvent, _ ctx: DiagnosisContext) {
-        guard case let .hciEvent(h) = e.body else { return }
+    func hciEvent(_ h: HCIEventBody, _ e: TraceEvent, _ ctx: DiagnosisContext) {
         switch h.params {
         case let .disconnectionComplete(0, _, reason):
             let c = ctx.connection(e.connection)
@@ -43,10 +42,10 @@ final class LinkEndRule: DiagnosisRule {
 
 /// `connection_parameters_rejected` from the L2CAP Connection Parameter Update Response (result 1, rejected).
 final class ParameterUpdateRule: DiagnosisRule {
-    let kinds: [EventKind] = [.signaling]
+    let inputs: [DiagnosisInput] = [.signaling]
 
-    func observe(_ e: TraceEvent, _ ctx: DiagnosisContext) {
-        guard case let .signaling(s) = e.body, case let .connectionParameterUpdateResponse(result)? = s.command, result != 0 else { return }
+    func signaling(_ s: SignalingBody, _ e: TraceEvent, _ ctx: DiagnosisContext) {
+        guard case let .connectionParameterUpdateResponse(result)? = s.command, result != 0 else { return }
         let c = ctx.connection(e.connection)
         // The response comes from the side that refused: the local host refused the peer's request, or the reverse.
         var f = DiagnosisFacts(reason: UInt8(truncatingIfNeeded: result), byLocal: e.direction == .hostToController)
@@ -57,14 +56,13 @@ final class ParameterUpdateRule: DiagnosisRule {
 
 /// `reconnect_loop`: three or more connections to one peer ending in failure within five minutes.
 final class ReconnectLoopRule: DiagnosisRule {
-    let kinds: [EventKind] = [.hciEvent]
+    let inputs: [DiagnosisInput] = [.hciEvent]
     /// Failures per peer: (record, time); at most 64 per peer and 10,000 peers.
     var failures: [UInt64: [(record: Int, time: Int64)]] = [:]
     static let window: Int64 = 300_000_000
     static let failureReasons: Set<UInt8> = [0x08, 0x22, 0x3D, 0x3E, 0x28, 0x1F, 0x05, 0x06]
 
-    func observe(_ e: TraceEvent, _ ctx: DiagnosisContext) {
-        guard case let .hciEvent(h) = e.body else { return }
+    func hciEvent(_ h: HCIEventBody, _ e: TraceEvent, _ ctx: DiagnosisContext) {
         var peer: BDAddr?
         switch h.params {
         case let .disconnectionComplete(0, _, reason) where ReconnectLoopRule.failureReasons.contains(reason):
@@ -99,8 +97,7 @@ final class ReconnectLoopRule: DiagnosisRule {
 /// `peer_restarted`: a peer whose link was lost or never established advertises again within 15 s, or (on a
 /// sniffer's capture) a peer advertises while its connection is still open: it probably reset.
 final class PeerRestartRule: DiagnosisRule {
-    let kinds: [EventKind] = [.hciEvent]
-    var readsAdvertising: Bool { true }
+    let inputs: [DiagnosisInput] = [.hciEvent, .advertising]
     /// Peers whose link just failed: the failure's record, time and connection. Bounded.
     var watched: [UInt64: (record: Int, time: Int64, connection: Int?)] = [:]
     /// Sniffer captures, per connection: the first advert from its peripheral after the link's last data PDU
@@ -108,8 +105,7 @@ final class PeerRestartRule: DiagnosisRule {
     var candidates: [Int: Int] = [:]
     static let window: Int64 = 15_000_000
 
-    func observe(_ e: TraceEvent, _ ctx: DiagnosisContext) {
-        guard case let .hciEvent(h) = e.body else { return }
+    func hciEvent(_ h: HCIEventBody, _ e: TraceEvent, _ ctx: DiagnosisContext) {
         switch h.params {
         case let .disconnectionComplete(0, _, reason) where reason == 0x08 || reason == 0x3E:
             if let c = ctx.connection(e.connection), let p = c.peer { watch(p, e, c.id) }

@@ -3,7 +3,7 @@
 /// `pairing_rejected_by_user`, `pairing_wrong_passkey`, `pairing_unsupported`, `pairing_failed` from Pairing
 /// Failed, and `pairing_timeout` for a pairing that stops with no SMP PDU for 30 s and no Pairing Failed.
 final class PairingRule: DiagnosisRule {
-    let kinds: [EventKind] = [.smp, .hciEvent, .linkLayer]
+    let inputs: [DiagnosisInput] = [.smp, .hciEvent, .linkLayer]
 
     struct Active {
         var start: Int
@@ -20,10 +20,9 @@ final class PairingRule: DiagnosisRule {
     /// The features of the last pairing per connection, for a Pairing Failed that names a requirement.
     static let timeout: Int64 = 30_000_000
 
-    func observe(_ e: TraceEvent, _ ctx: DiagnosisContext) {
+    func smp(_ s: SMPBody, _ e: TraceEvent, _ ctx: DiagnosisContext) {
         if !active.isEmpty { expire(now: e.timestamp.micros, record: e.record, ctx) }
-        switch e.body {
-        case let .smp(s):
+        do {
             guard let id = e.connection, let pdu = s.pdu else { return }
             switch pdu {
             case let .pairingRequest(p):
@@ -42,7 +41,12 @@ final class PairingRule: DiagnosisRule {
                 touch(id, e)
                 active[id]?.lastCode = pdu.code
             }
-        case let .hciEvent(h):
+        }
+    }
+
+    func hciEvent(_ h: HCIEventBody, _ e: TraceEvent, _ ctx: DiagnosisContext) {
+        if !active.isEmpty { expire(now: e.timestamp.micros, record: e.record, ctx) }
+        do {
             switch h.params {
             case let .encryptionChange(0, _, enabled, _) where enabled != 0:
                 // Phase 2 done: the link is encrypted with the pairing's key; key distribution may follow.
@@ -54,13 +58,14 @@ final class PairingRule: DiagnosisRule {
             default:
                 return
             }
-        case let .linkLayer(ll):
-            // Sniffed: encryption starting (LL_ENC_REQ … LL_START_ENC_REQ, sent in the clear) ends phase 2 like an
-            // Encryption Change; what follows is encrypted, and may not be decrypted.
-            if case let .control(c) = ll.content, (0x03...0x06).contains(c.opcode), let id = e.connection { active[id] = nil }
-        default:
-            return
         }
+    }
+
+    func linkLayer(_ ll: LinkLayerBody, _ e: TraceEvent, _ ctx: DiagnosisContext) {
+        if !active.isEmpty { expire(now: e.timestamp.micros, record: e.record, ctx) }
+        // Sniffed: encryption starting (LL_ENC_REQ … LL_START_ENC_REQ, sent in the clear) ends phase 2 like an
+        // Encryption Change; what follows is encrypted, and may not be decrypted.
+        if case let .control(c) = ll.content, (0x03...0x06).contains(c.opcode), let id = e.connection { active[id] = nil }
     }
 
     func touch(_ id: Int, _ e: TraceEvent) {
@@ -120,33 +125,30 @@ final class PairingRule: DiagnosisRule {
 /// `classic_pairing_incomplete`: BR/EDR Secure Simple Pairing started (IO Capability Request or Response)
 /// without Simple Pairing Complete, or Authentication Requested without Authentication Complete.
 final class ClassicPairingRule: DiagnosisRule {
-    let kinds: [EventKind] = [.hciEvent, .hciCommand]
+    let inputs: [DiagnosisInput] = [.hciEvent, .hciCommand]
     /// Per peer address: SSP started at this record (not completed yet).
     var ssp: [UInt64: Int] = [:]
     /// Per handle: Authentication Requested at this record.
     var auth: [UInt16: (record: Int, connection: Int?)] = [:]
 
-    func observe(_ e: TraceEvent, _ ctx: DiagnosisContext) {
-        switch e.body {
-        case let .hciEvent(h):
-            guard case let .classic(c) = h.params else { return }
-            switch c {
-            case let .ioCapabilityRequest(a), let .ioCapabilityResponse(a, _, _, _):
-                if ssp[a.value] == nil, ssp.count < 1000 { ssp[a.value] = e.record }
-            case let .simplePairingComplete(_, a):
-                ssp[a.value] = nil
-            case let .authenticationComplete(_, handle):
-                auth[handle] = nil
-            default:
-                return
-            }
-        case let .hciCommand(c):
-            // Authentication Requested (0x0411).
-            guard c.opcode == 0x0411, let h = c.handle, auth.count < 1000 else { return }
-            auth[h] = (e.record, e.connection)
+    func hciEvent(_ h: HCIEventBody, _ e: TraceEvent, _ ctx: DiagnosisContext) {
+        guard case let .classic(c) = h.params else { return }
+        switch c {
+        case let .ioCapabilityRequest(a), let .ioCapabilityResponse(a, _, _, _):
+            if ssp[a.value] == nil, ssp.count < 1000 { ssp[a.value] = e.record }
+        case let .simplePairingComplete(_, a):
+            ssp[a.value] = nil
+        case let .authenticationComplete(_, handle):
+            auth[handle] = nil
         default:
             return
         }
+    }
+
+    func hciCommand(_ c: HCICommandBody, _ e: TraceEvent, _ ctx: DiagnosisContext) {
+        // Authentication Requested (0x0411).
+        guard c.opcode == 0x0411, let h = c.handle, auth.count < 1000 else { return }
+        auth[h] = (e.record, e.connection)
     }
 
     func finish(_ ctx: DiagnosisContext) {
