@@ -4,14 +4,15 @@ public final class DiagnosisEngine: AnalysisLayer {
     let context: DiagnosisContext
     let rules: [DiagnosisRule]
     /// The rules that read each input, indexed by `DiagnosisInput`.
-    var byInput: [[DiagnosisRule]]
+    let byInput: [[DiagnosisRule]]
     var finished = false
 
     public init(rules: [DiagnosisRule] = DiagnosisRules.make()) {
         self.rules = rules
         self.context = DiagnosisContext()
-        byInput = Array(repeating: [], count: DiagnosisInput.allCases.count)
+        var byInput: [[DiagnosisRule]] = Array(repeating: [], count: DiagnosisInput.allCases.count)
         for r in rules { for i in r.inputs { byInput[i.rawValue].append(r) } }
+        self.byInput = byInput
     }
 
     public func attach(to pipeline: Pipeline) {
@@ -45,6 +46,12 @@ public final class DiagnosisEngine: AnalysisLayer {
             }
             for r in byInput[DiagnosisInput.hciCommand.rawValue] { r.hciCommand(c, e, ctx) }
         case let .att(a):
+            // Error Responses and responses go to the rules that read only those; every PDU to the rest.
+            if case .pdu(.errorResponse) = a.content {
+                for r in byInput[DiagnosisInput.attError.rawValue] { r.att(a, e, ctx) }
+            } else if case .answers? = a.transaction {
+                for r in byInput[DiagnosisInput.attResponse.rawValue] { r.att(a, e, ctx) }
+            }
             for r in byInput[DiagnosisInput.att.rawValue] { r.att(a, e, ctx) }
         case let .smp(s):
             for r in byInput[DiagnosisInput.smp.rawValue] { r.smp(s, e, ctx) }
@@ -201,7 +208,10 @@ public final class DiagnosisContext {
 
 /// What a rule reads: each kind of body (its payload lent to the rule), and advertising reports.
 public enum DiagnosisInput: Int, CaseIterable, Sendable {
-    case hciCommand, hciEvent, att, smp
+    case hciCommand, hciEvent
+    /// Every ATT PDU; or only Error Responses; or only the other responses (a PDU that answers a request).
+    case att, attError, attResponse
+    case smp
     /// Signaling commands, AVDTP signaling and HID messages (not media).
     case signaling
     /// A2DP media, RFCOMM, SDP, AVCTP and K-frames (the bulk of a phone log's signaling-layer events).

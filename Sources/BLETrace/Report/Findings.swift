@@ -75,49 +75,64 @@ public final class Findings: AnalysisLayer {
     }
 
     func add(_ kind: Finding.Kind, _ e: TraceEvent, _ text: String) {
+        // ACL data on a handle whose transport is unknown (a vendor pseudo-handle) is not known to be what it
+        // decodes as: it raises no findings.
+        if e.acl != nil, let id = e.connection, let c = tracker?.connection(id: id), !c.transportKnown { return }
         count += 1
         if list.count < Findings.maxListed { list.append(Finding(kind: kind, record: e.record, connection: e.connection, text: text)) }
     }
 
+    /// One look at the body: most events (adverts, reads, notifications) make no finding and cost one switch.
     public func observe(_ e: TraceEvent) {
-        // ACL data on a handle whose transport is unknown (a vendor pseudo-handle) is not known to be what it
-        // decodes as: it raises no findings.
-        if e.acl != nil, let id = e.connection, let c = tracker?.connection(id: id), !c.transportKnown { return }
-        if case let .att(a) = e.body {
-            // One look at the ATT body (reading it again through `e.malformed` would copy it again).
+        switch e.body {
+        case let .att(a):
             if let m = a.malformedReason { add(.malformed, e, "att: \(m)") }
             if observeATT(a, e), let w = e.warning { add(.l2cap, e, w) }
             return
-        }
-        if let m = e.malformed {
-            add(.malformed, e, "\(e.kind.rawValue): \(m)")
-        }
-        switch e.kind {
-        case .smp:
-            guard case let .smp(smp) = e.body, case let .pairingFailed(reason)? = smp.pdu else { return }
+        case let .smp(smp):
+            if let m = smp.malformedReason { add(.malformed, e, "smp: \(m)") }
+            // Only a Pairing Failed goes on to the frame's warning.
+            guard case let .pdu(.pairingFailed(reason)) = smp.content else { return }
             let by = e.direction == .hostToController ? "sent by the local host" : e.direction == .controllerToHost ? "sent by the peer" : ""
             add(.pairingFailed, e, SMPNames.failReason(reason) + (by.isEmpty ? "" : " (\(by))"))
-        case .hciEvent:
-            guard case let .hciEvent(hci) = e.body else { return }
+        case let .hciEvent(hci):
             switch hci.params {
+            case .completedPackets:
+                return
             case let .disconnectionComplete(status, h, reason):
                 guard status == 0, Findings.failureReasons.contains(reason) else { return }
                 add(.disconnect, e, "handle \(Hex.hex(h, width: 4)) disconnected: \(HCIText.status(reason)) (\(Hex.hex(reason, width: 2)))")
+                return
             case let .connectionComplete(status, _, a, _, _):
                 connectionFailed(status, a, e)
+                return
             case let .le(sub, .connectionComplete(c)) where sub == 0x01 || sub == 0x0A:
                 connectionFailed(c.status, c.peer, e)
+                return
             case let .encryptionChange(status, h, _, _) where hci.code == 0x08, let .encryptionKeyRefresh(status, h):
                 guard status != 0 else { return }
                 add(.encryptionFailed, e, "handle \(Hex.hex(h, width: 4)): \(HCIText.status(status)) (\(Hex.hex(status, width: 2)))")
-            default: return
+                return
+            default:
+                return
+            }
+        case let .adv(x):
+            if let m = x.malformedReason { add(.malformed, e, "adv: \(m)") }
+        case let .signaling(x):
+            if let m = x.malformedReason { add(.malformed, e, "\(x.kind.rawValue): \(m)") }
+        case let .aclProblem(p):
+            add(.malformed, e, "acl: \(p.reason)")
+        case let .malformed(m):
+            add(.malformed, e, "\(m.kind.rawValue): \(m.reason)")
+        case let .linkLayer(ll):
+            if case let .problem(reason, _) = ll.content {
+                add(.l2cap, e, e.warning ?? reason)
+                return
             }
         default:
             break
         }
-        if let w = e.warning ?? Findings.linkLayerProblem(e) {
-            add(.l2cap, e, w)
-        }
+        if let w = e.warning { add(.l2cap, e, w) }
     }
 
     /// The ATT findings of an event; false when the event can make no other (no PDU, or a discovery's end).
@@ -141,12 +156,6 @@ public final class Findings: AnalysisLayer {
         // 0x02 (Unknown Connection Identifier) is how a cancelled LE Create Connection ends: the host's choice.
         guard status != 0, status != 0x02 else { return }
         add(.connectionFailed, e, (peer.value == 0 ? "" : "to \(peer): ") + "\(HCIText.status(status)) (\(Hex.hex(status, width: 2)))")
-    }
-
-    /// Why a sniffed data PDU could not be placed in an L2CAP frame.
-    static func linkLayerProblem(_ e: TraceEvent) -> String? {
-        guard case let .linkLayer(ll) = e.body, case let .problem(reason, _) = ll.content else { return nil }
-        return reason
     }
 
     public func summary() -> SummarySection? {

@@ -46,7 +46,7 @@ final class EncryptionRule: DiagnosisRule {
 /// `insufficient_security`: an ATT request refused for lack of authentication, encryption or key size (0x05,
 /// 0x0F, 0x0C) or authorization (0x08), not followed on that connection by encryption and a successful retry.
 final class InsufficientSecurityRule: DiagnosisRule {
-    let inputs: [DiagnosisInput] = [.att, .hciEvent, .linkLayer]
+    let inputs: [DiagnosisInput] = [.attError, .attResponse, .hciEvent, .linkLayer]
     struct Refusal {
         var record: Int
         var code: UInt8

@@ -5,7 +5,7 @@
 /// (0x02, 0x03), `application_error` (0x80–0x9F, 0xFC–0xFF) and `att_error` (any other, but the Attribute
 /// Not Found that ends discovery). Refusals for lack of security are `insufficient_security`'s.
 final class ATTErrorRule: DiagnosisRule {
-    let inputs: [DiagnosisInput] = [.att]
+    let inputs: [DiagnosisInput] = [.attError]
     /// ATT requests used by discovery: an Attribute Not Found answer is their normal end.
     static let discovery: Set<UInt8> = [0x04, 0x06, 0x08, 0x10]
 
