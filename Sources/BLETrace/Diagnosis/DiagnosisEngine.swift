@@ -64,6 +64,7 @@ public final class DiagnosisEngine: AnalysisLayer {
                 for r in byInput[DiagnosisInput.signaling.rawValue] { r.signaling(s, e, ctx) }
             }
         case let .linkLayer(l):
+            ctx.sniffed = true
             for r in byInput[DiagnosisInput.linkLayer.rawValue] { r.linkLayer(l, e, ctx) }
         case let .note(n):
             for r in byInput[DiagnosisInput.note.rawValue] { r.note(n, e, ctx) }
@@ -131,8 +132,9 @@ public final class DiagnosisContext {
         var facts: DiagnosisFacts.GroupKey
     }
 
-    /// True for a sniffer's capture (once a link-layer record was read): absences may be packets it missed.
-    public var sniffed: Bool { pipeline?.linkLayerIfUsed != nil }
+    /// True for a sniffer's capture (once a link-layer packet of a connection was seen): absences may be packets
+    /// it missed.
+    public internal(set) var sniffed = false
     /// The time of the last record, the number of the last record, and the first record whose time went
     /// backwards (time-based absences are not raised across it): the pipeline's counts.
     public var lastTime: Int64? { pipeline?.stats.last?.micros }
@@ -155,7 +157,11 @@ public final class DiagnosisContext {
     @inline(__always) func clock(_ e: TraceEvent) {
         guard let id = e.connection, id < DiagnosisContext.maxTracked else { return }
         if links.count <= id { links += Array(repeating: Link(), count: id + 64 - links.count) }
-        let heard = e.radio?.data != nil || (e.acl != nil && e.direction == .controllerToHost)
+        var heard = e.acl != nil && e.direction == .controllerToHost
+        if case .some = e.radio {
+            sniffed = true
+            heard = true
+        }
         let record = e.record, time = e.timestamp.micros
         links.withUnsafeMutableBufferPointer { l in
             if l[id].first == 0 { l[id].first = record }
