@@ -6,8 +6,11 @@ public struct Diagnosis: Sendable {
     public var severity: DiagnosisSeverity
     /// What the rule knew about the cause: reason codes, the attribute, the side, the timing.
     public var facts: DiagnosisFacts
-    /// The peer the diagnosis is about, when it has one.
+    /// The peer the diagnosis is about, when it has one; nil when it was seen with several (`peerCount`).
     public var peer: BDAddr?
+    /// How many different peers it was seen with (the first 32 are told apart).
+    public var peerCount: Int
+    var peers: [UInt64] = []
     /// The connections (numbers as in the summary) it was seen on, in order; at most `maxConnections`.
     public var connections: [Int] = []
     /// How many times it happened.
@@ -26,6 +29,8 @@ public struct Diagnosis: Sendable {
         self.severity = severity ?? id.severity
         self.facts = facts
         self.peer = peer
+        self.peerCount = peer == nil ? 0 : 1
+        if let p = peer { peers = [p.value] }
         if let c = connection { connections = [c] }
         // The decisive record (the first of the evidence) places the occurrence.
         self.firstRecord = evidence.first ?? 0
@@ -36,6 +41,12 @@ public struct Diagnosis: Sendable {
     /// Folds another occurrence of the same diagnosis into this one.
     mutating func merge(_ other: Diagnosis) {
         count += other.count
+        // The same cause with another peer: counted, and the diagnosis names no single peer.
+        if let p = other.peer, !peers.contains(p.value) {
+            if peers.count < 32 { peers.append(p.value) }
+            peerCount += 1
+            peer = nil
+        }
         firstRecord = min(firstRecord, other.firstRecord)
         lastRecord = max(lastRecord, other.lastRecord)
         for c in other.connections where !connections.contains(c) && connections.count < Diagnosis.maxConnections {
@@ -220,14 +231,18 @@ public struct DiagnosisFacts: Sendable, Equatable {
 
     /// The facts that make two occurrences different diagnoses (beside id and peer).
     var groupKey: GroupKey {
-        GroupKey(reason: reason, opcode: opcode, handle: handle, byLocal: byLocal, weakness: weakness, problem: problem.map(CaptureProblemKind.init),
-                 psm: psm, stage: stage)
+        // An attribute is told by its UUIDs where discovery named it (the same characteristic on many peers
+        // is one cause), else by its handle.
+        let attribute = location.flatMap { l in l.descriptor?.uuid ?? l.characteristic?.uuid ?? l.service?.uuid }
+        return GroupKey(reason: reason, opcode: opcode, handle: attribute == nil ? handle : nil, attribute: attribute, byLocal: byLocal,
+                        weakness: weakness, problem: problem.map(CaptureProblemKind.init), psm: psm, stage: stage)
     }
 
     struct GroupKey: Hashable {
         var reason: UInt8?
         var opcode: UInt16?
         var handle: UInt16?
+        var attribute: BLEUUID?
         var byLocal: Bool?
         var weakness: Weakness?
         var problem: CaptureProblemKind?

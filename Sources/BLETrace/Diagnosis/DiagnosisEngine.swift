@@ -126,9 +126,9 @@ public final class DiagnosisContext {
     public internal(set) var overflow = 0
     static let maxDiagnoses = 1000
 
+    /// Equal causes are one diagnosis whichever peer they were seen with (`Diagnosis.peerCount` counts them).
     struct Key: Hashable {
         var id: DiagnosisID
-        var peer: UInt64?
         var facts: DiagnosisFacts.GroupKey
     }
 
@@ -189,7 +189,7 @@ public final class DiagnosisContext {
 
     /// Adds a diagnosis, or counts it into the equal one already raised.
     public func raise(_ d: Diagnosis) {
-        let key = Key(id: d.id, peer: d.peer?.value, facts: d.facts.groupKey)
+        let key = Key(id: d.id, facts: d.facts.groupKey)
         if let i = index[key] {
             list[i].merge(d)
             return

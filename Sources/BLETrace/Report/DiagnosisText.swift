@@ -15,6 +15,7 @@ public enum DiagnosisText {
         f.add("count", d.count)
         f.add("connections", .list(d.connections.map { .int($0) }))
         f.add("peer", d.peer.map { .string($0.description) } ?? .null)
+        f.add("peer_count", d.peerCount)
         f.add("first_record", d.firstRecord)
         f.add("last_record", d.lastRecord)
         f.add("evidence", .list(d.evidence.map { .int($0) }))
@@ -59,7 +60,10 @@ public enum DiagnosisText {
         }
     }
 
-    static func peer(_ d: Diagnosis) -> String { d.peer.map { $0.description } ?? "the peer" }
+    static func peer(_ d: Diagnosis) -> String {
+        if let p = d.peer { return p.description }
+        return d.peerCount > 1 ? "\(d.peerCount) peers" : "the peer"
+    }
 
     static func side(_ d: Diagnosis) -> String {
         switch d.facts.byLocal {
