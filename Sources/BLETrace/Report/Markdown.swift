@@ -200,6 +200,27 @@ public final class MarkdownRenderer: EventSink, RedactableOutput {
             return ReportSection(kind: .findings, lines: take())
         }
         let title = take()
+        // Unfiltered, identical findings (same kind and text on the same peer) are one row with a count.
+        if !filtered, case let .list(groups)? = f["groups"], groups.count < list.count {
+            func grouped(_ n: Int) -> [String] {
+                put("\(count) finding\(count == 1 ? "" : "s"), \(groups.count) distinct.")
+                put()
+                put("| Records | Connections | Kind | What |")
+                put("|---:|---|---|---|")
+                for case let .object(x) in groups.prefix(n) {
+                    let kind = x["kind"]?.stringValue.flatMap { Finding.Kind(rawValue: $0)?.title } ?? ""
+                    let a = x["first_record"]?.intValue ?? 0, b = x["last_record"]?.intValue ?? 0, c = x["count"]?.intValue ?? 1
+                    let records = c == 1 ? "\(a)" : "\(a)–\(b) (\(c)×)"
+                    var conns: [String] = []
+                    if case let .list(l)? = x["connections"] { conns = l.compactMap { $0.intValue.map { "#\($0)" } } }
+                    put("| \(records) | \(conns.joined(separator: ", ")) | \(kind) | \(MarkdownRenderer.md(x["text"]?.stringValue ?? "")) |")
+                }
+                if groups.count > n { put(); put("… and \(groups.count - n) more (see the JSON summary).") }
+                put()
+                return title + take()
+            }
+            return ReportSection(kind: .findings, priority: ReportSection.Priority.findings, forms: [grouped(200), grouped(20)])
+        }
         func table(_ n: Int) -> [String] {
             put("\(count) finding\(count == 1 ? "" : "s")" + (filtered ? " among the events selected by the filters." : "."))
             put()

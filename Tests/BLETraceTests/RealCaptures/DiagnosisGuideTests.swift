@@ -35,7 +35,7 @@ import Testing
         let path = dir.appendingPathComponent(example.file).path
         guard FileManager.default.fileExists(atPath: path) else { return }
         let (_, summary) = TestSupport.analyze(try CaptureFile.open(path: path), path: path)
-        let printed = SummaryRender.text(summary).filter { $0.wholeMatch(of: /    (error|warning|info) +[a-z_]+: .*/) != nil }
+        let printed = SummaryRender.text(summary).filter { $0.wholeMatch(of: /\ {4}(error|warning|info) +[a-z_]+: .+/) != nil }
         #expect(printed == example.lines)
     }
 

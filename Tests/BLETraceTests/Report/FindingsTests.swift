@@ -90,6 +90,10 @@ import Testing
         #expect(groups.count == 1)
         #expect(groups.first?.objectValue?["count"] == .int(300))
         #expect(groups.first?.objectValue?["peer"] == .string(Samples.thermo.description))
+        // Markdown: one row too.
+        let md = try MarkdownTests.render(s)
+        #expect(md.contains("300 findings, 1 distinct."))
+        #expect(md.contains { $0.hasPrefix("| ") && $0.contains("(300×) | #1, #2, #3") && $0.hasSuffix("| ATT error | Read Request of handle 0x0030: Insufficient Authentication (0x05) |") })
         // The diagnosis is one too, counted per connection.
         let d = try #require(summary.diagnoses.first { $0.id == .insufficientSecurity })
         #expect(summary.diagnoses.filter { $0.id == .insufficientSecurity }.count == 1)
