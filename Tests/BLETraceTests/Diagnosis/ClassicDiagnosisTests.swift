@@ -55,6 +55,44 @@ import Testing
         #expect(!(try DX.ids(capture(complete: true)).contains(.audioSetupStalled)))
     }
 
+    /// An AVDTP setup on a configured signaling channel (PSM 0x0019) that goes as far as `steps`.
+    static func avdtp(_ steps: [([UInt8], [UInt8])]) -> Scenario {
+        let s = DX.scenario()
+        DX.classicConnect(s)
+        s.l2cap(handle: acl, cid: 0x0001, fromHost: true, [0x02, 0x01] + DX.le16(4) + DX.le16(0x0019) + DX.le16(0x0040))
+        s.l2cap(handle: acl, cid: 0x0001, fromHost: false, [0x03, 0x01] + DX.le16(8) + DX.le16(0x0041) + DX.le16(0x0040) + DX.le16(0) + DX.le16(0))
+        s.l2cap(handle: acl, cid: 0x0001, fromHost: true, [0x04, 0x02] + DX.le16(4) + DX.le16(0x0041) + DX.le16(0))
+        s.l2cap(handle: acl, cid: 0x0001, fromHost: false, [0x05, 0x02] + DX.le16(6) + DX.le16(0x0040) + DX.le16(0) + DX.le16(0))
+        s.l2cap(handle: acl, cid: 0x0001, fromHost: false, [0x04, 0x03] + DX.le16(4) + DX.le16(0x0040) + DX.le16(0))
+        s.l2cap(handle: acl, cid: 0x0001, fromHost: true, [0x05, 0x03] + DX.le16(6) + DX.le16(0x0041) + DX.le16(0) + DX.le16(0))
+        for (command, answer) in steps {
+            s.l2cap(handle: acl, cid: 0x0041, fromHost: true, command)
+            s.l2cap(handle: acl, cid: 0x0040, fromHost: false, answer)
+        }
+        s.disconnect(handle: acl)
+        return s
+    }
+
+    static let discover: ([UInt8], [UInt8]) = ([0x00, 0x01], [0x02, 0x01, 0x04, 0x08])
+    static let capabilities: ([UInt8], [UInt8]) = ([0x10, 0x02, 0x04], [0x12, 0x02, 0x01, 0x00])
+    static let configure: ([UInt8], [UInt8]) = ([0x20, 0x03, 0x04, 0x04, 0x01, 0x00], [0x22, 0x03])
+    static let open: ([UInt8], [UInt8]) = ([0x30, 0x06, 0x04], [0x32, 0x06])
+    static let start: ([UInt8], [UInt8]) = ([0x40, 0x07, 0x04], [0x42, 0x07])
+
+    @Test func a2dpSetupThatStopsOrIsRejected() throws {
+        let stopped = try DX.one(Self.avdtp([Self.discover, Self.capabilities, Self.configure, Self.open]), .audioSetupStalled)
+        #expect(stopped.facts.stage == 4)
+        #expect(DiagnosisText.title(stopped).hasSuffix("stopped after Open: the local host never sent Start"))
+        let rejected = try DX.one(Self.avdtp([Self.discover, Self.capabilities, ([0x20, 0x03, 0x04, 0x04, 0x01, 0x00], [0x23, 0x03, 0x01, 0x29])]),
+                                  .audioSetupStalled)
+        #expect(rejected.facts.opcode == 0x03)
+        #expect(DiagnosisText.title(rejected).contains("Set Configuration was rejected"))
+        // Started and no media packet followed.
+        let silent = try DX.one(Self.avdtp([Self.discover, Self.capabilities, Self.configure, Self.open, Self.start]), .audioSetupStalled)
+        #expect(silent.facts.stage == 6)
+        #expect(DiagnosisText.title(silent).contains("started and no media followed"))
+    }
+
     @Test func bondDeletedForOneAddressIsUnbondedButNotAClearAll() throws {
         func capture(all: Bool) -> Scenario {
             let s = DX.scenario()
@@ -86,5 +124,29 @@ import Testing
         _ = p.finish()
         let d = try #require(engine.diagnoses.first { $0.id == .stackRestarted })
         #expect(d.evidence == [3, 2])
+    }
+}
+
+@Suite struct StackRestartNormalTests {
+    /// The daemon's control channel opened once (and a tool's opened and closed): no restart.
+    @Test func oneDaemonAndAToolAreNoRestart() throws {
+        let p = Pipeline(emit: { _ in })
+        let engine = DiagnosisEngine()
+        engine.attach(to: p)
+        func open(_ cookie: UInt32, _ name: String) -> [UInt8] {
+            HCIBuilder.le32(cookie) + [0x02, 0x00, 0x01, 0x16, 0x00] + HCIBuilder.le32(0) + [UInt8(name.utf8.count)] + Array(name.utf8)
+        }
+        var n = 0
+        func record(_ op: UInt16, _ data: [UInt8]) {
+            n += 1
+            p.process(Record(number: n, timestamp: Timestamp(micros: Int64(n) * 1000), direction: .unknown, kind: .note,
+                             data: data[...], sourceType: op, origin: .linuxMonitor))
+        }
+        record(14, open(1, "bluetoothd"))
+        record(14, open(2, "btmgmt"))
+        record(15, HCIBuilder.le32(2))
+        record(14, open(3, "btmgmt"))
+        _ = p.finish()
+        #expect(!engine.diagnoses.contains { $0.id == .stackRestarted })
     }
 }
