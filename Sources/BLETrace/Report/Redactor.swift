@@ -285,6 +285,12 @@ public final class Redactor {
             SummarySection(name: section.name, value: { self.redact(section.value) }, text: { section.text.map { self.redact($0) } })
         }
         r.warnings = s.warnings.map { redact($0) }
+        // The renderers write diagnoses from their typed facts: the peer is the one identifying value they hold.
+        r.diagnoses = s.diagnoses.map { d in
+            var x = d
+            x.peer = d.peer.map { redact(address: $0) }
+            return x
+        }
         return r
     }
 }
