@@ -82,10 +82,12 @@ struct Analyze: ParsableCommand {
         run.background = ProcessInfo.processInfo.activeProcessorCount > 1
         let bar = ProgressBar(total: input.fileSize, quiet: input.quiet)
         if let b = bar { run.progress = { b.update($0) } }
+        let out = OutputWriter(fd: 1)
         let result = try input.withReopenableInput(twice: run.needsFirstPass) { open in
-            try run.run(open: open, path: input.file, out: OutputWriter(fd: 1))
+            try run.run(open: open, path: input.file, out: out)
         }
         bar?.finish()
+        try checkOutput(out)
         let summary = result.summary
         if !input.quiet { for n in result.filterNotes { reportError("note: " + n) } }
         if let e = summary.error {

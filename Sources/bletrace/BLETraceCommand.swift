@@ -54,6 +54,17 @@ struct BLETraceCommand: ParsableCommand {
     }
 }
 
+/// After a command wrote its output: a write that failed (a full disk, an I/O error; a closed pipe is no
+/// failure) is one line on standard error and exit status 2, so that a script never takes an empty report for
+/// a good one.
+func checkOutput(_ out: OutputWriter) throws {
+    out.flush()
+    if let why = out.failureText {
+        reportError("cannot write the output: \(why)")
+        throw ExitCode(2)
+    }
+}
+
 /// Writes a one-line message to standard error.
 func reportError(_ message: String) {
     var s = "bletrace: " + message + "\n"
@@ -108,10 +119,12 @@ struct InputOptions: ParsableArguments {
     func open(path: String, notes: Bool) throws -> OpenedCapture {
         let opened = try openCapture(path, log: log, named: file)
         if listLogs {
+            let out = OutputWriter(fd: 1)
             if opened.logs.isEmpty {
-                print("\(file): a single capture (\(opened.reader.format.rawValue)), no bugreport logs")
+                out.write("\(file): a single capture (\(opened.reader.format.rawValue)), no bugreport logs\n")
             }
-            for l in opened.logs { print("[\(l.index)] \(l.name) (\(l.size) bytes)") }
+            for l in opened.logs { out.write("[\(l.index)] \(l.name) (\(l.size) bytes)\n") }
+            try checkOutput(out)
             throw ExitCode.success
         }
         if notes && !quiet { noteChosenLog(opened, named: file, doing: "decoding", choose: "choose with --log N, list with --list-logs") }

@@ -36,8 +36,10 @@ struct Devices: ParsableCommand {
         var options = DecodeOptions()
         options.keys = try keys.make()
         let opened = try input.open()
+        let out = OutputWriter(fd: 1)
         let summary = Listings.devices(opened, path: input.file, format: format == .json ? .json : .text,
-                                       options: options, redact: redact, out: OutputWriter(fd: 1))
+                                       options: options, redact: redact, out: out)
+        try checkOutput(out)
         if let e = summary.error {
             reportError("\(input.file): \(e.description); the list covers the \(summary.stats.records) record\(summary.stats.records == 1 ? "" : "s") before it")
             throw ExitCode(2)

@@ -97,7 +97,7 @@ struct DiffCommand: ParsableCommand {
             JSONOut.object(f, to: out)
             out.write(byte: 0x0A)
         }
-        out.flush()
+        try checkOutput(out)
         if damagedA || damagedB { throw ExitCode(2) }
         if !diff.isEmpty { throw ExitCode(1) }
     }

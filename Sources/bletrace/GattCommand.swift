@@ -94,8 +94,10 @@ struct Gatt: ParsableCommand {
         let opened = try input.open()
         var options = given
         if let g = gatt { options.gatt = try loadGATT(g) }
+        let out = OutputWriter(fd: 1)
         let summary = Listings.gatt(opened, path: input.file, format: format == .json ? .json : .text, options: options,
-                                    redact: redact, out: OutputWriter(fd: 1))
+                                    redact: redact, out: out)
+        try checkOutput(out)
         if let e = summary.error {
             reportError("\(input.file): \(e.description); the database covers the \(summary.stats.records) record\(summary.stats.records == 1 ? "" : "s") before it")
             throw ExitCode(2)

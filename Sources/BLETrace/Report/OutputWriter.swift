@@ -74,23 +74,40 @@ public final class OutputWriter {
         if buffer.count >= limit { flush() }
     }
 
+    /// The error of the first write that failed (ENOSPC on a full disk, EIO, …), other than a closed pipe;
+    /// once a write failed, the rest of the output is dropped. The commands report it and exit with status 2.
+    public private(set) var failure: Int32?
+    /// True once the reader went away (EPIPE: `bletrace … | head`): the rest is dropped quietly.
+    public private(set) var readerGone = false
+
+    /// The failed write in words ("No space left on device"), if one failed.
+    public var failureText: String? { failure.map { String(cString: strerror($0)) } }
+
     public func flush() {
         guard let fd = fd else {
             if !discard { captured.append(contentsOf: buffer) }
             buffer.removeAll(keepingCapacity: true)
             return
         }
+        guard failure == nil && !readerGone else {
+            buffer.removeAll(keepingCapacity: true)
+            return
+        }
         var offset = 0
+        var error: Int32 = 0
         buffer.withUnsafeBytes { raw in
+            guard let base = raw.baseAddress else { return }
             while offset < raw.count {
-                let n = Glibc.write(fd, raw.baseAddress! + offset, raw.count - offset)
+                let n = Glibc.write(fd, base + offset, raw.count - offset)
+                if n < 0 && errno == EINTR { continue }
                 if n <= 0 {
-                    if n < 0 && errno == EINTR { continue }
-                    break // EPIPE or similar: the reader went away; drop the output quietly
+                    error = n < 0 ? errno : EIO
+                    break
                 }
                 offset += n
             }
         }
+        if error == EPIPE { readerGone = true } else if error != 0 { failure = error }
         buffer.removeAll(keepingCapacity: true)
     }
 
