@@ -19,6 +19,8 @@ public final class PcapReader: RecordReader {
 
     /// The first packet of a PPI file, read when opening to check what the PPI header holds.
     var first: (header: pcap_pkthdr, bytes: [UInt8])?
+    /// Why the first packet of a PPI file could not be read (thrown by the first `next()`).
+    var firstError: CaptureError?
 
     /// Keeps the bytes alive while libpcap reads them through `fmemopen`.
     var memory: UnsafeMutableRawBufferPointer?
@@ -81,7 +83,17 @@ public final class PcapReader: RecordReader {
     func checkPPI() throws {
         var header: UnsafeMutablePointer<pcap_pkthdr>? = nil
         var data: UnsafePointer<UInt8>? = nil
-        guard pcap_next_ex(handle, &header, &data) == 1, let hdr = header?.pointee, let bytes = data else { return }
+        let offset = fileOffset
+        let rc = pcap_next_ex(handle, &header, &data)
+        if rc != 1 && rc != -2 && rc != PCAP_ERROR_BREAK {
+            // A first packet cut short (or unreadable) is the file's damage, reported by the first `next()` as
+            // it is for every other link type.
+            let reason = String(cString: pcap_geterr(handle))
+            firstError = reason.contains("truncated") ? .truncated(record: 1, offset: offset, reason: reason)
+                : .readFailed(record: 1, offset: offset, reason: reason)
+            return
+        }
+        guard rc == 1, let hdr = header?.pointee, let bytes = data else { return }
         let packet = Array(UnsafeBufferPointer(start: bytes, count: Int(hdr.caplen)))
         guard let (dlt, fields) = PPIHeader.peek(packet[...]) else {
             throw CaptureError.unsupportedPPI(format: format.rawValue, dlt: -1, fields: [])
@@ -113,6 +125,10 @@ public final class PcapReader: RecordReader {
         var data: UnsafePointer<UInt8>? = nil
         let offsetBefore = fileOffset
         let recordNumber = number + 1
+        if let e = firstError {
+            firstError = nil
+            throw e
+        }
         if let held = first {
             first = nil
             return held.bytes.withUnsafeBufferPointer { record(held.header, $0.baseAddress, recordNumber) }

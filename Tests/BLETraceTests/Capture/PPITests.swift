@@ -75,3 +75,27 @@ import Testing
         #expect(events[1].malformed != nil)
     }
 }
+
+/// A PPI file cut inside its first packet is damaged like any other pcap: the error names the record and the
+/// offset, and nothing is claimed read (issue #27: it used to read as an empty capture).
+@Suite struct PPITruncationTests {
+    @Test func cutInsideTheFirstPacket() throws {
+        let adv = LL.packet(LL.advAA, LL.adv(0, tx: false, LL.addr(0x78_C5_E5_6E_DD_E8) + [2, 1, 6]), crcInit: LLCRC.advertisingInit)
+        let whole = PPITests.pcap([PPITests.ppi([PPITests.btle(mhz: 2402, clock: 1000, rssi: -45)]) + adv])
+        for cut in 25..<whole.count {
+            let path = TestSupport.temporaryFile(Array(whole.prefix(cut)))
+            defer { try? FileManager.default.removeItem(atPath: path) }
+            let (events, summary) = TestSupport.analyze(try CaptureFile.open(path: path))
+            #expect(events.isEmpty)
+            guard case let .truncated(record, offset, _)? = summary.error else {
+                Issue.record("cut at \(cut): \(String(describing: summary.error))")
+                continue
+            }
+            #expect(record == 1 && offset == 24)
+        }
+        // The header alone is an empty capture, and the whole file reads.
+        let header = TestSupport.temporaryFile(Array(whole.prefix(24)))
+        defer { try? FileManager.default.removeItem(atPath: header) }
+        #expect(TestSupport.analyze(try CaptureFile.open(path: header)).1.error == nil)
+    }
+}
