@@ -34,12 +34,12 @@ for f in "${inputs[@]}"; do
     run "$b.gatt" "$bin" gatt "$f"
     run "$b.gatt.json" "$bin" gatt --format json "$f"
 done
-for w in 0 40 61; do
+for w in 0 51 65; do
     for t in relative absolute delta; do
         run "gatt-session.w$w.$t" "$bin" analyze --color always --width $w --time $t samples/gatt-session.btsnoop
     done
 done
-run "ancs.w50" "$bin" analyze --color always --width 50 samples/ancs-iphone.pklg
+run "ancs.w51" "$bin" analyze --color always --width 51 samples/ancs-iphone.pklg
 run "filter.device" "$bin" analyze --color never --device C4:7C:8D:6A:11:22 samples/diff-good.btsnoop
 run "filter.conn" "$bin" analyze --format jsonl --connection 1 --records 20-80 samples/gatt-session.btsnoop
 for fmt in text json markdown; do

@@ -38,7 +38,7 @@ struct Analyze: ParsableCommand {
     @Flag(name: .long, help: "Print only the summary, not the timeline: in JSON no events, in JSON Lines only the summary line, in Markdown no timeline excerpts.")
     var summaryOnly = false
 
-    @Option(name: .long, help: "Markdown: the most characters the report may take; timeline excerpts are cut first, and the report says what it cut (0: no limit).")
+    @Option(name: .long, parsing: .unconditional, help: "Markdown: the most characters the report may take; timeline excerpts are cut first, and the report says what it cut (0: no limit).")
     var maxChars: Int = ReportBudget.defaultLimit
 
     @Flag(name: .long, help: "Decode and write on one thread. By default json and jsonl are formatted on a second thread while decoding goes on, when the machine has more than one core.")
@@ -63,6 +63,7 @@ struct Analyze: ParsableCommand {
     @OptionGroup(title: "Filters (what is shown; everything is still decoded)") var filters: FilterOptions
 
     func run() throws {
+        try text.validateWidth()
         guard maxChars >= 0 else {
             reportError("--max-chars: \(maxChars) is not a number of characters (0 for no limit)")
             throw ExitCode(2)
@@ -119,10 +120,10 @@ struct FilterOptions: ParsableArguments {
     @Option(name: .long, help: "Show only events of these connections (numbers as in the summary: 1,2).")
     var connection: String?
 
-    @Option(name: .long, help: "Show only events at or after this many seconds since the first record.")
+    @Option(name: .long, parsing: .unconditional, help: "Show only events at or after this many seconds since the first record.")
     var from: Double?
 
-    @Option(name: .long, help: "Show only events at or before this many seconds since the first record.")
+    @Option(name: .long, parsing: .unconditional, help: "Show only events at or before this many seconds since the first record.")
     var to: Double?
 
     @Option(name: .long, help: "Show only these records: 100-200, 100-, -200 or 150.")
@@ -141,6 +142,13 @@ struct FilterOptions: ParsableArguments {
                     throw ExitCode(2)
                 }
                 f.connections.insert(n)
+            }
+        }
+        for (name, value) in [("--from", from), ("--to", to)] {
+            guard let v = value else { continue }
+            guard v.isFinite, v >= 0 else {
+                reportError("\(name): \(v) is not a time: give seconds since the first record (0 or more)")
+                throw ExitCode(2)
             }
         }
         if let a = from, let b = to, a > b {

@@ -128,6 +128,9 @@ struct InputOptions: ParsableArguments {
             throw ExitCode.success
         }
         if notes && !quiet { noteChosenLog(opened, named: file, doing: "decoding", choose: "choose with --log N, list with --list-logs") }
+        if notes && !quiet, let n = log, opened.logs.isEmpty {
+            reportError("note: --log \(n) ignored: \(file) is a single capture (\(opened.reader.format.rawValue)), not a bugreport holding several logs")
+        }
         return opened
     }
 
@@ -164,8 +167,18 @@ struct TextOptions: ParsableArguments {
     @Option(help: "Time column: relative (since the first record), absolute (UTC) or delta (since the previous record).")
     var time: TextStyle.TimeMode = .relative
 
-    @Option(help: "Wrap long lines at this many columns (0: never).")
+    @Option(parsing: .unconditional, help: "Wrap long lines at this many columns: at least \(TextRenderer.narrowestWidth(.relative)), or \(TextRenderer.narrowestWidth(.absolute)) with --time absolute (the record, time, direction and handle columns come first); 0: never.")
     var width: Int = 100
+
+    /// A width the timeline cannot wrap at is refused (it used to stop wrapping without a word).
+    func validateWidth() throws {
+        let narrowest = TextRenderer.narrowestWidth(time)
+        guard width == 0 || width >= narrowest else {
+            reportError("--width: \(width) is " + (width < 0 ? "not a column count" : "too narrow for the timeline's columns")
+                        + " (at least \(narrowest)\(time == .absolute ? " with --time absolute" : ""), or 0 for no wrapping)")
+            throw ExitCode(2)
+        }
+    }
 
     var style: TextStyle {
         TextStyle(color: TextStyle.wantsColor(color.rawValue, isTerminal: isatty(1) != 0, environment: Environment.all),

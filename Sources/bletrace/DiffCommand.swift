@@ -78,6 +78,11 @@ struct DiffCommand: ParsableCommand {
                 }
                 options.ignore.insert(part)
             }
+            // Leaving out every category would report "No differences" without comparing anything.
+            if DiffItem.Category.allCases.allSatisfy({ options.ignore.contains($0.rawValue) }) {
+                reportError("--ignore: every category is left out, so nothing would be compared")
+                throw ExitCode(2)
+            }
         }
         let redactor = redact ? Redactor() : nil
         var decode = DecodeOptions()

@@ -41,6 +41,12 @@ func loadGATT(_ path: String) throws -> GATTDatabaseSet {
         reportError("\(path): cannot read the GATT database file")
         throw ExitCode(2)
     }
+    // A capture given where the database goes: say so, not "bad number at byte 0".
+    let firstByte = bytes.first { !Array(" \t\r\n".utf8).contains($0) }
+    if firstByte != UInt8(ascii: "{"), firstByte != UInt8(ascii: "["), let format = CaptureFile.detect(bytes.prefix(64)[...]) {
+        reportError("--gatt \(path): this is a capture (\(format.rawValue)), not a GATT database; make one with `bletrace gatt \(path) --format json > db.json`")
+        throw ExitCode(2)
+    }
     do {
         return try GATTDatabaseSet.parse(json: bytes, source: path)
     } catch {

@@ -15,6 +15,13 @@ public final class TextRenderer: EventSink, RedactableOutput {
     var indent: Int { style.time == .absolute ? TextRenderer.absolutePrefix : TextRenderer.relativePrefix }
     static let relativePrefix = 7 + 1 + 13 + 1 + 1 + 1 + 6 + 1
     static let absolutePrefix = 7 + 1 + 27 + 1 + 1 + 1 + 6 + 1
+    /// The fewest columns a wrapped line keeps for its text: a narrower width does not wrap.
+    static let minimumRoom = 20
+
+    /// The narrowest `--width` that wraps the timeline with this time column.
+    public static func narrowestWidth(_ time: TextStyle.TimeMode) -> Int {
+        (time == .absolute ? absolutePrefix : relativePrefix) + minimumRoom
+    }
     /// The spaces that start a continuation line: the prefix's width and two more.
     var continuationIndent: String { style.time == .absolute ? TextRenderer.absoluteIndent : TextRenderer.relativeIndent }
     static let relativeIndent = String(repeating: " ", count: relativePrefix + 2)
@@ -84,7 +91,7 @@ public final class TextRenderer: EventSink, RedactableOutput {
     /// Writes `scratch`, breaking at spaces so that no line passes `style.width` columns.
     func writeWrapped(indentWithTint tint: String?) {
         let room = style.width - indent
-        if style.width == 0 || room < 20 || scratch.count <= room {
+        if style.width == 0 || room < TextRenderer.minimumRoom || scratch.count <= room {
             // At most one column per UTF-8 byte: short enough without counting characters.
             out.write(bytes: scratch)
             return

@@ -142,6 +142,8 @@ public enum InputOpener {
         let archive: Archive
         do {
             archive = try Archive(url: URL(fileURLWithPath: zipPath), accessMode: .read)
+        } catch Archive.ArchiveError.missingEndOfCentralDirectoryRecord {
+            throw CaptureError.badHeader("not a complete zip archive (its end of central directory is missing): the file may be truncated")
         } catch {
             throw CaptureError.badHeader("zip archive cannot be read: \(error)")
         }
