@@ -246,7 +246,8 @@ public final class DeviceInventory: AnalysisLayer {
     }
 
     public static func text(_ all: [Device], overflowReports: Int, limit: Int?) -> [String] {
-        let connectable = all.filter(\.connectable).count, connected = all.filter(\.connected).count
+        // A device that was connected to was connectable, whether or not the capture saw it advertise so.
+        let connectable = all.filter { $0.connectable || $0.connected }.count, connected = all.filter(\.connected).count
         var lines = ["  Devices:     \(all.count) (\(connectable) connectable, \(connected) connected)"]
         // A cut list leads with the connected devices, so that the one the capture is about is never cut.
         let shown = limit.map { (all.filter(\.connected) + all.filter { !$0.connected }).prefix($0) } ?? all[...]

@@ -110,6 +110,7 @@ public struct AnalyzeRun {
                 markdown?.origin = t
                 html?.origin = t
             }
+            if style.time == .delta, let t = textRenderer { f.onHidden = { t.previous = $0 } }
             filterSink = f
             sink = f
         }

@@ -57,6 +57,9 @@ public final class FilterSink: EventSink {
     public private(set) var shown = 0
     /// Called with the first record's time, shown or not: renderers measure relative time from it.
     public var onFirst: ((Timestamp) -> Void)?
+    /// Called with the time of each record the filters leave out: `--time delta` measures from the previous
+    /// record of the capture, shown or not (the first row shown has its real delta, not 0).
+    public var onHidden: ((Timestamp) -> Void)?
 
     public init(filter: EventFilter, next: EventSink, resolver: DeviceResolver? = nil) {
         self.filter = filter
@@ -75,6 +78,8 @@ public final class FilterSink: EventSink {
         if matches(e) {
             shown += 1
             next.event(e)
+        } else {
+            onHidden?(e.timestamp)
         }
     }
 

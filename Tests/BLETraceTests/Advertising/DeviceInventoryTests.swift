@@ -103,7 +103,8 @@ struct DeviceInventoryTests {
         #expect(section.name == "devices")
         #expect(section.value.objectValue?["count"] == .int(2))
         #expect(section.value.objectValue?["connected"] == .int(2))
-        #expect(section.text.first == "  Devices:     2 (1 connectable, 2 connected)")
+        // A peer connected to was connectable, seen advertising or not (issue #27: "0 connectable, 1 connected").
+        #expect(section.text.first == "  Devices:     2 (2 connectable, 2 connected)")
         #expect(section.text.contains { $0.contains("never seen advertising") })
     }
 

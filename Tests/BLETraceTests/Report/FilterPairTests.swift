@@ -107,3 +107,27 @@ import Testing
         #expect(try FilterPairTests.shown(f).notes.isEmpty)
     }
 }
+
+/// `--time delta` measures from the previous record of the capture, shown or not: the first row a filter
+/// shows has its real delta, not 0 (issue #27).
+@Suite struct FilteredDeltaTests {
+    static func firstDelta(records: ClosedRange<Int>) throws -> String {
+        var run = AnalyzeRun()
+        run.style = TextStyle(color: false, time: .delta, width: 0)
+        run.filter.records = records
+        run.summaryOnly = false
+        let out = OutputWriter()
+        let path = TestSupport.packageRoot.appendingPathComponent("samples/gatt-session.btsnoop").path
+        _ = try run.run(open: { try InputOpener.open(path: path) }, path: path, out: out)
+        let first = try #require(out.text.split(separator: "\n").first)
+        return String(first.split(separator: " ", omittingEmptySubsequences: true)[1])
+    }
+
+    @Test func firstShownRowHasItsRealDelta() throws {
+        // Record 21 comes 15 ms after record 20 (a fragment after a completed-packets event).
+        #expect(try Self.firstDelta(records: 21...23) == "0.015000")
+        #expect(try Self.firstDelta(records: 20...23) == "0.000300")
+        // The first record of the capture has no previous one.
+        #expect(try Self.firstDelta(records: 1...3) == "0.000000")
+    }
+}
