@@ -20,6 +20,8 @@ public final class Connection {
     public internal(set) var closedAt: Timestamp?
     public internal(set) var disconnectReason: UInt8?
     public internal(set) var encrypted = false
+    /// The parameters the connection opened with (LE), before any update.
+    public internal(set) var opening: (interval: Int, latency: Int, timeout: Int)?
     /// Parameter updates: (record, interval, latency, timeout).
     public internal(set) var updates: [(record: Int, interval: Int, latency: Int, timeout: Int)] = []
     /// True when no connection-complete event was seen (the capture began mid-connection).
@@ -145,6 +147,7 @@ public final class ConnectionTracker {
             c.interval = le ? interval : nil
             c.latency = le ? latency : nil
             c.timeout = le ? timeout : nil
+            c.opening = le ? (interval, latency, timeout) : nil
             c.openedRecord = record
             c.openedAt = time
             open[handle] = c

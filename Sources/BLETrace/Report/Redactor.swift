@@ -276,7 +276,7 @@ public final class Redactor {
             x.peerType = c.peerType; x.role = c.role; x.le = c.le
             x.interval = c.interval; x.latency = c.latency; x.timeout = c.timeout
             x.openedRecord = c.openedRecord; x.openedAt = c.openedAt; x.closedRecord = c.closedRecord; x.closedAt = c.closedAt
-            x.disconnectReason = c.disconnectReason; x.encrypted = c.encrypted; x.updates = c.updates
+            x.disconnectReason = c.disconnectReason; x.encrypted = c.encrypted; x.updates = c.updates; x.opening = c.opening
             x.name = c.name.map { redact($0) }; x.profiles = c.profiles
             x.linkType = c.linkType; x.pairing = c.pairing; x.transportKnown = c.transportKnown
             return x

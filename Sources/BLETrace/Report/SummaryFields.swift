@@ -50,6 +50,9 @@ public enum SummaryRender {
         if let v = c.interval { f.add("interval", v) }
         if let v = c.latency { f.add("latency", v) }
         if let v = c.timeout { f.add("timeout", v) }
+        if let o = c.opening, !c.updates.isEmpty {
+            f.add("opening", .object(["interval": .int(o.interval), "latency": .int(o.latency), "timeout": .int(o.timeout)]))
+        }
         f.add("opened_record", c.openedRecord.map { .int($0) } ?? .null)
         f.add("opened", c.openedAt.map { .string($0.iso8601) } ?? .null)
         f.add("closed_record", c.closedRecord.map { .int($0) } ?? .null)
@@ -183,7 +186,16 @@ public enum SummaryRender {
             if let n = c.name { line += " \"\(n)\"" }
             if c.implicit { line += ", already open when the capture began" }
             if let i = c.interval, let l = c.latency, let t = c.timeout {
-                line += ", interval \(Fmt.interval1250(i)), latency \(l), timeout \(Fmt.timeout10(t))"
+                let now = "interval \(Fmt.interval1250(i)), latency \(l), timeout \(Fmt.timeout10(t))"
+                if let o = c.opening, let last = c.updates.last {
+                    // After an update the line says which values were the opening ones and which the last.
+                    line += ", opened with interval \(Fmt.interval1250(o.interval)), latency \(o.latency), timeout \(Fmt.timeout10(o.timeout))"
+                        + ", \(c.updates.count) update\(c.updates.count == 1 ? "" : "s"), last at record \(last.record): " + now
+                } else if !c.updates.isEmpty {
+                    line += ", \(c.updates.count) update\(c.updates.count == 1 ? "" : "s"), last at record \(c.updates[c.updates.count - 1].record): " + now
+                } else {
+                    line += ", " + now
+                }
             }
             if c.encrypted { line += ", encrypted" }
             if !c.profiles.isEmpty {

@@ -46,3 +46,25 @@ import Testing
         #expect(mtus.count > SummaryRender.textListed)
     }
 }
+
+/// A connection whose parameters were updated says which values it opened with and which came last (issue
+/// #27: the line showed the last values unlabelled, next to "opened at record N").
+@Suite struct ConnectionParameterLineTests {
+    @Test func openingAndLastValuesAreLabelled() throws {
+        let s = Scenario(format: .btsnoop(datalink: 1002))
+        s.connect(handle: 0x0040, peer: Samples.thermo, peerType: 1, interval: 12, timeout: 400)
+        s.controller(.event, HCIBuilder.leMeta(0x03, [0x00] + HCIBuilder.le16(0x0040) + HCIBuilder.le16(24) + HCIBuilder.le16(0) + HCIBuilder.le16(500)))
+        let (_, summary) = try TestSupport.analyze(s)
+        let line = try #require(SummaryRender.text(summary).first { $0.hasPrefix("    #1 ") })
+        #expect(line.contains("opened with interval 15.00 ms, latency 0, timeout 4000 ms, 1 update, last at record "))
+        #expect(line.contains(": interval 30.00 ms, latency 0, timeout 5000 ms"))
+        let f = SummaryRender.connectionFields(try #require(summary.connections.first))
+        #expect(f["opening"]?.objectValue?["interval"] == .int(12))
+        #expect(f["interval"] == .int(24))
+        // Without an update, the values are the connection's.
+        let plain = Scenario(format: .btsnoop(datalink: 1002))
+        plain.connect(handle: 0x0040, peer: Samples.thermo, peerType: 1, interval: 12, timeout: 400)
+        let p = try #require(SummaryRender.text(try TestSupport.analyze(plain).1).first { $0.hasPrefix("    #1 ") })
+        #expect(p.contains(", interval 15.00 ms, latency 0, timeout 4000 ms,") && !p.contains("opened with"))
+    }
+}
