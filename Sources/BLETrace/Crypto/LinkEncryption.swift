@@ -197,7 +197,9 @@ public final class LinkEncryption {
             }
         }
         if secureConnections && zero {
-            problem = .secureConnectionsLTKNeeded
+            // The debug key pair gave an LTK, and it does not decrypt the link: say that, not "LTK needed" next
+            // to the LTK the summary shows.
+            problem = candidates.contains { $0.source == .debugKeys } ? .debugKeyFails : .secureConnectionsLTKNeeded
         } else if method == .outOfBand && zero && !secureConnections {
             problem = .outOfBand
         } else if candidates.contains(where: { if case .given = $0.source { return true } else { return false } }) {
@@ -296,9 +298,11 @@ public enum EncryptionProblem: String, Sendable {
     case givenKeyFails
     case notCracked
     case ltkNeeded
+    case debugKeyFails
 
     public var text: String {
         switch self {
+        case .debugKeyFails: return "the LTK derived from the debug key pair does not decrypt the link (MIC failure): a side may have used another key; LTK needed (--ltk)"
         case .secureConnectionsLTKNeeded: return "LE Secure Connections: LTK needed (--ltk)"
         case .outOfBand: return "legacy pairing with OOB data: the TK cannot be cracked; LTK needed (--ltk)"
         case .givenKeyFails: return "the given LTK does not decrypt the link (MIC failure)"

@@ -152,6 +152,27 @@ import Testing
         plainKeys.sealed(3, [0x06], central: true, ccm, counter: 0)
         let (_, s2) = plainKeys.run()
         #expect(encryption(s2)?["problem_text"] == .string("LE Secure Connections: LTK needed (--ltk)"))
+        // The debug key pair gives an LTK that does not decrypt the link (sealed with another key): the summary
+        // says so instead of showing that LTK next to "LTK needed" (issue #27).
+        var wrong = Air()
+        Self.smp(&wrong, [0x01, 3, 0, 0x09, 16, 0, 1], central: true)
+        Self.smp(&wrong, [0x02, 3, 0, 0x09, 16, 0, 1], central: false)
+        Self.smp(&wrong, [0x0C] + debugPublic, central: true)
+        Self.smp(&wrong, [0x0C] + LEBytes.value(bx) + LEBytes.value(by), central: false)
+        Self.smp(&wrong, [0x04] + LEBytes.value(Self.mrand), central: true)
+        Self.smp(&wrong, [0x04] + LEBytes.value(Self.srand), central: false)
+        wrong.plain(3, [0x03] + [UInt8](repeating: 0, count: 10) + Self.skdm + Self.ivm, central: true)
+        wrong.plain(3, [0x04] + Self.skds + Self.ivs, central: false)
+        wrong.plain(3, [0x05], central: false)
+        let other = try #require(SessionKey.cipher(key: [UInt8](repeating: 0x5A, count: 16), skdm: Self.skdm[...], skds: Self.skds[...],
+                                                   ivm: Self.ivm[...], ivs: Self.ivs[...]))
+        wrong.sealed(3, [0x06], central: true, other, counter: 0)
+        let (_, s3) = wrong.run()
+        let w3 = try #require(encryption(s3))
+        #expect(w3["ltk_source"] == .string("debug_keys"))
+        #expect(w3["decrypted"] == .int(0))
+        #expect(w3["problem"] == .string("debugKeyFails"))
+        #expect(w3["problem_text"]?.stringValue?.hasPrefix("the LTK derived from the debug key pair does not decrypt the link") == true)
     }
 
     @Test func cracker() {
