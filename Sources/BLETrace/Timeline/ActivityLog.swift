@@ -230,8 +230,8 @@ public final class ActivityLog: AnalysisLayer {
     /// A raw value as text: hex, and the string when every byte is printable ASCII.
     public static func valueText(_ v: [UInt8]) -> String {
         if v.isEmpty { return "(empty)" }
-        if v.count <= 64, v.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) {
-            return "\"" + String(decoding: v, as: UTF8.self) + "\" (" + Hex.string(v) + ")"
+        if v.count <= 64, let text = TextValue.quoted(v) {
+            return text + " (" + Hex.string(v) + ")"
         }
         return "0x" + Hex.string(v.prefix(32)) + (v.count > 32 ? "… (\(v.count) bytes)" : "")
     }

@@ -10,14 +10,13 @@ extension ATTEvent {
         b.append(hex: UInt64(b2), width: 4)
     }
 
-    /// A raw value: spaced hex, and the text when every byte is printable ASCII.
+    /// A raw value: spaced hex, and the text when it reads as text (printable ASCII, a line ending escaped).
     static func writeValue(_ v: ArraySlice<UInt8>, into b: inout [UInt8]) {
         if v.isEmpty { b.append(string: "(empty)"); return }
         b.append(spacedHex: v, limit: 20)
-        if v.count >= 3, v.count <= 64, v.allSatisfy({ $0 >= 0x20 && $0 < 0x7F }) {
-            b.append(string: " \"")
-            b.append(contentsOf: v)
-            b.append(UInt8(ascii: "\""))
+        if v.count >= 3, v.count <= 64, let text = TextValue.quoted(v) {
+            b.append(UInt8(ascii: " "))
+            b.append(string: text)
         }
     }
 
