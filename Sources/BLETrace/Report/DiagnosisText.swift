@@ -128,7 +128,9 @@ public enum DiagnosisText {
             if f.opcode == 0x040C { return "The local host had no link key for \(p) and authentication failed" }
             return "The bond with \(p) is gone on one side: \(status(f.reason))"
         case .encryptionFailed: return "Encrypting the link to \(p) failed: \(status(f.reason))"
-        case .insufficientSecurity: return "\(target(f)) was refused: \(attError(f)), and the link never became secure for it"
+        case .insufficientSecurity:
+            return "\(target(f)) was refused: \(attError(f)), and " + (f.recovered ? "no successful retry was seen once the link was encrypted"
+                                                                        : "the link never became secure for it")
         case .weakSecurity: return weakTitle(f.weakness, p)
         case .attTimeout:
             return "\(target(f)) got no response " + (f.reason == 0 ? "within 30 s (ATT timeout)" : "before the link went down")

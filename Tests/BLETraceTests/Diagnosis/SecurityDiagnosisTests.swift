@@ -81,6 +81,17 @@ import Testing
         #expect(d.facts.handle == 0x0030)
         #expect(DiagnosisText.advice(d).contains("pair first"))
         #expect(try DX.run(capture(retry: true)).isEmpty)
+        // Encrypted afterwards but never retried: still refused, and the diagnosis says the link did become secure.
+        let s = DX.scenario()
+        s.connect(handle: DX.h, peer: Samples.thermo, peerType: 1)
+        s.attOut(DX.h, [0x12] + DX.le16(0x0030) + [0x01])
+        s.attIn(DX.h, [0x01, 0x12] + DX.le16(0x0030) + [0x05])
+        DX.encryptionChange(s)
+        s.disconnect(handle: DX.h)
+        let later = try DX.one(s, .insufficientSecurity)
+        #expect(later.facts.recovered)
+        #expect(later.severity == .error)
+        #expect(DiagnosisText.title(later).hasSuffix("no successful retry was seen once the link was encrypted"))
     }
 
     @Test func legacyPairingAndShortKeysAreWeak() throws {

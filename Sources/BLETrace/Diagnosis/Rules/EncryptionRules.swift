@@ -99,7 +99,7 @@ final class InsufficientSecurityRule: DiagnosisRule {
 
     func close(_ id: Int, _ ctx: DiagnosisContext) {
         guard let list = refused.removeValue(forKey: id) else { return }
-        encryptedAfter.remove(id)
+        let encrypted = encryptedAfter.remove(id) != nil
         let c = ctx.connection(id)
         // One diagnosis per connection: the first refused attribute names it, the others are counted.
         let sorted = list.sorted(by: { $0.value.record < $1.value.record })
@@ -107,8 +107,16 @@ final class InsufficientSecurityRule: DiagnosisRule {
         var f = DiagnosisFacts(reason: r.code, opcode: UInt16(r.opcode), handle: h, location: r.location, byLocal: r.byLocal,
                                number: sorted.reduce(0) { $0 + $1.value.count })
         f.attributes = sorted.count
-        f.recovered = encryptedAfter.contains(id)
-        ctx.raise(Diagnosis(id: .insufficientSecurity, facts: f, peer: c?.peer, connection: id, evidence: sorted.map(\.value.record)))
+        f.recovered = encrypted
+        // Sniffed: once the link is encrypted, a retry may be among the PDUs the sniffer could not decrypt.
+        var severity: DiagnosisSeverity? = nil
+        if ctx.sniffed && f.recovered {
+            let undecrypted = ctx.pipeline.map(EncryptionSummary.entries)?.first { $0.connection == id }?.encryption.notDecrypted ?? 0
+            f.limit = undecrypted > 0 ? .undecrypted(pdus: undecrypted) : .snifferMayHaveMissed
+            severity = .info
+        }
+        ctx.raise(Diagnosis(id: .insufficientSecurity, severity: severity, facts: f, peer: c?.peer, connection: id,
+                            evidence: sorted.map(\.value.record)))
     }
 
     func finish(_ ctx: DiagnosisContext) {
