@@ -8,7 +8,10 @@ enum HTMLDevices {
     }
 
     static func section(_ s: Summary, collector: HTMLCollector, page: HTMLPage) -> String {
-        guard let d = HTMLHeader.section(s, "devices"), case let .list(list)? = d["devices"], !list.isEmpty else { return "" }
+        guard let d = HTMLHeader.section(s, "devices"), case let .list(all)? = d["devices"], !all.isEmpty else { return "" }
+        // Connected devices lead, as in the text and Markdown reports, so that the cut table keeps them.
+        func connected(_ v: FieldValue) -> Bool { v.objectValue?["connected"] == .bool(true) }
+        let list = all.filter(connected) + all.filter { !connected($0) }
         var h = "<h2 id=\"devices\">Devices</h2>\n<table class=\"devices\">\n<tr><th>Address</th><th>Type</th><th>Name</th><th>Reports</th><th>RSSI min / mean / max</th><th>Services</th><th>Connections</th></tr>\n"
         for case let .object(x) in list.prefix(listed) {
             let rssi = DeviceCells.rssi(x)

@@ -20,3 +20,21 @@ import Testing
         #expect(scan.contains("<h2 id=\"diagnoses\">Diagnosis</h2>\n<p>None: no cause of failure found.</p>"))
     }
 }
+
+/// The HTML devices table lists connected devices first, as text and Markdown do (issue #27: on the Syed
+/// capture both connected devices fell into "… and 760 more").
+@Suite struct HTMLDevicesOrderTests {
+    @Test func connectedDevicesLead() throws {
+        let s = Scenario(format: .btsnoop(datalink: 1002))
+        for i in 0..<120 {
+            s.advert(addressType: 1, address: BDAddr(0xC0_00_00_00_10_00 + UInt64(i)), data: HCIBuilder.ad(0x01, [0x06]), rssi: -70)
+        }
+        s.connect(handle: 0x0040, peer: Samples.thermo, peerType: 1)
+        s.disconnect(handle: 0x0040)
+        let html = try HTMLReportTests.render(s.writer.bytes, path: "many.btsnoop")
+        let table = try #require(html.range(of: "<table class=\"devices\">"))
+        let more = try #require(html.range(of: "more (<code>bletrace devices</code> lists them all)"))
+        let thermo = try #require(html.range(of: "<code>\(Samples.thermo)</code>"))
+        #expect(table.upperBound < thermo.lowerBound && thermo.lowerBound < more.lowerBound)
+    }
+}
