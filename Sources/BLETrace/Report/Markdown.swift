@@ -253,6 +253,8 @@ public final class MarkdownRenderer: EventSink, RedactableOutput {
         // Connected devices lead, so that a cut table keeps them.
         func connected(_ v: FieldValue) -> Bool { v.objectValue?["connected"] == .bool(true) }
         list = list.filter(connected) + list.filter { !connected($0) }
+        // A device named only by its GATT server (a Device Name read) is named here as in the text summary.
+        let gattNames = SummaryRender.peerNames(s)
         func table(_ n: Int) -> [String] {
             put("## Devices")
             put()
@@ -262,7 +264,8 @@ public final class MarkdownRenderer: EventSink, RedactableOutput {
                 let rssi = DeviceCells.rssi(x)
                 var conns = ""
                 if case let .list(c)? = x["connections"] { conns = c.compactMap { $0.intValue.map { "#\($0)" } }.joined(separator: ", ") }
-                let names = DeviceCells.strings(x["names"]).map { MarkdownRenderer.md($0) }.joined(separator: ", ")
+                var names = DeviceCells.strings(x["names"]).map { MarkdownRenderer.md($0) }.joined(separator: ", ")
+                if names.isEmpty, let a = x["address"]?.stringValue, let n = gattNames[a] { names = MarkdownRenderer.md(n) }
                 put("| \(SafeText.markdownCellCode(x["address"]?.stringValue ?? "")) | \(x["address_type"]?.stringValue ?? "") | \(names) | \(x["reports"]?.intValue ?? 0) | \(rssi) | \(DeviceCells.strings(x["services"]).joined(separator: " ")) | \(conns) |")
             }
             if list.count > n { put(); put("… and \(list.count - n) more (`bletrace devices` lists them all).") }

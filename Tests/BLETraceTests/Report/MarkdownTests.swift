@@ -75,3 +75,21 @@ import Testing
         #expect(!lines.contains("## Timeline outside connections"))
     }
 }
+
+/// A device named only through GATT (its Device Name read) has that name in the Markdown Devices table, as in
+/// the text summary (issue #27: the Name cell was empty).
+@Suite struct MarkdownGATTNameTests {
+    @Test func deviceNameReadNamesTheDevice() throws {
+        let s = Scenario(format: .btsnoop(datalink: 1002))
+        s.connect(handle: 0x0040, peer: Samples.thermo, peerType: 1)
+        let name = Array("Thermo-42".utf8)
+        s.attOut(0x0040, [0x08] + HCIBuilder.le16(0x0001) + HCIBuilder.le16(0xFFFF) + HCIBuilder.le16(0x2A00))
+        s.attIn(0x0040, [0x09, UInt8(2 + name.count)] + HCIBuilder.le16(0x0003) + name)
+        s.disconnect(handle: 0x0040)
+        let (_, summary) = try TestSupport.analyze(s)
+        #expect(SummaryRender.text(summary).contains { $0.hasPrefix("    #1 ") && $0.contains("\"Thermo-42\"") })
+        let lines = try MarkdownTests.render(s)
+        let row = try #require(lines.first { $0.hasPrefix("| `\(Samples.thermo)`") })
+        #expect(row.contains("| Thermo-42 |"), "\(row)")
+    }
+}
