@@ -17,47 +17,43 @@ final class PairingRule: DiagnosisRule {
     }
     /// Pairings under way, per connection (bounded by the open connections).
     var active: [Int: Active] = [:]
-    /// The features of the last pairing per connection, for a Pairing Failed that names a requirement.
+    /// The SMP timeout (Core 5.4 Vol 3 Part H 3.4).
     static let timeout: Int64 = 30_000_000
 
     func smp(_ s: SMPBody, _ e: TraceEvent, _ ctx: DiagnosisContext) {
         if !active.isEmpty { expire(now: e.timestamp.micros, record: e.record, ctx) }
-        do {
-            guard let id = e.connection, let pdu = s.pdu else { return }
-            switch pdu {
-            case let .pairingRequest(p):
-                guard active[id] != nil || active.count < 10_000 else { return }
-                active[id] = Active(start: e.record, lastRecord: e.record, lastTime: e.timestamp.micros, request: p)
-            case let .pairingResponse(p):
-                active[id]?.response = p
-                if let q = active[id]?.request { active[id]?.method = PairingMethodTable.method(initiator: q, responder: p).method }
-                touch(id, e)
-            case let .pairingFailed(reason):
-                let a = active.removeValue(forKey: id)
-                failed(reason, a, e, ctx)
-            case .securityRequest:
-                break
-            default:
-                touch(id, e)
-                active[id]?.lastCode = pdu.code
-            }
+        guard let id = e.connection, let pdu = s.pdu else { return }
+        switch pdu {
+        case let .pairingRequest(p):
+            guard active[id] != nil || active.count < 10_000 else { return }
+            active[id] = Active(start: e.record, lastRecord: e.record, lastTime: e.timestamp.micros, request: p)
+        case let .pairingResponse(p):
+            active[id]?.response = p
+            if let q = active[id]?.request { active[id]?.method = PairingMethodTable.method(initiator: q, responder: p).method }
+            touch(id, e)
+        case let .pairingFailed(reason):
+            let a = active.removeValue(forKey: id)
+            failed(reason, a, e, ctx)
+        case .securityRequest:
+            break
+        default:
+            touch(id, e)
+            active[id]?.lastCode = pdu.code
         }
     }
 
     func hciEvent(_ h: HCIEventBody, _ e: TraceEvent, _ ctx: DiagnosisContext) {
         if !active.isEmpty { expire(now: e.timestamp.micros, record: e.record, ctx) }
-        do {
-            switch h.params {
-            case let .encryptionChange(0, _, enabled, _) where enabled != 0:
-                // Phase 2 done: the link is encrypted with the pairing's key; key distribution may follow.
-                if let id = e.connection { active[id] = nil }
-            case .disconnectionComplete(0, _, _):
-                if let id = e.connection, let a = active.removeValue(forKey: id) {
-                    if e.timestamp.micros &- a.lastTime >= PairingRule.timeout { timedOut(a, id, end: e.record, ctx) }
-                }
-            default:
-                return
+        switch h.params {
+        case let .encryptionChange(0, _, enabled, _) where enabled != 0:
+            // Phase 2 done: the link is encrypted with the pairing's key; key distribution may follow.
+            if let id = e.connection { active[id] = nil }
+        case .disconnectionComplete(0, _, _):
+            if let id = e.connection, let a = active.removeValue(forKey: id) {
+                if e.timestamp.micros &- a.lastTime >= PairingRule.timeout { timedOut(a, id, end: e.record, ctx) }
             }
+        default:
+            return
         }
     }
 
