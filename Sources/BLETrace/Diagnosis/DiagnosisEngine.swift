@@ -26,8 +26,9 @@ public final class DiagnosisEngine: AnalysisLayer {
         }
     }
 
-    /// Gives the rules that read other layers' state at the end (pairings, encryption) those layers.
-    func see(_ layers: [AnalysisLayer]) { context.layers = layers }
+    /// Gives the rules that read another layer's state at the end (the pairings) that layer, held weakly: the
+    /// layers list holds the engine itself.
+    func see(_ layers: [AnalysisLayer]) { context.smp = layers.lazy.compactMap { $0 as? SMPLayer }.first }
 
     /// One look at the body: its payload is bound once and lent to each rule that reads that input.
     func observe(_ e: TraceEvent) {
@@ -118,7 +119,8 @@ public final class DiagnosisEngine: AnalysisLayer {
 /// diagnoses they raise.
 public final class DiagnosisContext {
     weak var pipeline: Pipeline?
-    var layers: [AnalysisLayer] = []
+    /// The SMP layer's pairings (weak: the analyzer owns the layers).
+    weak var smp: SMPLayer?
     var firstFilteredRecord: Int?
     var list: [Diagnosis] = []
     var index: [Key: Int] = [:]
@@ -208,8 +210,6 @@ public final class DiagnosisContext {
         }.map(\.element)
     }
 
-    /// A layer of the analysis, by type.
-    func layer<T: AnalysisLayer>(_ type: T.Type) -> T? { layers.lazy.compactMap { $0 as? T }.first }
 }
 
 /// What a rule reads: each kind of body (its payload lent to the rule), and advertising reports.

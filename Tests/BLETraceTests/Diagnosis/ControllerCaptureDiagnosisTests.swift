@@ -60,3 +60,21 @@ import Testing
         #expect(try DX.ids(Samples.diffSession(bad: true)).contains(.insufficientSecurity))
     }
 }
+
+/// The engine holds the other layers weakly: an analysis frees all of them when it ends (the fuzzers' leak
+/// check found the cycle engine → layers → engine).
+@Suite struct DiagnosisEngineLifetimeTests {
+    @Test func analysisFreesTheEngine() throws {
+        weak var engine: DiagnosisEngine?
+        weak var smp: SMPLayer?
+        do {
+            let analyzer = Analyzer(sink: nil)
+            analyzer.run(try CaptureFile.open(bytes: Samples.gattSession().writer.bytes), path: "t")
+            engine = analyzer.layers.compactMap { $0 as? DiagnosisEngine }.first
+            smp = analyzer.layers.compactMap { $0 as? SMPLayer }.first
+            #expect(engine != nil && smp != nil)
+        }
+        #expect(engine == nil)
+        #expect(smp == nil)
+    }
+}

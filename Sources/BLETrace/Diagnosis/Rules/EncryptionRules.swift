@@ -178,7 +178,7 @@ final class WeakSecurityRule: DiagnosisRule {
         // The pairings the SMP layer followed, with what the sniffer's decryption found (cracked TKs, debug keys).
         let cracked = Dictionary(ctx.pipeline.map(EncryptionSummary.entries)?.compactMap { en in en.connection.map { ($0, en.encryption) } } ?? [],
                                  uniquingKeysWith: { a, _ in a })
-        guard let smp = ctx.layer(SMPLayer.self) else { return }
+        guard let smp = ctx.smp else { return }
         for a in smp.attempts where a.failedReason == nil {
             guard let q = a.request, let r = a.response else { continue }
             let c = ctx.connection(a.connection)
