@@ -129,22 +129,45 @@ public final class IdentityLayer: AnalysisLayer {
         })
     }
 
+    /// One fact of a card: a title for a table row, its value, and its words in the text summary's line
+    /// ("serial 1234", "appearance Thermometer").
+    public struct Part: Sendable, Equatable {
+        public var title: String
+        public var value: String
+        public var text: String
+    }
+
     /// A card's JSON fields and the parts of its text line.
     static func describe(_ c: Card) -> (fields: Fields, parts: [String]) {
+        let (f, parts) = facts(c)
+        return (f, parts.map(\.text))
+    }
+
+    /// The cards with something to say, in the order their devices were first seen.
+    public var described: [(device: String, parts: [Part])] {
+        order.compactMap { cards[$0] }.map { ($0.device, IdentityLayer.facts($0).parts) }.filter { !$0.parts.isEmpty }
+    }
+
+    /// A card's JSON fields and its parts, shared by the text line and the HTML report's table.
+    static func facts(_ c: Card) -> (fields: Fields, parts: [Part]) {
         var f = Fields()
         f.add("device", c.device)
-        var parts: [String] = []
+        var parts: [Part] = []
+        func part(_ title: String, _ value: String, _ prefix: String?) {
+            parts.append(Part(title: title, value: value, text: prefix.map { $0 + " " + value } ?? value))
+        }
         for key in IdentityLayer.keyOrder {
             guard let v = c.string(key) else { continue }
             f.add(key, v)
             if v.isEmpty { continue }
             switch key {
-            case "device_name": parts.append("\"\(v)\"")
-            case "manufacturer_name", "model_number": parts.append(v)
-            case "serial_number": parts.append("serial \(v)")
-            case "hardware_revision": parts.append("hardware \(v)")
-            case "firmware_revision": parts.append("firmware \(v)")
-            default: parts.append("software \(v)")
+            case "device_name": part("Device name", "\"\(v)\"", nil)
+            case "manufacturer_name": part("Manufacturer", v, nil)
+            case "model_number": part("Model", v, nil)
+            case "serial_number": part("Serial number", v, "serial")
+            case "hardware_revision": part("Hardware revision", v, "hardware")
+            case "firmware_revision": part("Firmware revision", v, "firmware")
+            default: part("Software revision", v, "software")
             }
         }
         if let a = c.appearance {
@@ -153,20 +176,20 @@ public final class IdentityLayer: AnalysisLayer {
             if let n = AssignedNumbers.appearance(a) {
                 af.add("category", n.category)
                 if let s = n.subcategory { af.add("subcategory", s) }
-                parts.append("appearance " + n.category + (n.subcategory.map { ": " + $0 } ?? ""))
+                part("Appearance", n.category + (n.subcategory.map { ": " + $0 } ?? ""), "appearance")
             } else {
-                parts.append("appearance \(Hex.hex(a, width: 4))")
+                part("Appearance", Hex.hex(a, width: 4), "appearance")
             }
             f.add("appearance", af)
         }
         if let p = c.pnp {
             f.add("pnp_id", p.fields)
-            parts.append("PnP " + p.text)
+            part("PnP ID", p.text, "PnP")
         }
         if let s = c.systemID {
             f.add("system_id", ["manufacturer_identifier": .int(Int(s.manufacturerIdentifier)), "oui": .int(Int(s.oui)),
                                 "oui_text": .string(DeviceInformationDissector.ouiText(s.oui))])
-            parts.append("System ID OUI \(DeviceInformationDissector.ouiText(s.oui))")
+            part("System ID", "OUI " + DeviceInformationDissector.ouiText(s.oui), "System ID")
         }
         return (f, parts)
     }

@@ -87,6 +87,7 @@ public struct AnalyzeRun {
             renderer = m
         case .html:
             let h = HTMLRenderer(out: out, maxEvents: htmlEvents)
+            h.showEvents = !summaryOnly
             html = h
             renderer = h
         }

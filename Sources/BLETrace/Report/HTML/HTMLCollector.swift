@@ -39,6 +39,9 @@ final class HTMLCollector {
     var battery: [String: Downsampler] = [:]
     var batteryOrder: [String] = []
     var markers: [Int: [Marker]] = [:]
+    /// The time of the first event of each connection.
+    var firstSeen: [Int: Int64] = [:]
+    static let maxFirstSeen = 4096
     var redactor: Redactor?
 
     func add(_ e: TraceEvent, connectionKey: (Int) -> String?) {
@@ -102,12 +105,23 @@ final class HTMLCollector {
                 case .opened: break
                 }
             }
+        case let .linkLayer(l):
+            // A sniffer sees the link layer, not the host's HCI events: encryption starts and the link ends here.
+            if let c = e.connection, case let .control(p) = l.content {
+                switch p.effect {
+                case .startEncryption?: mark(c, .encryption, e)
+                case .terminate?: mark(c, .disconnect, e)
+                default: break
+                }
+            }
         default: break
         }
+        if let c = e.connection, firstSeen[c] == nil, firstSeen.count < HTMLCollector.maxFirstSeen { firstSeen[c] = t }
         if let c = e.connection, let acl = e.acl {
             if traffic[c] == nil {
                 guard traffic.count < HTMLCollector.maxConnections else { return }
-                let o = origin ?? t
+                // Each connection's chart covers its own lifetime: its buckets count from its first event.
+                let o = firstSeen[c] ?? t
                 traffic[c] = Traffic(sent: BucketSeries(origin: o), received: BucketSeries(origin: o), first: t, last: t)
             }
             if e.direction == .hostToController { traffic[c]!.sent.add(at: t, Double(acl.length)) }

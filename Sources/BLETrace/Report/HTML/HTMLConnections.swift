@@ -43,12 +43,17 @@ enum HTMLConnections {
         return h
     }
 
-    static func details(_ c: Connection, summary: Summary, log: ActivityLog?, att: ATTLayer?, smp: SMPLayer?, page: HTMLPage) -> String {
+    static func details(_ c: Connection, summary: Summary, log: ActivityLog?, att: ATTLayer?, smp: SMPLayer?, pipeline: Pipeline?,
+                        page: HTMLPage) -> String {
         let peer = c.peer.map { "\($0)" + (c.peerType.map { " (\($0.name))" } ?? "") } ?? "peer not seen"
         var h = "<h3 id=\"connection-\(c.id)\">Connection #\(c.id): \(page.t(peer))</h3>\n<table>\n"
         func row(_ k: String, _ v: String) { h += "<tr><th>\(k)</th><td>\(v)</td></tr>\n" }
         row("Handle", Hex.hex(c.handle, width: 4))
-        if let r = c.role { row("Local role", HCIText.role(r)) }
+        if let r = c.role {
+            // A sniffer has no local host: the role it records is the peer's.
+            if SummaryRender.sniffed(summary) { row("Roles", "the peer is the peripheral (sniffed, so there is no local host)") }
+            else { row("Local role", HCIText.role(r)) }
+        }
         if c.implicit { row("Opened", "before the capture began") }
         else if let o = c.openedRecord { row("Opened", "record \(o)" + (c.openedAt.map { ", \($0.iso8601)" } ?? "")) }
         if let p = log?.initialParameters[c.id] {
@@ -57,6 +62,9 @@ enum HTMLConnections {
         if let setup = log?.setupMicros[c.id] { row("Setup time", "\(Fmt.fixed(Int(setup / 10), scale: 100)) ms from LE Create Connection") }
         if let m = att?.seenMTU[c.id] { row("ATT_MTU", "\(m.mtu)") }
         row("Encrypted", c.encrypted ? "yes" : "no")
+        if let p = pipeline {
+            for x in EncryptionSummary.entries(p) where x.connection == c.id { for (k, v) in encryptionRows(x.encryption, page: page) { row(k, v) } }
+        }
         if let r = c.closedRecord {
             row("Closed", "record \(r)" + (c.disconnectReason.map { ": " + HTMLPage.e(HCIText.status($0)) + " (\(Hex.hex($0, width: 2)))" } ?? ""))
         } else {
@@ -71,5 +79,18 @@ enum HTMLConnections {
             h += "<p><b>Pairing</b></p>\n<ul>" + attempts.map { "<li>\(page.t($0.text))</li>" }.joined() + "</ul>\n"
         }
         return h
+    }
+
+    /// A sniffed link's keys and results, as the Markdown report's rows: pairing method, TK cracked, STK, LTK
+    /// with where it came from, PDUs decrypted, and why the rest were not.
+    static func encryptionRows(_ e: LinkEncryption, page: HTMLPage) -> [(String, String)] {
+        var rows: [(String, String)] = []
+        if let m = e.method { rows.append(("Pairing", (e.secureConnections ? "LE Secure Connections" : "legacy") + ", " + HTMLPage.e(m.rawValue))) }
+        if let tk = e.tk { rows.append(("TK cracked", e.method == .justWorks ? "000000 (Just Works)" : "passkey " + EncryptionSummary.passkey(tk))) }
+        for k in e.keysUsed where k.isSTK { rows.append(("STK", "<code>\(page.t(LEBytes.hexString(k.key)))</code>")) }
+        if let k = e.ltk { rows.append(("LTK", "<code>\(page.t(LEBytes.hexString(k.key)))</code> (\(HTMLPage.e(EncryptionSummary.sourceText(k.source))))")) }
+        rows.append(("Decrypted", "\(e.decrypted) PDUs, \(e.micFailures) MIC failures" + (e.notDecrypted > 0 ? ", \(e.notDecrypted) not decrypted" : "")))
+        if let problem = e.problem { rows.append(("Not decrypted", page.t(problem.text))) }
+        return rows
     }
 }

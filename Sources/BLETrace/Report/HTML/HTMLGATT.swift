@@ -3,10 +3,10 @@
 enum HTMLGATT {
     static let maxServers = 20, maxANCS = 500
 
-    static func section(_ s: Summary, att: ATTLayer?, log: ActivityLog?, pipeline: Pipeline?, page: HTMLPage) -> String {
+    static func section(_ s: Summary, att: ATTLayer?, log: ActivityLog?, identity: IdentityLayer?, page: HTMLPage) -> String {
         let dbs = (att?.databases ?? [:]).filter { !$0.value.isEmpty }
-        let identity = HTMLHeader.section(s, "identity"), ancs = HTMLHeader.section(s, "ancs")
-        guard !dbs.isEmpty || identity != nil || ancs != nil else { return "" }
+        let cards = identity?.described ?? [], ancs = HTMLHeader.section(s, "ancs")
+        guard !dbs.isEmpty || !cards.isEmpty || ancs != nil else { return "" }
         var h = "<h2 id=\"gatt\">GATT and values</h2>\n"
         for key in dbs.keys.sorted().prefix(maxServers) {
             guard let db = dbs[key] else { continue }
@@ -14,7 +14,7 @@ enum HTMLGATT {
             h += "<h3>\(title)</h3>\n" + tree(db, tracks: log?.values[key] ?? [:], page: page)
         }
         if dbs.count > maxServers { h += "<p class=\"muted\">\(dbs.count - maxServers) more databases (<code>bletrace gatt</code> lists them all).</p>\n" }
-        if let i = identity, case let .list(cards)? = i["devices"], !cards.isEmpty { h += identityCards(cards, page: page) }
+        if !cards.isEmpty { h += identityCards(cards, page: page) }
         if let a = ancs { h += ancsTable(a, page: page) }
         return h
     }
@@ -53,22 +53,15 @@ enum HTMLGATT {
         return ": <code>\(page.t(t.latest.text))</code> <span class=\"muted\">(\(how), record \(t.latest.record))</span>"
     }
 
-    static func identityCards(_ cards: [FieldValue], page: HTMLPage) -> String {
+    /// A table per device with what its GATT server told about itself, in the text summary's words.
+    static func identityCards(_ cards: [(device: String, parts: [IdentityLayer.Part])], page: HTMLPage) -> String {
         var h = "<h3 id=\"identity\">Identity</h3>\n"
-        for case let .object(card) in cards.prefix(50) {
-            h += "<table class=\"identity\">\n"
-            for (k, v) in card.items {
-                let text: String
-                switch v {
-                case let .string(s): text = s
-                case let .int(n): text = "\(n)"
-                case let .object(o): text = o.items.map { "\($0.0) \(scalar($0.1))" }.joined(separator: ", ")
-                default: text = scalar(v)
-                }
-                h += "<tr><th>\(HTMLPage.e(k.replacingAll("_", with: " ")))</th><td>\(page.t(text))</td></tr>\n"
-            }
+        for card in cards.prefix(50) {
+            h += "<table class=\"identity\">\n<tr><th>Device</th><td><code>\(page.t(card.device))</code></td></tr>\n"
+            for p in card.parts { h += "<tr><th>\(HTMLPage.e(p.title))</th><td>\(page.t(p.value))</td></tr>\n" }
             h += "</table>\n"
         }
+        if cards.count > 50 { h += "<p class=\"muted\">\(cards.count - 50) more (see the text or JSON summary).</p>\n" }
         return h
     }
 

@@ -17,6 +17,8 @@ public final class HTMLRenderer: EventSink, RedactableOutput {
     public var maxMarked = 200
     /// Messages per connection in its sequence chart, and connections with a chart.
     public var maxSequence = 300
+    /// `--summary-only`: no timeline section (and nothing links to it).
+    public var showEvents = true
     /// Relative times count from here: the first event's time unless set (filters set the first record's).
     public var origin: Timestamp?
 
@@ -43,6 +45,7 @@ public final class HTMLRenderer: EventSink, RedactableOutput {
         if origin == nil { origin = e.timestamp }
         collector.add(e) { [pipeline] c in pipeline?.connections.connection(id: c)?.peerKey }
         sequences.add(e, redactor: redactor)
+        guard showEvents else { return }
         let important = HTMLRenderer.important(e)
         if timeline.count < maxEvents {
             timeline.append(Line(record: e.record, text: TextRenderer.plainLine(e, origin: origin!, redactor: redactor), marked: important))
@@ -82,7 +85,7 @@ public final class HTMLRenderer: EventSink, RedactableOutput {
         if att?.databases.isEmpty == false || summary.sections.contains(where: { ["identity", "ancs", "battery"].contains($0.name) }) {
             contents.append(("gatt", "GATT and values"))
         }
-        contents.append(("timeline", "Timeline"))
+        if showEvents { contents.append(("timeline", "Timeline")) }
         out.write(HTMLHeader.header(summary, file: file, eventsSeen: eventsSeen, page: page))
         out.write(HTMLPage.contents(contents))
         let anchors = Set(timeline.map { $0.record })
@@ -92,15 +95,16 @@ public final class HTMLRenderer: EventSink, RedactableOutput {
         if !summary.connections.isEmpty {
             out.write(HTMLConnections.section(summary, collector: collector, page: page))
             for c in summary.connections {
-                out.write(HTMLConnections.details(c, summary: summary, log: log, att: att, smp: layers.compactMap { $0 as? SMPLayer }.first, page: page))
+                out.write(HTMLConnections.details(c, summary: summary, log: log, att: att, smp: layers.compactMap { $0 as? SMPLayer }.first,
+                                                   pipeline: pipeline, page: page))
                 if let chart = sequences.charts[c.id] {
                     out.write(HTMLSequence.section(chart, connection: c, anchors: anchors, page: page))
                 }
             }
         }
         out.write(HTMLCharts.section(collector, summary: summary, page: page))
-        out.write(HTMLGATT.section(summary, att: att, log: log, pipeline: pipeline, page: page))
-        out.write(HTMLTimeline.section(timeline, shown: maxEvents, total: eventsSeen, page: page))
+        out.write(HTMLGATT.section(summary, att: att, log: log, identity: layers.compactMap { $0 as? IdentityLayer }.first, page: page))
+        if showEvents { out.write(HTMLTimeline.section(timeline, shown: maxEvents, total: eventsSeen, page: page)) }
         if !summary.warnings.isEmpty {
             out.write("<h2 id=\"warnings\">Warnings</h2>\n<ul>" + summary.warnings.map { "<li>\(page.t($0))</li>" }.joined() + "</ul>\n")
         }

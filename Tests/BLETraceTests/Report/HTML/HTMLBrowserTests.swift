@@ -92,12 +92,14 @@ final class HTMLBrowserTests: XCTestCase {
         let lastNotification = try XCTUnwrap(notified.last).timestamp.micros
         XCTAssertEqual(HTMLBrowserTests.polylinePoints(dom, after: "aria-label=\"notification rate of"),
                        [Int((lastNotification - origin) / 1_000_000) + 1])
-        // Throughput: a point per second each way, up to the last ACL packet sent that way.
+        // Throughput: a point per second each way, from the connection's first event up to the last ACL packet
+        // sent that way.
+        let opened = try XCTUnwrap(events.first { $0.connection == 1 }).timestamp.micros
         let acl = events.filter { $0.acl != nil && $0.connection == 1 }
         let lastSent = try XCTUnwrap(acl.last { $0.direction == .hostToController }).timestamp.micros
         let lastReceived = try XCTUnwrap(acl.last { $0.direction == .controllerToHost }).timestamp.micros
         XCTAssertEqual(HTMLBrowserTests.polylinePoints(dom, after: "aria-label=\"throughput of connection #1\""),
-                       [Int((lastSent - origin) / 1_000_000) + 1, Int((lastReceived - origin) / 1_000_000) + 1])
+                       [Int((lastSent - opened) / 1_000_000) + 1, Int((lastReceived - opened) / 1_000_000) + 1])
         // Battery: a point per reading.
         let readingsOfBattery = events.filter { if case let .att(a) = $0.body, case .battery? = a.decodedValue?.fact { return true }; return false }
         XCTAssertEqual(HTMLBrowserTests.polylinePoints(dom, after: "aria-label=\"battery of"), [readingsOfBattery.count])
