@@ -32,6 +32,8 @@ public final class SequenceRecorder {
         public var problem = false
         /// Handle and direction of a notification or indication, for collapsing runs.
         var runKey: Int?
+        /// The full text of a run's first message: only messages with the same text (the same value) join it.
+        var runText: String?
     }
 
     public struct Chart: Sendable {
@@ -76,8 +78,10 @@ public final class SequenceRecorder {
     }
 
     static func add(_ e: TraceEvent, into chart: inout Chart, from: Lane, to: Lane, runKey: Int?, maxSteps: Int, maxLabel: Int, redactor: Redactor?) {
-        // Collapse: the same handle notified the same way as the previous step.
-        if let k = runKey, chart.omitted == 0, let last = chart.steps.indices.last, chart.steps[last].runKey == k {
+        // Collapse: the same handle notified the same way, with the same value, as the previous step.
+        let full = runKey == nil ? nil : SequenceRecorder.text(e, redactor: redactor)
+        if let k = runKey, chart.omitted == 0, let last = chart.steps.indices.last, chart.steps[last].runKey == k,
+           chart.steps[last].runText == full {
             chart.steps[last].repeats += 1
             return
         }
@@ -94,26 +98,43 @@ public final class SequenceRecorder {
             if case .unanswered? = a.transaction { problem = true }
         }
         if case let .smp(s) = e.body, case .pairingFailed? = s.pdu { problem = true }
-        let label = SequenceRecorder.label(e, maxLabel: maxLabel, redactor: redactor)
+        let label = SequenceRecorder.label(e, text: full ?? SequenceRecorder.text(e, redactor: redactor), maxLabel: maxLabel)
         chart.steps.append(Step(record: e.record, micros: e.timestamp.micros, from: from, to: to, label: label,
-                                latencyMicros: latency, problem: problem, runKey: runKey))
+                                latencyMicros: latency, problem: problem, runKey: runKey, runText: full))
     }
 
-    /// The event's timeline text without the note about its request or response (the latency is shown on
-    /// the arrow), cut to `maxLabel` characters.
-    static func label(_ e: TraceEvent, maxLabel: Int, redactor: Redactor?) -> String {
+    /// An arrow's text (`text`, see `text(_:redactor:)`) cut to `maxLabel` characters.
+    static func label(_ e: TraceEvent, text whole: String, maxLabel: Int) -> String {
+        var text = whole
+        guard text.count > maxLabel else { return text }
+        // An error keeps its name: the text is cut before it ("Error Response: Read Request handle 0x001D …:
+        // Read Not Permitted").
+        var tail = ""
+        if case let .att(a) = e.body, case let .errorResponse(_, _, code)? = a.pdu {
+            let name = ": " + a.errorName(code)
+            if text.hasSuffix(name), name.count < maxLabel / 2 {
+                tail = name
+                text.removeLast(name.count)
+            }
+        }
+        // Cut at a space near the limit, so no word (or address, 17 characters) is shown cut short, and
+        // without the comma or colon before it.
+        var cut = text.prefix(maxLabel - 1 - tail.count)
+        if cut.count < text.count {
+            if let space = cut.lastIndex(of: " "), cut.distance(from: space, to: cut.endIndex) <= 20 { cut = cut[..<space] }
+            while let last = cut.last, last == "," || last == ":" || last == ";" { cut = cut.dropLast() }
+            return String(cut) + "…" + tail
+        }
+        return text + tail
+    }
+
+    /// The event's text for an arrow, whole: redacted, without the note about its request or response, and
+    /// without the "ATT " of ATT PDUs.
+    static func text(_ e: TraceEvent, redactor: Redactor?) -> String {
         var text = EventText.string(e)
         if let r = redactor { text = r.redact(text) }
         if text.hasSuffix("]"), let cut = text.range(of: " [", options: .backwards) { text = String(text[..<cut.lowerBound]) }
         if text.hasPrefix("ATT ") { text.removeFirst(4) }
-        if text.count > maxLabel {
-            // Cut at a space near the limit, so no word (or address, 17 characters) is shown cut short, and
-            // without the comma or colon before it.
-            var cut = text.prefix(maxLabel - 1)
-            if let space = cut.lastIndex(of: " "), cut.distance(from: space, to: cut.endIndex) <= 20 { cut = cut[..<space] }
-            while let last = cut.last, last == "," || last == ":" || last == ";" { cut = cut.dropLast() }
-            text = String(cut) + "…"
-        }
         return text
     }
 

@@ -33,9 +33,13 @@ enum HTMLSequence {
             var text = s.label
             if s.repeats > 1 { text += " ×\(s.repeats)" }
             if let l = s.latencyMicros { text += " (\(SequenceRecorder.latencyText(l)))" }
-            // Host ↔ controller arrows are short: their text starts beside the controller's lane.
+            // Host ↔ controller arrows are short: their text starts beside the controller's lane. Either way the
+            // text stays inside the picture.
             let short = lanes.count > 2 && (s.from == .controller || s.to == .controller)
-            w.text(short ? max(x1, x2) + 6 : (x1 + x2) / 2, y - 4, text, anchor: short ? .start : .middle, class: "label" + (s.problem ? " problem" : ""))
+            let textWidth = SVGWriter.textWidth(text)
+            let x = short ? max(left, min(max(x1, x2) + 6, width - 4 - textWidth))
+                          : max(left + textWidth / 2, min((x1 + x2) / 2, width - 4 - textWidth / 2))
+            w.text(x, y - 4, text, anchor: short ? .start : .middle, class: "label" + (s.problem ? " problem" : ""))
         }
         let messages = chart.steps.reduce(0) { $0 + $1.repeats } + chart.omitted
         var h = "<details open class=\"sequence\"><summary>Message sequence: \(messages) message\(messages == 1 ? "" : "s")"

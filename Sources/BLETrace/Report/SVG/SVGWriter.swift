@@ -67,6 +67,10 @@ public struct SVGWriter {
 
     public enum Anchor: String { case start, middle, end }
 
+    /// A generous estimate of the width of `s` at `size` px in the report's sans-serif font (0.62 em a
+    /// character; wide letters are rarer than narrow ones), for keeping labels inside the picture and apart.
+    public static func textWidth(_ s: String, size: Double = 11) -> Double { Double(s.count) * size * 0.62 }
+
     public mutating func text(_ x: Double, _ y: Double, _ s: String, anchor: Anchor = .start, class c: String? = nil) {
         body += "<text x=\"\(SVGWriter.num(x))\" y=\"\(SVGWriter.num(y))\"" + (anchor == .start ? "" : " text-anchor=\"\(anchor.rawValue)\"")
             + "\(SVGWriter.cls(c))>\(SVGWriter.escape(s))</text>"

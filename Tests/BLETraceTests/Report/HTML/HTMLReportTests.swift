@@ -100,7 +100,9 @@ import Testing
         s.powerOn(local: Samples.local)
         Samples.gattSession(s, handle: 0x0040, peer: Samples.thermo, notifications: 120)
         let h = try HTMLReportTests.render(s.writer.bytes)
-        #expect(h.contains("Battery Level (Battery)") && h.contains(" ×120"))
+        // The values fall by one every second notification: 89, 89, 88, 88, … 30, 30.
+        #expect(h.contains("Battery Level (Battery): 89% ×2</text>") && h.contains("Battery Level (Battery): 30% ×2</text>"))
+        #expect(HTMLReportTests.count(h, "% ×2</text>") == 60)
         #expect(h.contains("class=\"label\">Read Request: handle 0x000E Battery Level (Battery)</text>"))
         // Responses carry their latency.
         #expect(h.contains("(15.30 ms)</text>"))
