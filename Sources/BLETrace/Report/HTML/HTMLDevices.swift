@@ -45,7 +45,7 @@ enum HTMLDevices {
             h += SVGChart.line([SVGChart.Series(name: "RSSI", points: series.points, style: "s0")], label: "RSSI of " + (page.redactor?.redact(key) ?? key),
                                xTitle: "seconds since the first record", yTitle: "dBm", height: 160, xMin: 0,
                                yMin: (lo / 10).rounded(.down) * 10 - (lo == hi ? 10 : 0), yMax: min(20, (hi / 10).rounded(.up) * 10 + (lo == hi ? 10 : 0)),
-                               dots: series.points.count <= 60)
+                               dots: series.points.count <= 60, breakGaps: true)
             h += "</div>\n"
         }
         if c.rssiOrder.count > charted { h += "<p class=\"muted\">RSSI charts for the \(charted) devices heard most; \(c.rssiOrder.count - charted) more not drawn.</p>\n" }

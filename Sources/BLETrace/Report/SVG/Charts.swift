@@ -36,15 +36,17 @@ public enum SVGChart {
         w.text(4, top - 8, yTitle, class: "axis-title")
     }
 
-    /// A line chart of one or more series sharing the axes. `yMin`/`yMax` fix the y domain (else 0 … the
-    /// largest value, rounded up to a tick).
+    /// A line chart of one or more series sharing the axes. `xMin`/`xMax` widen the x domain beyond the
+    /// points; `yMin`/`yMax` fix the y domain (else 0 … the largest value, rounded up to a tick). `breakGaps`:
+    /// a series' line stops where its points are much further apart than usual (`segments`).
     public static func line(_ series: [Series], label: String, xTitle: String, yTitle: String, width: Double = 640,
-                            height: Double = 200, xMin: Double? = nil, yMin: Double? = nil, yMax: Double? = nil, dots: Bool = false) -> String {
+                            height: Double = 200, xMin: Double? = nil, xMax: Double? = nil, yMin: Double? = nil, yMax: Double? = nil,
+                            dots: Bool = false, breakGaps: Bool = false) -> String {
         var w = SVGWriter(width: width, height: height)
         let all = series.flatMap { $0.points }
         let xs = all.map { $0.x }, ys = all.map { $0.y }
         let xlo = xMin ?? xs.min() ?? 0
-        var xhi = xs.max() ?? 1
+        var xhi = max(xMax ?? -Double.infinity, xs.max() ?? xMax ?? 1)
         if xhi <= xlo { xhi = xlo + 1 }
         var ylo = yMin ?? min(0, ys.min() ?? 0)
         var yhi = yMax ?? Ticks.niceMax(ys.max() ?? 1)
@@ -54,9 +56,11 @@ public enum SVGChart {
         let y = LinearScale(domain: (ylo, yhi), range: (height - bottom, top))
         axes(&w, x: x, y: y, xTitle: xTitle, yTitle: yTitle)
         for s in series {
-            let pts = s.points.map { (x: x.map($0.x), y: y.map($0.y)) }
-            w.polyline(pts, class: "series " + s.style)
-            if dots || pts.count == 1 { for p in pts { w.circle(p.x, p.y, r: 2, class: "dot " + s.style) } }
+            for part in breakGaps ? segments(s.points) : [s.points] {
+                let pts = part.map { (x: x.map($0.x), y: y.map($0.y)) }
+                w.polyline(pts, class: "series " + s.style)
+                if dots || pts.count == 1 { for p in pts { w.circle(p.x, p.y, r: 2, class: "dot " + s.style) } }
+            }
         }
         // The legend, when there is more than one series.
         if series.count > 1 {
@@ -68,6 +72,39 @@ public enum SVGChart {
             }
         }
         return w.svg(label: label)
+    }
+
+    /// The runs of `points` (sorted by x) without a gap, so that a device not heard for minutes is not drawn
+    /// as if it had been: a gap is a step in x more than `factor` times the usual step, the 90th percentile of
+    /// the steps (a device heard in pairs, an advert and its scan response, makes many tiny steps).
+    public static func segments(_ points: [(x: Double, y: Double)], factor: Double = 10) -> [[(x: Double, y: Double)]] {
+        guard points.count > 2 else { return [points] }
+        let steps = zip(points, points.dropFirst()).map { $1.x - $0.x }.filter { $0 > 0 }.sorted()
+        guard !steps.isEmpty else { return [points] }
+        let limit = steps[(steps.count - 1) * 9 / 10] * factor
+        var out: [[(x: Double, y: Double)]] = [[points[0]]]
+        for (a, b) in zip(points, points.dropFirst()) {
+            if b.x - a.x > limit { out.append([b]) } else { out[out.count - 1].append(b) }
+        }
+        return out
+    }
+
+    /// Where each of `marks` (picture x, text) has its label: its row (0 the top one) and the x it starts at,
+    /// or ends at (`end`) when it would cross the right edge; a label goes to the first row where it does not
+    /// overlap a label already placed.
+    static func markLabels(_ marks: [(x: Double, text: String)], right: Double) -> [(row: Int, x: Double, end: Bool)] {
+        var rows: [[(Double, Double)]] = []
+        var out: [(row: Int, x: Double, end: Bool)] = []
+        for m in marks {
+            let width = SVGWriter.textWidth(m.text)
+            let end = m.x + 3 + width > right
+            let span = end ? (m.x - 3 - width, m.x - 3) : (m.x + 3, m.x + 3 + width)
+            let row = rows.firstIndex { placed in placed.allSatisfy { span.1 + 4 <= $0.0 || span.0 >= $0.1 + 4 } } ?? rows.count
+            if row == rows.count { rows.append([]) }
+            rows[row].append(span)
+            out.append((row, end ? span.1 : span.0, end))
+        }
+        return out
     }
 
     /// A bar chart: one bar per bucket (label under it, count above it), and vertical marks between bars.
@@ -87,16 +124,20 @@ public enum SVGChart {
         w.line(left, height - bottom, left, SVGChart.top)
         w.closeGroup()
         let slot = x.map(1) - x.map(0)
+        // Every bar's label when they fit side by side, else every second, third, … one.
+        let widest = values.map { SVGWriter.textWidth($0.label) }.max() ?? 0
+        let every = max(1, Int(((widest + 6) / max(1, slot)).rounded(.up)))
         for (i, v) in values.enumerated() {
             let x0 = x.map(Double(i)) + 1
             w.rect(x0, y.map(v.value), slot - 2, y.map(0) - y.map(v.value), class: "bar", title: "\(v.label): \(Ticks.label(v.value))")
-            if values.count <= 24 || i % 2 == 0 { w.text(x0 + slot / 2, height - bottom + 14, v.label, anchor: .middle, class: "tick") }
+            if i % every == 0 { w.text(x0 + slot / 2, height - bottom + 14, v.label, anchor: .middle, class: "tick") }
         }
-        // Marks (percentiles) with their labels one under another, so that close marks stay readable.
-        for (i, m) in marks.enumerated() {
+        // Marks (percentiles), their labels in rows so that close marks stay readable.
+        let placed = markLabels(marks.map { (x.map($0.position), $0.text) }, right: width - right)
+        for (m, p) in zip(marks, placed) {
             let px = x.map(m.position)
             w.line(px, SVGChart.top, px, height - bottom, class: "mark")
-            w.text(px + 3, SVGChart.top + 10 + 12 * Double(i), m.text, class: "mark-label")
+            w.text(p.x, SVGChart.top + 10 + 13 * Double(p.row), m.text, anchor: p.end ? .end : .start, class: "mark-label")
         }
         w.text((left + width - right) / 2, height - 4, xTitle, anchor: .middle, class: "axis-title")
         w.text(4, SVGChart.top - 8, yTitle, class: "axis-title")
