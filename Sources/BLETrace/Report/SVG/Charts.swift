@@ -124,13 +124,14 @@ public enum SVGChart {
         w.line(left, height - bottom, left, SVGChart.top)
         w.closeGroup()
         let slot = x.map(1) - x.map(0)
-        // Every bar's label when they fit side by side, else every second, third, … one.
+        // A bar's label starts where the bar does; every bar's label when they fit side by side, else every
+        // second, third, … one, and none beyond the picture's right edge.
         let widest = values.map { SVGWriter.textWidth($0.label) }.max() ?? 0
-        let every = max(1, Int(((widest + 6) / max(1, slot)).rounded(.up)))
+        let every = max(1, Int(((widest + 8) / max(1, slot)).rounded(.up)))
         for (i, v) in values.enumerated() {
             let x0 = x.map(Double(i)) + 1
             w.rect(x0, y.map(v.value), slot - 2, y.map(0) - y.map(v.value), class: "bar", title: "\(v.label): \(Ticks.label(v.value))")
-            if i % every == 0 { w.text(x0 + slot / 2, height - bottom + 14, v.label, anchor: .middle, class: "tick") }
+            if i % every == 0, x0 + SVGWriter.textWidth(v.label) <= width - 2 { w.text(x0, height - bottom + 14, v.label, class: "tick") }
         }
         // Marks (percentiles), their labels in rows so that close marks stay readable.
         let placed = markLabels(marks.map { (x.map($0.position), $0.text) }, right: width - right)
