@@ -41,6 +41,9 @@ struct Analyze: ParsableCommand {
     @Option(name: .long, parsing: .unconditional, help: "Markdown: the most characters the report may take; timeline excerpts are cut first, and the report says what it cut (0: no limit).")
     var maxChars: Int = ReportBudget.defaultLimit
 
+    @Flag(name: .long, help: "Text: fold runs of the same event (same kind, handle and attribute; or two such kinds alternating, as a stream and its completed packets) into one line with a count and record range. With `--layer -flow` the timeline to attach to a ticket.")
+    var collapse = false
+
     @Flag(name: .long, help: "Decode and write on one thread. By default json and jsonl are formatted on a second thread while decoding goes on, when the machine has more than one core.")
     var singleThread = false
 
@@ -68,7 +71,12 @@ struct Analyze: ParsableCommand {
             reportError("--max-chars: \(maxChars) is not a number of characters (0 for no limit)")
             throw ExitCode(2)
         }
+        if collapse && format != .text {
+            reportError("--collapse: folds the text timeline; \(format.rawValue) keeps every event (filter them with --layer)")
+            throw ExitCode(2)
+        }
         var run = AnalyzeRun()
+        run.collapse = collapse
         run.maxChars = maxChars > 0 ? maxChars : nil
         if let g = gatt { run.options.gatt = try loadGATT(g) }
         if let u = uuids { run.options.uuids = try loadUUIDs(u) }
@@ -129,7 +137,8 @@ struct FilterOptions: ParsableArguments {
     @Option(name: .long, help: "Show only these records: 100-200, 100-, -200 or 150.")
     var records: String?
 
-    @Option(name: .long, help: "Show only these layers: hci, adv, att, smp, l2cap (comma-separated).")
+    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("Show only these layers, or with a leading - all but them (comma-separated): hci, adv, att, smp, l2cap, classic, a2dp, media, iso, vendor, flow, ll, or an event kind.",
+                                           discussion: "For a ticket, `--layer -flow,-media --collapse` keeps what matters readable."))
     var layer: String?
 
     func make() throws -> EventFilter {
@@ -164,14 +173,9 @@ struct FilterOptions: ParsableArguments {
             }
             f.records = range
         }
-        if let l = layer {
-            for part in l.split(separator: ",").map({ String($0.trimmingSpaces).lowercased() }) {
-                guard EventFilter.layerNames.contains(part) || EventKind(rawValue: part) != nil else {
-                    reportError("--layer: '\(part)' is not one of \(EventFilter.layerNames.joined(separator: ", "))")
-                    throw ExitCode(2)
-                }
-                f.layers.insert(part)
-            }
+        if let l = layer, case let .failure(e) = f.parseLayers(l) {
+            reportError("--layer: '\(e.word)' is not one of \(EventFilter.layerNames.joined(separator: ", ")) or an event kind (a leading - leaves a layer out)")
+            throw ExitCode(2)
         }
         return f
     }

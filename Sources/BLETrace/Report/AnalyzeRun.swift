@@ -16,6 +16,8 @@ public struct AnalyzeRun {
     public var options = DecodeOptions()
     public var filter = EventFilter()
     public var redact = false
+    /// Text: runs of the same event folded into one line (`CollapseSink`).
+    public var collapse = false
     /// A redactor that has already learned this capture (`Redactor.learn(capture:)`), to render several
     /// formats from one first pass; with it, `redact` needs no first pass of its own.
     public var learnedRedactor: Redactor?
@@ -102,6 +104,9 @@ public struct AnalyzeRun {
             sink = s
         } else if background && !singleThread && (format == .json || format == .jsonl) && filter.isEmpty {
             sink = BackgroundSink(next: sink)
+        }
+        if collapse, let t = textRenderer, !summaryOnly {
+            sink = CollapseSink(next: sink, output: t)
         }
         var filterSink: FilterSink? = nil
         if !filter.isEmpty {

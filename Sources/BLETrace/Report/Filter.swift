@@ -10,13 +10,37 @@ public struct EventFilter: Sendable {
     public var from: Double?
     public var to: Double?
     public var records: ClosedRange<Int>?
-    /// `hci`, `adv`, `att`, `smp`, `l2cap` (also signaling and ACL fragments), or any event kind.
-    public var layers: Set<String> = []
+    /// Layers to show (`EventLayers.named`): an event is shown when it belongs to one of them (any, when empty)
+    /// and to none of `hiddenLayers`.
+    public var layers: EventLayers = []
+    /// Layers to leave out (`--layer -flow`).
+    public var hiddenLayers: EventLayers = []
 
     public init() {}
 
     public var isEmpty: Bool {
         devices.isEmpty && connections.isEmpty && from == nil && to == nil && records == nil && layers.isEmpty
+            && hiddenLayers.isEmpty
+    }
+
+    /// Reads a `--layer` list: names to show, and names after `-` to leave out ("att,smp", "-flow,-vendor").
+    /// Returns the word it does not know.
+    public mutating func parseLayers(_ list: String) -> Result<Void, LayerError> {
+        for raw in list.split(separator: ",") {
+            var word = Substring(raw)
+            while word.first == " " { word = word.dropFirst() }
+            while word.last == " " { word = word.dropLast() }
+            let hide = word.first == "-"
+            if hide { word = word.dropFirst() }
+            let name = word.lowercased()
+            guard let l = EventLayers.named(name) else { return .failure(LayerError(word: String(raw))) }
+            if hide { hiddenLayers.formUnion(l) } else { layers.formUnion(l) }
+        }
+        return .success(())
+    }
+
+    public struct LayerError: Error, Sendable {
+        public var word: String
     }
 
     /// "100-200", "100-" or "-200", or a single record "150".
@@ -30,15 +54,8 @@ public struct EventFilter: Sendable {
         return a...b
     }
 
-    public static let layerNames = ["hci", "adv", "att", "smp", "l2cap"]
-
-    static func layer(of kind: EventKind) -> String {
-        switch kind {
-        case .hciCommand, .hciEvent: return "hci"
-        case .acl, .l2cap, .signaling: return "l2cap"
-        default: return kind.rawValue
-        }
-    }
+    /// The names `--layer` takes, for messages and `--help`.
+    public static var layerNames: [String] { EventLayers.named.map(\.name) }
 }
 
 /// Passes on the events an `EventFilter` selects; the summary always. Every event reaches the device
@@ -93,7 +110,15 @@ public final class FilterSink: EventSink {
             if let from = f.from, t < from { return false }
             if let to = f.to, t > to { return false }
         }
-        if !f.layers.isEmpty && !f.layers.contains(EventFilter.layer(of: e.kind)) && !f.layers.contains(e.kind.rawValue) { return false }
+        if !f.layers.isEmpty || !f.hiddenLayers.isEmpty {
+            let connections = pipeline?.connections
+            let l = EventLayers.of(e) { id in
+                guard let c = connections?.connection(id: id), c.transportKnown else { return nil }
+                return !c.le
+            }
+            if !f.layers.isEmpty && l.isDisjoint(with: f.layers) { return false }
+            if !l.isDisjoint(with: f.hiddenLayers) { return false }
+        }
         if !f.connections.isEmpty {
             guard let c = e.connection, f.connections.contains(c) else { return false }
         }

@@ -26,7 +26,7 @@ import Testing
     static let single: [(String, @Sendable (inout EventFilter) -> Void)] = [
         ("device name", { $0.devices = ["Thermo-42"] }),
         ("connection", { $0.connections = [1] }),
-        ("layer", { $0.layers = ["att"] }),
+        ("layer", { _ = $0.parseLayers("att") }),
         ("records", { $0.records = 20...60 }),
         ("from", { $0.from = 0.3 }),
         ("to", { $0.to = 1.0 }),
@@ -68,7 +68,7 @@ import Testing
         // The example of `analyze --help`.
         var help = EventFilter()
         help.devices = ["Thermo-42"]
-        help.layers = ["att", "smp"]
+        _ = help.parseLayers("att,smp")
         help.from = 0.5
         help.to = 2
         let r = try FilterPairTests.shown(help).records

@@ -22,7 +22,7 @@ import Testing
 
     @Test func layerAndRecordsKeepTheSummaryWhole() throws {
         var f = EventFilter()
-        f.layers = ["att"]
+        _ = f.parseLayers("att")
         f.records = 1...60
         let (events, summary) = try FilterTests.run(Samples.gattSession(), f)
         #expect(!events.isEmpty)

@@ -69,7 +69,7 @@ import Testing
 
     @Test func filtersShowInTheHeader() throws {
         var f = EventFilter()
-        f.layers = ["att"]
+        _ = f.parseLayers("att")
         let lines = try MarkdownTests.render(Samples.gattSession(), filter: f)
         #expect(lines.contains("| Records | 87; 44 shown after filters |"))
         #expect(!lines.contains("## Timeline outside connections"))
