@@ -60,6 +60,9 @@ struct Analyze: ParsableCommand {
     @Flag(name: .long, help: "Replace addresses, device names, serial numbers, beacon UUIDs, ANCS text and keys with stable pseudonyms.")
     var redact = false
 
+    @Option(name: .long, help: ArgumentHelp("Also write the records the filters select to this file, as a capture Wireshark opens: btsnoop for HCI captures, pcap for sniffer captures; redacted with --redact.", valueName: "file"))
+    var writeCapture: String?
+
     @Option(name: .long, help: "Exit with status 1 when a diagnosis of this severity or worse is found: error or warning (for test rigs and CI; 2 still means the capture could not be read).")
     var failOn: FailOn?
 
@@ -91,9 +94,13 @@ struct Analyze: ParsableCommand {
         run.background = ProcessInfo.processInfo.activeProcessorCount > 1
         let bar = ProgressBar(total: input.fileSize, quiet: input.quiet)
         if let b = bar { run.progress = { b.update($0) } }
+        let extract = try writeCapture.map { try CaptureFileOutput(path: $0, input: input.file) }
+        run.selectRecords = extract != nil
         let out = OutputWriter(fd: 1)
-        let result = try input.withReopenableInput(twice: run.needsFirstPass) { open in
-            try run.run(open: open, path: input.file, out: out)
+        let result = try input.withReopenableInput(twice: run.needsFirstPass || extract != nil) { open in
+            let r = try run.run(open: open, path: input.file, out: out)
+            try extract?.write(try open(), result: r, quiet: input.quiet)
+            return r
         }
         bar?.finish()
         try checkOutput(out)

@@ -16,6 +16,8 @@ public struct AnalyzeRun {
     public var options = DecodeOptions()
     public var filter = EventFilter()
     public var redact = false
+    /// Collect the records the filters select (`Result.selection`), for `--write-capture`.
+    public var selectRecords = false
     /// Text: runs of the same event folded into one line (`CollapseSink`).
     public var collapse = false
     /// A redactor that has already learned this capture (`Redactor.learn(capture:)`), to render several
@@ -32,6 +34,10 @@ public struct AnalyzeRun {
         public var summary: Summary
         /// Notes for standard error when a filter selected nothing (empty without filters).
         public var filterNotes: [String]
+        /// The records the filters selected, when `selectRecords` and a filter is set (nil: every record).
+        public var selection: RecordSelection?
+        /// The redactor the run used (`redact`), to redact what else is written from the same capture.
+        public var redactor: Redactor?
     }
 
     /// A first pass is needed to redact (names learned late must be replaced where they first show) and to
@@ -117,6 +123,7 @@ public struct AnalyzeRun {
                 html?.origin = t
             }
             if style.time == .delta, let t = textRenderer { f.onHidden = { t.previous = $0 } }
+            if selectRecords { f.selection = RecordSelection() }
             filterSink = f
             sink = f
         }
@@ -127,6 +134,7 @@ public struct AnalyzeRun {
         // Progress for a plain file only: a container's read position says nothing about its size.
         if let p = progress, opened.containers.isEmpty { analyzer.progress = p }
         let summary = analyzer.run(opened.reader, path: path, containers: opened.containers)
-        return Result(summary: summary, filterNotes: filterSink?.notes(summary) ?? [])
+        return Result(summary: summary, filterNotes: filterSink?.notes(summary) ?? [], selection: filterSink?.selection,
+                      redactor: redactor)
     }
 }

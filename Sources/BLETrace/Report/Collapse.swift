@@ -135,7 +135,7 @@ public struct CollapseKey: Hashable, Sendable {
             }
         case let .adv(a):
             guard let r = a.reports.first(where: { _ in true }) else { return nil }
-            what = r.address.value
+            what = r.address.value | (r.scanResponse ? 1 << 48 : 0)
         case .signaling, .l2cap, .aclFragment:
             guard let cid = e.l2cap?.cid else {
                 if case .aclFragment = e.body { what = 0; return }

@@ -77,6 +77,8 @@ public final class FilterSink: EventSink {
     /// Called with the time of each record the filters leave out: `--time delta` measures from the previous
     /// record of the capture, shown or not (the first row shown has its real delta, not 0).
     public var onHidden: ((Timestamp) -> Void)?
+    /// Collects the records of the events passed on (`--write-capture`).
+    public var selection: RecordSelection?
 
     public init(filter: EventFilter, next: EventSink, resolver: DeviceResolver? = nil) {
         self.filter = filter
@@ -92,15 +94,74 @@ public final class FilterSink: EventSink {
             onFirst?(e.timestamp)
         }
         if !filter.devices.isEmpty { resolver.observe(e, pipeline: pipeline) }
+        // A sniffed packet whose direction comes from timing needs the packet before it on its connection.
+        let before: Int? = e.radio?.data?.inferred == true ? e.connection.flatMap { previousOnConnection[$0] } : nil
+        if selection != nil, let c = e.connection {
+            if FilterSink.isContext(e) {
+                keepContext(e.record, connection: c)
+                if let b = before { keepContext(b, connection: c) }
+            }
+            if previousOnConnection.count < ConnectionTracker.maxListed || previousOnConnection[c] != nil { previousOnConnection[c] = e.record }
+        }
         if matches(e) {
             shown += 1
+            if let sel = selection {
+                sel.insert(e.record)
+                if let b = before { sel.insert(b) }
+                if let c = e.connection, selectedConnections.count < ConnectionTracker.maxListed { selectedConnections.insert(c) }
+            }
             next.event(e)
         } else {
             onHidden?(e.timestamp)
         }
     }
 
-    public func end(_ summary: Summary) { next.end(summary) }
+    public func end(_ summary: Summary) {
+        // A capture cut from the middle decodes as it did whole only with the events that opened its connections.
+        if let sel = selection {
+            for id in selectedConnections {
+                if let r = pipeline?.connections.connection(id: id)?.openedRecord { sel.insert(r) }
+                for r in context[id] ?? [] { sel.insert(r) }
+            }
+        }
+        next.end(summary)
+    }
+
+    /// The connections of the selected records (`selection`).
+    var selectedConnections = Set<Int>()
+    /// Per connection, the records a decoder needs to make sense of the rest (`isContext`), kept for the
+    /// connections that turn out to be selected.
+    var context: [Int: [Int]] = [:]
+    /// The last record of each connection (`--write-capture` of sniffer captures).
+    var previousOnConnection: [Int: Int] = [:]
+    static let maxContext = 256
+
+    func keepContext(_ record: Int, connection: Int) {
+        guard context.count < ConnectionTracker.maxListed || context[connection] != nil else { return }
+        if (context[connection]?.count ?? 0) < FilterSink.maxContext { context[connection, default: []].append(record) }
+    }
+
+    /// Pairing and the start of encryption: without them an extract's encrypted packets cannot be decrypted
+    /// nor its keys found.
+    static func isContext(_ e: TraceEvent) -> Bool {
+        switch e.body {
+        case .smp:
+            return true
+        case let .linkLayer(l):
+            if case .control = l.content { return true }
+            return false
+        case let .hciEvent(ev):
+            switch ev.params {
+            case .encryptionChange, .encryptionKeyRefresh: return true
+            case let .le(subevent, _): return subevent == 0x05 // LE Long Term Key Request
+            default: return false
+            }
+        case let .hciCommand(c):
+            return c.opcode == 0x2019 || c.opcode == 0x201A // LE Enable Encryption, LTK Request Reply
+        default:
+            return false
+        }
+    }
 
     func matches(_ e: TraceEvent) -> Bool {
         let f = filter

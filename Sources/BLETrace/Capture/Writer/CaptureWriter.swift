@@ -11,8 +11,8 @@ public final class CaptureWriter {
 
     public let format: Format
     /// The file so far.
-    public private(set) var bytes: [UInt8] = []
-    public private(set) var count = 0
+    public internal(set) var bytes: [UInt8] = []
+    public internal(set) var count = 0
 
     public init(format: Format) {
         self.format = format
