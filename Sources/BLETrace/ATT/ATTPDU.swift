@@ -289,6 +289,14 @@ public struct ATTReadByGroupTypeList: RandomAccessCollection, Sendable {
 
 /// Names and classes of ATT opcodes and error codes.
 public enum ATTNames {
+    /// Whether the Core specification defines `op`.
+    public static func isKnown(_ op: UInt8) -> Bool {
+        switch op {
+        case 0x01...0x13, 0x16...0x19, 0x1B, 0x1D, 0x1E, 0x20, 0x21, 0x23, 0x52, 0xD2: return true
+        default: return false
+        }
+    }
+
     public static func opcode(_ op: UInt8) -> String {
         switch op {
         case 0x01: return "Error Response"

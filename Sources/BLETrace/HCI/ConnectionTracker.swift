@@ -107,6 +107,12 @@ public final class ConnectionTracker {
     /// The last connection each handle carried; bounded by the 12-bit handle space.
     var lastOnHandle: [UInt16: Connection] = [:]
 
+    /// Handles whose ACL data showed they are no connection (`PseudoHandleVerdict.implausible`): their packets
+    /// are vendor data until an event opens a connection on them.
+    public internal(set) var vendorHandles = Set<UInt16>()
+    /// The dynamic channel of the last whole frame each way on handles no event opened (`PseudoHandleVerdict`).
+    var pseudoChannels: [UInt16: UInt16] = [:]
+
     /// Names from Remote Name Request Complete events, for connections opened after them (bounded).
     var names: [BDAddr: String] = [:]
 
@@ -151,6 +157,7 @@ public final class ConnectionTracker {
             c.openedRecord = record
             c.openedAt = time
             open[handle] = c
+            vendorHandles.remove(handle)
         case let .closed(handle, reason):
             let c = connection(for: handle)
             c.closedRecord = record

@@ -243,7 +243,7 @@ public final class Pipeline {
                 }
                 if let h = body.handle {
                     // Mode Change: BR/EDR only.
-                    if body.code == 0x14, connections.existing(h) != nil { connections.bredrOnly(h) }
+                    if body.code == 0x14, connections.existing(h) != nil || connections.vendorHandles.contains(h) { connections.bredrOnly(h) }
                     e.handle = h
                     e.connection = connections.latest(h)?.id
                 }
@@ -287,6 +287,17 @@ public final class Pipeline {
             }
             markFiltered(&e, r, original: original, layer: "ACL")
             return
+        }
+        if let a = e.acl, connections.existing(a.handle) == nil {
+            // No connection on the handle: a pseudo-handle's data is not numbered as one.
+            let verdict = connections.vendorHandles.contains(a.handle) ? .implausible
+                : PseudoHandleVerdict(r.data, direction: r.direction, dynamic: &connections.pseudoChannels)
+            if verdict != .plausible {
+                if verdict == .implausible { connections.vendorHandles.insert(a.handle) }
+                e.handle = a.handle
+                e.body = .vendor(r.data)
+                return
+            }
         }
         if let a = e.acl, !connections.connection(for: a.handle).transportKnown,
            !l2cap.consistent(r.data, direction: r.direction) {

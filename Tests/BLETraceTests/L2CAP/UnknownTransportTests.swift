@@ -20,19 +20,40 @@ import Testing
         return try TestSupport.analyze(s)
     }
 
-    @Test func inconsistentBytesAreShownNotDecoded() throws {
+    @Test func aPseudoHandleIsVendorDataNotAConnection() throws {
         let (events, summary) = try UnknownTransportTests.capture()
-        let raw = events.filter { $0.handle == 0x0EFF }.prefix(2)
-        #expect(raw.count == 2 && raw.allSatisfy { $0.kind == .vendor && $0.malformed == nil })
-        // The consistent frame is decoded as ATT …
-        #expect(events.contains { $0.handle == 0x0EFF && $0.kind == .att })
-        // … but raises no finding (no "unanswered request" from an ATT timeout, no L2CAP problem).
+        // Its first bytes cannot be L2CAP (bytes after the frame's end): every packet on it is vendor data, the
+        // later one that happens to look like an ATT Read Request too, and none is numbered as a connection.
+        let raw = events.filter { $0.handle == 0x0EFF }
+        #expect(raw.count == 3 && raw.allSatisfy { $0.kind == .vendor && $0.malformed == nil && $0.connection == nil })
         let findings = summary.sections.first { $0.name == "findings" }?.value.objectValue
         #expect(findings?["count"] == .int(0), "\(String(describing: findings))")
-        let c = try #require(summary.connections.first { $0.handle == 0x0EFF })
-        #expect(!c.transportKnown)
-        #expect(SummaryRender.connectionFields(c)["transport"] == .string("unknown"))
-        #expect(SummaryRender.text(summary).contains { $0.hasPrefix("    #1 handle 0x0EFF") && $0.contains("transport unknown") })
+        #expect(!summary.connections.contains { $0.handle == 0x0EFF })
+        // The handle that BR/EDR-only HCI traffic names is the first connection.
+        #expect(summary.connections.first?.handle == 0x0010 && summary.connectionCount == 1)
+        #expect(SummaryRender.text(summary).contains { $0.hasPrefix("    #1 handle 0x0010") })
+    }
+
+    /// A phone's pseudo-handle whose data changes "channel" from packet to packet, before a real link: the real
+    /// link is connection #1, in the summary and in `diff`'s digest; a capture that began mid-connection still
+    /// decodes its ATT traffic on the handle as a connection.
+    @Test func aRealLinkIsConnectionOneAfterAPseudoHandle() throws {
+        let s = Scenario(format: .btsnoop(datalink: 1002))
+        s.powerOn(local: Samples.local)
+        for i in 0..<6 {
+            let cid = UInt16(0x2A00 + 0x111 * i)
+            s.host(.acl, HCIBuilder.acl(handle: 0x0EDC, [0x04, 0x00, UInt8(cid & 0xFF), UInt8(cid >> 8), 0x10, 0x20, 0x30, UInt8(i)]))
+            s.advance(ms: 10)
+        }
+        // A capture that began mid-connection: ATT on handle 0x0002, no Connection Complete.
+        s.l2cap(handle: 0x0002, cid: 0x0004, fromHost: true, [0x0A, 0x03, 0x00])
+        s.l2cap(handle: 0x0002, cid: 0x0004, fromHost: false, [0x0B, 0x5A])
+        Samples.gattSession(s, handle: 0x0040, peer: BDAddr(0xC4_7C_8D_6A_11_22))
+        let (events, summary) = try TestSupport.analyze(s)
+        #expect(events.filter { $0.handle == 0x0EDC }.allSatisfy { $0.kind == .vendor && $0.connection == nil })
+        #expect(summary.connections.map(\.handle) == [0x0002, 0x0040])
+        #expect(events.contains { $0.handle == 0x0002 && $0.kind == .att && $0.connection == 1 })
+        #expect(events.contains { $0.handle == 0x0040 && $0.kind == .att && $0.connection == 2 })
     }
 
     @Test func modeChangeMakesAHandleBREDR() throws {
