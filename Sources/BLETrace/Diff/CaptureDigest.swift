@@ -17,11 +17,22 @@ public struct CaptureDigest {
         public var connectable: Bool
         public var rssiMean: Double?
         public var connections: [Int]
+        /// The services among `services` that say what product this is: not the 16-bit UUIDs the SIG assigns to
+        /// member companies (0xFC00–0xFEFF: Google's FE9F, Apple's, Eddystone's FEAA), which every phone or
+        /// beacon of that company advertises.
+        public var productServices: [String] = []
 
-        /// Name and services: how a device that changed its resolvable private address is recognised.
+        /// Name and services: how a device that changed its resolvable private address is recognised. Empty
+        /// (no match) for a device with neither a name nor a product service.
         public var signature: String {
-            guard !names.isEmpty || !services.isEmpty else { return "" }
-            return names.sorted().joined(separator: ",") + "|" + services.sorted().joined(separator: ",")
+            guard !names.isEmpty || !productServices.isEmpty else { return "" }
+            return names.sorted().joined(separator: ",") + "|" + productServices.sorted().joined(separator: ",")
+        }
+
+        /// Whether `u` is a 16-bit UUID assigned to a member company.
+        public static func isMemberService(_ u: BLEUUID) -> Bool {
+            guard let v = u.uuid16 else { return false }
+            return (0xFC00...0xFEFF).contains(v)
         }
 
         /// "C4:7C:8D:6A:11:22 (Thermo-42)".
@@ -144,7 +155,8 @@ public struct CaptureDigest {
                                   services: d.services.map(\.description), solicited: d.solicited.map(\.description),
                                   manufacturerData: (log.manufacturerData[key] ?? []).map { Hex.string($0) },
                                   beacons: d.beacons.map(\.text), txPower: d.txPowers, appearance: d.appearance.map { Int($0) },
-                                  connectable: d.connectable, rssiMean: d.rssiMean, connections: d.connections))
+                                  connectable: d.connectable, rssiMean: d.rssiMean, connections: d.connections,
+                                  productServices: d.services.filter { !Device.isMemberService($0) }.map(\.description)))
         }
 
         let mtus = att?.seenMTU ?? [:]

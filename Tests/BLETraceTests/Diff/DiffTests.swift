@@ -137,6 +137,28 @@ import Testing
         #expect(Diff(a, c).items.first?.text == "1 only in A (4A:11:22:33:44:55 (HR Strap)); 1 only in B (5B:66:77:88:99:AA (Other Strap))")
     }
 
+    /// Two phones with private addresses both advertise Google's FE9F service data (different payloads) and no
+    /// name: a service every phone of that company carries says nothing about which device it is.
+    @Test func aMemberCompanyServiceAloneMatchesNoDevice() throws {
+        func phone(_ address: BDAddr, payload: [UInt8], name: String? = nil) -> Scenario {
+            let s = Scenario(format: .btsnoop(datalink: 1002))
+            s.startScan()
+            var data = HCIBuilder.ad(0x01, [0x1A]) + HCIBuilder.ad(0x03, HCIBuilder.le16(0xFE9F))
+                + HCIBuilder.ad(0x16, HCIBuilder.le16(0xFE9F) + payload)
+            if let n = name { data += HCIBuilder.ad(0x09, Array(n.utf8)) }
+            for _ in 0..<3 { s.advert(type: 0, addressType: 1, address: address, data: data, rssi: -60); s.advance(ms: 100) }
+            return s
+        }
+        let a = try DiffTests.digest(phone(BDAddr(0x4A_11_22_33_44_55), payload: [0x00, 0x01, 0x02]))
+        let b = try DiffTests.digest(phone(BDAddr(0x5B_66_77_88_99_AA), payload: [0x00, 0x7F, 0x33]))
+        #expect(a.devices.first?.services == ["FE9F"])
+        #expect(Diff(a, b).items.first?.text == "1 only in A (4A:11:22:33:44:55); 1 only in B (5B:66:77:88:99:AA)")
+        // With a name besides, they are one device that changed its address.
+        let c = try DiffTests.digest(phone(BDAddr(0x4A_11_22_33_44_55), payload: [0x00, 0x01], name: "Pixel Buds"))
+        let d = try DiffTests.digest(phone(BDAddr(0x5B_66_77_88_99_AA), payload: [0x00, 0x01], name: "Pixel Buds"))
+        #expect(Diff(c, d).isEmpty, "\(Diff(c, d).items.map(\.line))")
+    }
+
     @Test func renderersShowTheItemsInOrder() throws {
         let diff = Diff(try DiffTests.digest(Samples.diffSession(bad: false), path: "good.btsnoop"),
                         try DiffTests.digest(Samples.diffSession(bad: true), path: "bad.btsnoop"))
