@@ -72,16 +72,18 @@ extension Redactor {
         return out
     }
 
-    /// Strings a value decoded to: Device Name (a name), Serial Number (a serial), the other Device
-    /// Information strings and `--uuids` strings (text). Characteristic User Descriptions are the firmware's
-    /// labels ("Temperature"), not identifying, and stay.
+    /// Strings a value decoded to: Device Name (a name), Serial Number (a serial), other strings and
+    /// `--uuids` strings (text). What names a product rather than a person stays: Characteristic User
+    /// Descriptions (the firmware's labels, "Temperature") and the Device Information revisions, model and
+    /// manufacturer names (a diff of two redacted captures must still show "firmware 1.4.2 → 1.4.3").
     func learn(value v: any DecodedValue) {
         switch v {
         case let s as StringValue:
             switch s.key {
             case "device_name": learnString(s.value, kind: .name)
             case "serial_number": learnString(s.value, kind: .serial)
-            case "user_description": break
+            case "user_description", "firmware_revision", "hardware_revision", "software_revision", "model_number",
+                 "manufacturer_name": break
             default: learnString(s.value, kind: .text)
             }
         case let d as DescribedValue:

@@ -9,9 +9,11 @@ import Testing
         r.learn(value: StringValue(key: "serial_number", value: "SN-99", identity: true))
         r.learn(value: DescribedValue(inner: StringValue(key: "device_name", value: "Kitchen Bulb", identity: true), characteristic: BLEUUID(UInt16(0x2A00))))
         r.learn(value: StringValue(key: "model_number", value: "KB-7", identity: true))
-        // A Characteristic User Description is the firmware's label, not identifying.
+        // A Characteristic User Description is the firmware's label, and a model number or firmware revision
+        // names a product: not identifying.
         r.learn(value: StringValue(key: "user_description", value: "Temperature", identity: false))
-        #expect(r.redact("Alice's Tag SN-99 Kitchen Bulb KB-7 Temperature") == "text-1 serial-1 name-1 text-2 Temperature")
+        r.learn(value: StringValue(key: "firmware_revision", value: "1.4.2", identity: true))
+        #expect(r.redact("Alice's Tag SN-99 Kitchen Bulb KB-7 Temperature 1.4.2") == "text-1 serial-1 name-1 KB-7 Temperature 1.4.2")
         // Markdown's escaped form of a name is replaced too.
         r.learnString("ESP32_LED", kind: .name)
         #expect(r.redact("| ESP32\\_LED |") == "| name-2 |")
