@@ -32,7 +32,7 @@ public struct AnalyzeRun {
 
     public struct Result {
         public var summary: Summary
-        /// Notes for standard error when a filter selected nothing (empty without filters).
+        /// Notes for standard error: a filter that selected nothing, an `--ltk` key the capture had no use for.
         public var filterNotes: [String]
         /// The records the filters selected, when `selectRecords` and a filter is set (nil: every record).
         public var selection: RecordSelection?
@@ -134,7 +134,8 @@ public struct AnalyzeRun {
         // Progress for a plain file only: a container's read position says nothing about its size.
         if let p = progress, opened.containers.isEmpty { analyzer.progress = p }
         let summary = analyzer.run(opened.reader, path: path, containers: opened.containers)
-        return Result(summary: summary, filterNotes: filterSink?.notes(summary) ?? [], selection: filterSink?.selection,
+        let notes = (filterSink?.notes(summary) ?? []) + options.keys.notes(after: analyzer.pipeline)
+        return Result(summary: summary, filterNotes: notes, selection: filterSink?.selection,
                       redactor: redactor)
     }
 }

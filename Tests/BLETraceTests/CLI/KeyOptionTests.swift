@@ -19,7 +19,20 @@ import Testing
         let missing = try CLI.run(["analyze", sample, "--keys", "/nonexistent/keys.yaml"])
         #expect(missing.status == 2)
         #expect(missing.err.contains("cannot read the keys file"))
-        #expect(try CLI.run(["analyze", sample, "--ltk", "7f62c053f104a5bbe68b1d896a2ed49c"]).status == 0)
+        // An HCI capture has nothing to decrypt: the key is accepted, with a note.
+        let hci = try CLI.run(["analyze", "--summary-only", sample, "--ltk", "7f62c053f104a5bbe68b1d896a2ed49c"])
+        #expect(hci.status == 0)
+        #expect(hci.err.contains("note: --ltk: the capture has no sniffed link layer, so there is nothing to decrypt"))
+    }
+
+    @Test(.enabled(if: CLI.binary != nil && present(known)))
+    func aKeyForAnAddressTheCaptureLacksIsNoted() throws {
+        let path = try #require(Self.known)
+        let other = try CLI.run(["analyze", "--summary-only", path, "--ltk", "11:22:33:44:55:66=7f62c053f104a5bbe68b1d896a2ed49c"])
+        #expect(other.status == 0)
+        #expect(other.err == "bletrace: note: --ltk 11:22:33:44:55:66=…: no connection with 11:22:33:44:55:66 in the capture, so the key was not used\n")
+        let right = try CLI.run(["analyze", "--summary-only", path, "--ltk", "78:C5:E5:6E:DD:E8=7f62c053f104a5bbe68b1d896a2ed49c"])
+        #expect(right.status == 0 && right.err.isEmpty && right.out.contains("7 PDUs decrypted"))
     }
 
     @Test(.enabled(if: CLI.binary != nil && present(crack)))
