@@ -59,6 +59,7 @@ extension ATTLayer {
             if db.ingest(request: r.pdu, response: pdu) {
                 databases[serverKey] = db
                 generation += 1
+                if !early.isEmpty { resolveEarly(serverKey) }
             }
         }
         if case let .errorResponse(reqOp, eh, code) = pdu {
@@ -212,6 +213,7 @@ extension ATTLayer {
         } else if loc.role == .value, let c = loc.characteristic?.uuid {
             uuid = c
         } else {
+            rememberEarly(v, handle: handle, location: loc, site: site)
             return nil
         }
         guard let d = registry.dissector(for: uuid) else { return nil }

@@ -77,6 +77,11 @@ public final class ATTLayer: ChannelDecoder, AnalysisLayer {
     /// MTU per connection of the connections whose state was dropped, for the summary.
     var closedMTU: [Int: (client: UInt16?, server: UInt16?, mtu: Int)] = [:]
 
+    /// Values sent before discovery named their handles, per server (`EarlyValues.swift`), and those named since.
+    var early: [String: [EarlyValue]] = [:]
+    var earlyNamed: [EarlyValueNamed] = []
+    var earlyNamedCount = 0
+
     /// Names of a `--uuids` file, handed to every event for its renderer.
     var userNames: [BLEUUID: String]?
 

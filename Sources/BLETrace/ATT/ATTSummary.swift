@@ -37,6 +37,10 @@ extension ATTLayer {
         f.add("databases", .list(databaseCounts.map { d in
             .object(["device": .string(d.device), "services": .int(d.services), "characteristics": .int(d.characteristics), "source": .string(d.source)])
         }))
+        if earlyNamedCount > 0 {
+            f.add("early_values_count", earlyNamedCount)
+            f.add("early_values", earlyValueFields)
+        }
         return f
     }
 
@@ -70,6 +74,7 @@ extension ATTLayer {
             text.append("    GATT database of \(d.device): \(d.services) service\(d.services == 1 ? "" : "s"), \(d.characteristics) characteristic\(d.characteristics == 1 ? "" : "s")" + (d.source == "capture" ? "" : " (from \(d.source))"))
         }
         if dbs.count > SummaryRender.textListed { text.append("    … and \(dbs.count - SummaryRender.textListed) more GATT databases (bletrace gatt lists them all)") }
+        text += earlyValueText
         return text
     }
 

@@ -120,7 +120,8 @@ extension Redactor {
     /// A member's string value.
     func learn(string s: String, key: String) {
         learnAddresses(inText: s)
-        if key == "local_name" || key == "broadcast_name" { learnString(s, kind: .name) }
+        if key == "local_name" || key == "broadcast_name" || key == "device_name" { learnString(s, kind: .name) }
+        else if key == "serial_number" { learnString(s, kind: .serial) }
         else if Redactor.isKeyField(key), let k = Hex.parse(s) { learnKey(k[...]); learnKey(k.reversed()[...]) }
         else if key == "tk", s != "000000" { learnString(s, kind: .key) }
     }
