@@ -95,6 +95,9 @@ public enum HCIEventDecoder {
             let hci = try r.u8(); _ = try r.u16le(); let lmp = try r.u8()
             let company = try r.u16le(); let sub = try r.u16le()
             return .localVersion(hci: hci, lmp: lmp, company: company, subversion: sub)
+        case 0x1005: // Read Buffer Size
+            let acl = try r.u16le(), sco = try r.u8(), aclCount = try r.u16le(), scoCount = try r.u16le()
+            return .bufferSize(aclLength: acl, scoLength: sco, aclCount: aclCount, scoCount: scoCount)
         case 0x2002: // LE Read Buffer Size [v1]
             let len = try r.u16le(), num = try r.u8()
             return .leBufferSize(length: len, count: num)

@@ -155,6 +155,8 @@ public enum CommandReturn: Sendable {
     case localVersion(hci: UInt8, lmp: UInt8, company: UInt16, subversion: UInt16)
     /// LE Read Buffer Size [v1]
     case leBufferSize(length: UInt16, count: UInt8)
+    /// Read Buffer Size (BR/EDR, and LE when the controller has no LE buffers of its own)
+    case bufferSize(aclLength: UInt16, scoLength: UInt8, aclCount: UInt16, scoCount: UInt16)
     /// LE Read Advertising Physical Channel Tx Power
     case txPower(Int8)
     /// Read Local Name: the name field (up to 248 bytes, NUL padded).

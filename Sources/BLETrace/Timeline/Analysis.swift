@@ -142,6 +142,7 @@ public enum StandardLayers {
         layers.append(DeviceInventory())
         layers.append(LinkLayerSummary())
         layers.append(EncryptionSummary())
+        layers.append(LinkStatistics())
         layers.append(Findings())
         layers.append(DiagnosisEngine())
         return layers

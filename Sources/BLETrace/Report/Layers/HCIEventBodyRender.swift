@@ -114,6 +114,16 @@ extension HCIEventBody: LayerBody {
             b.append(string: " × ")
             b.append(decimal: Int(len))
             b.append(string: " bytes")
+        case let .bufferSize(aclLength, scoLength, aclCount, scoCount):
+            b.append(string: ", ACL ")
+            b.append(decimal: Int(aclCount))
+            b.append(string: " × ")
+            b.append(decimal: Int(aclLength))
+            b.append(string: " bytes, SCO ")
+            b.append(decimal: Int(scoCount))
+            b.append(string: " × ")
+            b.append(decimal: Int(scoLength))
+            b.append(string: " bytes")
         case let .txPower(p):
             b.append(string: ", ")
             b.append(decimal: Int(p))
@@ -303,6 +313,11 @@ extension HCIEventBody: LayerBody {
         case let .leBufferSize(len, num):
             s.field("le_acl_data_packet_length", Int(len))
             s.field("total_num_le_acl_data_packets", Int(num))
+        case let .bufferSize(aclLength, scoLength, aclCount, scoCount):
+            s.field("acl_data_packet_length", Int(aclLength))
+            s.field("synchronous_data_packet_length", Int(scoLength))
+            s.field("total_num_acl_data_packets", Int(aclCount))
+            s.field("total_num_synchronous_data_packets", Int(scoCount))
         case let .txPower(p):
             s.field("tx_power", Int(p))
         case let .localName(raw):

@@ -1,0 +1,69 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Latencies of one direction of a link, in fixed memory: the first 256 exactly, then a histogram of 20 bins a
+/// decade from 10 µs to 1,000 s (each bin about 12 % wide). Percentiles are exact while the samples are kept,
+/// and the middle of their bin after (clamped to the exact minimum and maximum).
+public struct LatencyHistogram: Sendable, Equatable {
+    public private(set) var count = 0
+    public private(set) var min: Int64 = .max
+    public private(set) var max: Int64 = .min
+    var samples: [Int64] = []
+    var bins: [UInt32] = []
+
+    static let keptExactly = 256
+    static let perDecade = 20
+    static let decades = 8
+    /// The lower edge of the first bin, in µs.
+    static let floor: Double = 10
+
+    public init() {}
+
+    public mutating func add(_ micros: Int64) {
+        let v = Swift.max(0, micros)
+        count += 1
+        if v < min { min = v }
+        if v > max { max = v }
+        if samples.count < LatencyHistogram.keptExactly && bins.isEmpty {
+            samples.append(v)
+            return
+        }
+        if bins.isEmpty {
+            bins = [UInt32](repeating: 0, count: LatencyHistogram.perDecade * LatencyHistogram.decades + 1)
+            for s in samples { bins[LatencyHistogram.bin(s)] &+= 1 }
+            samples = []
+        }
+        bins[LatencyHistogram.bin(v)] &+= 1
+    }
+
+    static func bin(_ v: Int64) -> Int {
+        let x = Double(v)
+        guard x > floor else { return 0 }
+        let i = Int((log10(x / floor) * Double(perDecade)).rounded(.down)) + 1
+        return Swift.min(Swift.max(i, 0), perDecade * decades)
+    }
+
+    static func middle(_ i: Int) -> Double {
+        guard i > 0 else { return floor / 2 }
+        return floor * pow(10, (Double(i - 1) + 0.5) / Double(perDecade))
+    }
+
+    /// The `p`-th percentile (0–100) in µs: the smallest value with at least p % of the samples at or below it.
+    public func percentile(_ p: Double) -> Int64? {
+        guard count > 0 else { return nil }
+        let rank = Swift.max(1, Int((p / 100 * Double(count)).rounded(.up)))
+        if bins.isEmpty {
+            let sorted = samples.sorted()
+            return sorted[Swift.min(rank, sorted.count) - 1]
+        }
+        var seen = 0
+        for (i, n) in bins.enumerated() {
+            seen += Int(n)
+            if seen >= rank { return Swift.min(Swift.max(Int64(LatencyHistogram.middle(i).rounded()), min), max) }
+        }
+        return max
+    }
+}

@@ -1,0 +1,228 @@
+/// Link statistics of HCI captures, per connection and direction: ACL packets and bytes (and the L2CAP payload
+/// bytes of complete frames), packets completed, the TX latency from each ACL packet the host sent to the
+/// Number Of Completed Packets that completes it (first in, first out per handle), throughput over the link's
+/// life and in 1-second windows; and the controller's flow control: its buffers, packets outstanding, and
+/// stalls (every buffer taken and no completion for over a second). Summary section `links`.
+public final class LinkStatistics: AnalysisLayer {
+    /// One direction of one link.
+    public struct Way: Sendable, Equatable {
+        public var aclPackets = 0
+        public var aclBytes = 0
+        /// L2CAP payload bytes of the complete frames.
+        public var l2capBytes = 0
+        public var throughput = ThroughputWindows()
+    }
+
+    /// One connection's link.
+    public struct Link: Sendable, Equatable {
+        public var connection: Int
+        public var handle: UInt16
+        public var le: Bool
+        public var tx = Way()
+        public var rx = Way()
+        public var completed = 0
+        public var latency = LatencyHistogram()
+        /// Completions for packets sent before the capture began (or not seen).
+        public var completedUnmatched = 0
+    }
+
+    /// A controller buffer pool: LE, or BR/EDR (which LE shares when the controller gives LE none).
+    public struct Pool: Sendable, Equatable {
+        public var count: Int?
+        public var length: Int?
+        public var outstanding = 0
+        public var maxOutstanding = 0
+        /// When every buffer became taken, while they still are.
+        var fullSince: (record: Int, time: Timestamp)?
+
+        public static func == (a: Pool, b: Pool) -> Bool {
+            a.count == b.count && a.length == b.length && a.outstanding == b.outstanding && a.maxOutstanding == b.maxOutstanding
+        }
+    }
+
+    /// Every buffer taken and no completion for longer than `stallThreshold`.
+    public struct Stall: Sendable, Equatable {
+        public var le: Bool
+        public var firstRecord: Int
+        public var lastRecord: Int
+        public var duration: Int64
+        public var buffers: Int
+    }
+
+    /// Every ACL packet and completion per handle, whether or not a connection owns the handle (a phone's
+    /// pseudo-handle, a handle's first unsure packets): what an independent count (tshark's) gives.
+    public struct HandleCounts: Sendable, Equatable {
+        public var tx = 0
+        public var rx = 0
+        public var completed = 0
+    }
+
+    public static let stallThreshold: Int64 = 1_000_000
+    static let maxLinks = ConnectionTracker.maxListed
+    static let maxPendingPerHandle = 4096
+    static let maxStalls = 50
+
+    public private(set) var links: [Int: Link] = [:]
+    var order: [Int] = []
+    public private(set) var le = Pool()
+    public private(set) var bredr = Pool()
+    public private(set) var stalls: [Stall] = []
+    public private(set) var stallCount = 0
+    /// Bounded by the 12-bit handle space.
+    public private(set) var byHandle: [UInt16: HandleCounts] = [:]
+
+    /// Per handle: the packets sent and not completed yet (time, connection), oldest first.
+    var pending: [UInt16: PendingQueue] = [:]
+    weak var pipeline: Pipeline?
+
+    public init() {}
+
+    public func attach(to pipeline: Pipeline) {
+        self.pipeline = pipeline
+        pipeline.eventObservers.append { [unowned self] e in self.observe(e) }
+    }
+
+    func observe(_ e: TraceEvent) {
+        if let a = e.acl {
+            guard e.direction != .unknown else { return }
+            if e.direction == .hostToController { byHandle[a.handle, default: HandleCounts()].tx += 1 } else { byHandle[a.handle, default: HandleCounts()].rx += 1 }
+            guard let c = e.connection else { return }
+            acl(a, connection: c, e)
+            return
+        }
+        guard case let .hciEvent(ev) = e.body else { return }
+        switch ev.params {
+        case let .completedPackets(list):
+            for (h, n) in list {
+                byHandle[h, default: HandleCounts()].completed += n
+                completed(handle: h, count: n, e)
+            }
+        case let .disconnectionComplete(0, h, _):
+            // The controller flushes what was still queued on the link and frees its buffers.
+            var dropped = 0
+            while pending[h]?.pop() != nil { dropped += 1 }
+            pending[h] = nil
+            if dropped > 0, let id = e.connection ?? pipeline?.connections.latest(h)?.id, let l = links[id] {
+                updatePool(le: l.le) { p in p.outstanding = max(0, p.outstanding - dropped); p.fullSince = nil }
+            }
+        case let .commandComplete(cc):
+            switch cc.decoded {
+            case let .leBufferSize(length, count):
+                if count > 0 { le.count = Int(count); le.length = Int(length) }
+            case let .bufferSize(aclLength, _, aclCount, _):
+                bredr.count = Int(aclCount); bredr.length = Int(aclLength)
+            default:
+                break
+            }
+        default:
+            break
+        }
+    }
+
+    func link(_ id: Int, handle: UInt16) -> Link? {
+        if let l = links[id] { return l }
+        guard links.count < LinkStatistics.maxLinks else { return nil }
+        let le = pipeline?.connections.connection(id: id)?.le ?? true
+        order.append(id)
+        return Link(connection: id, handle: handle, le: le)
+    }
+
+    func acl(_ a: ACLHeader, connection id: Int, _ e: TraceEvent) {
+        guard var l = link(id, handle: a.handle) else { return }
+        let n = Int(a.length)
+        let frame = e.l2cap?.length ?? 0
+        if e.direction == .hostToController {
+            l.tx.aclPackets += 1
+            l.tx.aclBytes += n
+            l.tx.l2capBytes += frame
+            l.tx.throughput.add(n, at: e.timestamp)
+            pending[a.handle, default: PendingQueue()].push(e.timestamp, connection: id)
+            updatePool(le: l.le) { p in p.outstanding += 1 }
+            takeBuffer(le: l.le, e)
+        } else {
+            l.rx.aclPackets += 1
+            l.rx.aclBytes += n
+            l.rx.l2capBytes += frame
+            l.rx.throughput.add(n, at: e.timestamp)
+        }
+        links[id] = l
+    }
+
+    func completed(handle: UInt16, count n: Int, _ e: TraceEvent) {
+        for _ in 0..<max(0, min(n, 0xFFFF)) {
+            guard let (sent, id) = pending[handle]?.pop() else {
+                if let c = e.connection ?? pipeline?.connections.latest(handle)?.id, var l = links[c] {
+                    l.completedUnmatched += 1
+                    links[c] = l
+                }
+                continue
+            }
+            if var l = links[id] {
+                l.completed += 1
+                l.latency.add(e.timestamp.micros - sent.micros)
+                links[id] = l
+                releaseBuffer(le: l.le, e)
+            }
+        }
+    }
+
+    func updatePool(le isLE: Bool, _ body: (inout Pool) -> Void) {
+        if isLE && le.count != nil { body(&le) } else { body(&bredr) }
+    }
+
+    func takeBuffer(le isLE: Bool, _ e: TraceEvent) {
+        updatePool(le: isLE) { p in
+            p.maxOutstanding = max(p.maxOutstanding, p.outstanding)
+            if let c = p.count, p.outstanding >= c, p.fullSince == nil { p.fullSince = (e.record, e.timestamp) }
+        }
+    }
+
+    func releaseBuffer(le isLE: Bool, _ e: TraceEvent) {
+        var stall: Stall?
+        let pooledLE = isLE && le.count != nil
+        updatePool(le: isLE) { p in
+            p.outstanding = max(0, p.outstanding - 1)
+            if let since = p.fullSince, let c = p.count, p.outstanding < c {
+                let waited = e.timestamp.micros - since.time.micros
+                if waited > LinkStatistics.stallThreshold {
+                    stall = Stall(le: pooledLE, firstRecord: since.record, lastRecord: e.record, duration: waited, buffers: c)
+                }
+                p.fullSince = nil
+            }
+        }
+        if let s = stall {
+            stallCount += 1
+            if stalls.count < LinkStatistics.maxStalls { stalls.append(s) }
+        }
+    }
+
+    /// The links in order of their first packet.
+    public var orderedLinks: [Link] { order.compactMap { links[$0] } }
+}
+
+/// The packets sent on one handle and not completed yet, oldest first (a ring of at most 4096: a host that
+/// never sees completions must not grow it without end; the oldest are dropped).
+struct PendingQueue {
+    var times: [Int64] = []
+    var connections: [Int] = []
+    var head = 0
+
+    mutating func push(_ t: Timestamp, connection: Int) {
+        if times.count - head >= LinkStatistics.maxPendingPerHandle { head += 1 }
+        if head > 1024 && head * 2 > times.count {
+            times.removeFirst(head)
+            connections.removeFirst(head)
+            head = 0
+        }
+        times.append(t.micros)
+        connections.append(connection)
+    }
+
+    mutating func pop() -> (Timestamp, Int)? {
+        guard head < times.count else { return nil }
+        let out = (Timestamp(micros: times[head]), connections[head])
+        head += 1
+        if head == times.count { times.removeAll(keepingCapacity: true); connections.removeAll(keepingCapacity: true); head = 0 }
+        return out
+    }
+}

@@ -1,0 +1,116 @@
+/// The `links` summary section: one object per connection with ACL traffic, and the controller's buffers and
+/// stalls. Text: one or two lines a link.
+extension LinkStatistics {
+    public func summary() -> SummarySection? {
+        guard !order.isEmpty else { return nil }
+        return SummarySection(name: "links", value: { [self] in .object(fields()) }, text: { [self] in text() })
+    }
+
+    /// From the first to the last ACL packet either way: what the mean throughput is measured over.
+    static func span(_ l: Link) -> Int64 {
+        let firsts = [l.tx.throughput.first, l.rx.throughput.first].compactMap { $0 }
+        let lasts = [l.tx.throughput.last, l.rx.throughput.last].compactMap { $0 }
+        guard let a = firsts.min(), let b = lasts.max() else { return 0 }
+        return b.micros - a.micros
+    }
+
+    func fields() -> Fields {
+        var f = Fields()
+        f.add("links", .list(orderedLinks.map { l in
+            var o = Fields()
+            o.add("connection", l.connection)
+            o.add("handle", Int(l.handle))
+            o.add("transport", l.le ? "le" : "br_edr")
+            o.add("span_us", Int(LinkStatistics.span(l)))
+            o.add("tx", .object(wayFields(l.tx, l, tx: true)))
+            o.add("rx", .object(wayFields(l.rx, l, tx: false)))
+            return .object(o)
+        }))
+        var buffers = Fields()
+        for (name, p) in [("le", le), ("br_edr", bredr)] where p.count != nil || p.maxOutstanding > 0 {
+            var b = Fields()
+            b.add("count", p.count.map { .int($0) } ?? .null)
+            b.add("length", p.length.map { .int($0) } ?? .null)
+            b.add("max_outstanding", p.maxOutstanding)
+            buffers.add(name, .object(b))
+        }
+        f.add("buffers", .object(buffers))
+        f.add("handles", .list(byHandle.keys.sorted().map { h in
+            let c = byHandle[h] ?? HandleCounts()
+            return .object(["handle": .int(Int(h)), "tx_packets": .int(c.tx), "rx_packets": .int(c.rx), "completed_packets": .int(c.completed)])
+        }))
+        f.add("stall_count", stallCount)
+        f.add("stalls", .list(stalls.map { s in
+            .object(["transport": .string(s.le ? "le" : "br_edr"), "first_record": .int(s.firstRecord), "last_record": .int(s.lastRecord),
+                     "duration_us": .int(Int(s.duration)), "buffers": .int(s.buffers)])
+        }))
+        return f
+    }
+
+    func wayFields(_ w: Way, _ l: Link, tx: Bool) -> Fields {
+        var o = Fields()
+        o.add("acl_packets", w.aclPackets)
+        o.add("acl_bytes", w.aclBytes)
+        o.add("l2cap_bytes", w.l2capBytes)
+        if tx {
+            o.add("completed_packets", l.completed)
+            o.add("completed_unmatched", l.completedUnmatched)
+            if l.latency.count > 0 {
+                var lat = Fields()
+                lat.add("count", l.latency.count)
+                lat.add("min", Int(l.latency.min))
+                lat.add("p50", Int(l.latency.percentile(50) ?? 0))
+                lat.add("p95", Int(l.latency.percentile(95) ?? 0))
+                lat.add("max", Int(l.latency.max))
+                o.add("latency_us", .object(lat))
+            }
+        }
+        var t = Fields()
+        t.add("mean", w.throughput.meanBitsPerSecond(over: LinkStatistics.span(l)).map { .int($0) } ?? .null)
+        t.add("peak", w.throughput.peakBitsPerSecond)
+        t.add("peak_window_start", w.throughput.peakAt.map { .string($0.iso8601) } ?? .null)
+        o.add("throughput_bps", .object(t))
+        return o
+    }
+
+    func text() -> [String] {
+        var out = ["  Links:       \(order.count) with ACL data (packets, bytes, TX latency to completion, throughput each way)"]
+        for l in orderedLinks.prefix(SummaryRender.textListed) {
+            let span = LinkStatistics.span(l)
+            var line = "    #\(l.connection) handle \(Hex.hex(l.handle, width: 4)): tx \(l.tx.aclPackets) packets \(LinkStatistics.size(l.tx.aclBytes))"
+            line += ", \(l.completed) completed"
+            if l.latency.count > 0, let p50 = l.latency.percentile(50), let p95 = l.latency.percentile(95) {
+                line += " (latency \(LinkStatistics.ms(l.latency.min))/\(LinkStatistics.ms(p50))/\(LinkStatistics.ms(p95))/\(LinkStatistics.ms(l.latency.max)) ms min/p50/p95/max)"
+            }
+            line += "; rx \(l.rx.aclPackets) packets \(LinkStatistics.size(l.rx.aclBytes))"
+            out.append(line)
+            func rate(_ w: Way) -> String {
+                let mean = w.throughput.meanBitsPerSecond(over: span).map { LinkStatistics.rate($0) } ?? "–"
+                return "mean \(mean), peak \(LinkStatistics.rate(w.throughput.peakBitsPerSecond))"
+            }
+            if l.tx.aclBytes + l.rx.aclBytes > 0 {
+                out.append("      throughput tx \(rate(l.tx)); rx \(rate(l.rx)) (1-second windows)")
+            }
+        }
+        out += SummaryRender.more(order.count)
+        for (name, p) in [("LE", le), ("BR/EDR", bredr)] where p.count != nil {
+            out.append("    controller \(name) buffers: \(p.count ?? 0) × \(p.length ?? 0) bytes, at most \(p.maxOutstanding) outstanding")
+        }
+        if stallCount > 0 {
+            out.append("    flow control stalls: \(stallCount) (every buffer taken, no completion for over 1 s): "
+                + stalls.prefix(5).map { "records \($0.firstRecord)–\($0.lastRecord) (\(LinkStatistics.ms($0.duration)) ms)" }.joined(separator: ", ")
+                + (stallCount > 5 ? ", …" : ""))
+        }
+        return out
+    }
+
+    static func ms(_ micros: Int64) -> String { Fmt.fixed(Int(micros / 10), scale: 100) }
+
+    static func size(_ bytes: Int) -> String {
+        bytes < 10_000 ? "\(bytes) bytes" : bytes < 10_000_000 ? "\(Fmt.fixed(bytes / 100, scale: 10)) kB" : "\(Fmt.fixed(bytes / 100_000, scale: 10)) MB"
+    }
+
+    static func rate(_ bps: Int) -> String {
+        bps < 10_000 ? "\(bps) bit/s" : bps < 10_000_000 ? "\(Fmt.fixed(bps / 100, scale: 10)) kbit/s" : "\(Fmt.fixed(bps / 100_000, scale: 10)) Mbit/s"
+    }
+}

@@ -1,0 +1,97 @@
+import Testing
+@testable import BLETrace
+
+/// Link statistics of HCI captures (issue #28): ACL counts each way, TX latency to completion, throughput
+/// windows, controller buffers and flow-control stalls.
+@Suite struct LinkStatisticsTests {
+    static func le16(_ v: UInt16) -> [UInt8] { HCIBuilder.le16(v) }
+
+    /// LE buffers 2 × 251; four Write Commands each completed 300 µs later; then two packets fill both buffers
+    /// and their completion takes 1.5 s (a stall); three notifications come back.
+    static func capture() -> Scenario {
+        let s = Scenario(format: .btsnoop(datalink: 1002))
+        s.command(0x2002, returning: le16(251) + [2])
+        s.connect(handle: 0x0040, peer: Samples.thermo, peerType: 1)
+        s.aclMTU = 251
+        for _ in 0..<4 {
+            s.advance(ms: 100)
+            s.attOut(0x0040, [0x52] + le16(0x0010) + [UInt8](repeating: 0x41, count: 20))
+        }
+        s.advance(ms: 100)
+        for _ in 0..<2 {
+            s.host(.acl, HCIBuilder.acl(handle: 0x0040, HCIBuilder.l2cap(cid: 4, [0x52] + le16(0x0010) + [1, 2, 3])))
+        }
+        s.advance(ms: 1500)
+        s.controller(.event, HCIBuilder.event(0x13, [1] + le16(0x0040) + le16(2)))
+        for i in 0..<3 {
+            s.advance(ms: 10)
+            s.attIn(0x0040, [0x1B] + le16(0x000E) + [UInt8(50 + i)])
+        }
+        return s
+    }
+
+    static func layer(_ s: Scenario) throws -> LinkStatistics {
+        let a = Analyzer(sink: nil)
+        a.run(try CaptureFile.open(bytes: s.writer.bytes), path: "t")
+        return try #require(a.layers.compactMap { $0 as? LinkStatistics }.first)
+    }
+
+    @Test func countsLatencyBuffersAndAStall() throws {
+        let stats = try Self.layer(Self.capture())
+        let l = try #require(stats.orderedLinks.first)
+        #expect(stats.orderedLinks.count == 1 && l.connection == 1 && l.handle == 0x0040 && l.le)
+        #expect(l.tx.aclPackets == 6 && l.tx.aclBytes == 4 * 27 + 2 * 10 && l.tx.l2capBytes == 4 * 23 + 2 * 6)
+        #expect(l.rx.aclPackets == 3 && l.rx.aclBytes == 3 * 8)
+        #expect(l.completed == 6 && l.completedUnmatched == 0)
+        #expect(l.latency.count == 6 && l.latency.min == 300 && l.latency.max == 1_500_000)
+        #expect(l.latency.percentile(50) == 300 && l.latency.percentile(95) == 1_500_000)
+        #expect(stats.le.count == 2 && stats.le.length == 251 && stats.le.maxOutstanding == 2)
+        #expect(stats.stallCount == 1)
+        let stall = try #require(stats.stalls.first)
+        #expect(stall.duration == 1_500_000 && stall.buffers == 2 && stall.le && stall.lastRecord == stall.firstRecord + 1)
+        let text = try #require(stats.summary()).text
+        #expect(text.contains("    controller LE buffers: 2 × 251 bytes, at most 2 outstanding"))
+        #expect(text.contains { $0.hasPrefix("    flow control stalls: 1 (every buffer taken, no completion for over 1 s): records ") && $0.hasSuffix("(1500.00 ms)") })
+        #expect(text.contains { $0.hasPrefix("    #1 handle 0x0040: tx 6 packets 128 bytes, 6 completed (latency 0.30/0.30/1500.00/1500.00 ms") })
+        let json = try #require(stats.summary()?.value.objectValue)
+        guard case let .list(links)? = json["links"], let first = links.first?.objectValue else { Issue.record("no links"); return }
+        #expect(first["tx"]?.objectValue?["latency_us"]?.objectValue?["p95"] == .int(1_500_000))
+        #expect(first["rx"]?.objectValue?["acl_packets"] == .int(3))
+    }
+
+    @Test func aDisconnectFreesWhatWasQueued() throws {
+        let s = Scenario(format: .btsnoop(datalink: 1002))
+        s.command(0x2002, returning: Self.le16(27) + [1])
+        s.connect(handle: 0x0040, peer: Samples.thermo, peerType: 1)
+        s.host(.acl, HCIBuilder.acl(handle: 0x0040, HCIBuilder.l2cap(cid: 4, [0x52, 0x10, 0x00, 1])))
+        s.advance(ms: 3000)
+        s.disconnect(handle: 0x0040, reason: 0x08, byHost: false)
+        let stats = try Self.layer(s)
+        #expect(stats.le.outstanding == 0 && stats.stallCount == 0)
+        #expect(stats.orderedLinks.first?.completed == 0)
+    }
+
+    @Test func latencyPercentilesStayWithinABinOnceTheSamplesAreMany() {
+        var h = LatencyHistogram()
+        for v in 1...1000 { h.add(Int64(v) * 100) } // 100 µs … 100 ms, uniform
+        #expect(h.count == 1000 && h.min == 100 && h.max == 100_000)
+        let p50 = Double(h.percentile(50) ?? 0), p95 = Double(h.percentile(95) ?? 0)
+        #expect(abs(p50 - 50_000) / 50_000 < 0.07 && abs(p95 - 95_000) / 95_000 < 0.07)
+        var exact = LatencyHistogram()
+        for v in [5, 1, 4, 2, 3] as [Int64] { exact.add(v) }
+        #expect(exact.percentile(50) == 3 && exact.percentile(100) == 5 && exact.percentile(0) == 1)
+    }
+
+    @Test func throughputWindowsFindThePeakAndTheSilence() {
+        var w = ThroughputWindows()
+        let t0: Int64 = 1_700_000_000_000_000
+        w.add(100, at: Timestamp(micros: t0))
+        w.add(100, at: Timestamp(micros: t0 + 500_000))
+        w.add(1000, at: Timestamp(micros: t0 + 3_200_000)) // windows 2 and 3 empty
+        w.add(50, at: Timestamp(micros: t0 + 4_100_000))
+        #expect(w.bytes == 1250 && w.peakBitsPerSecond == 8000)
+        #expect(w.peakAt == Timestamp(micros: t0 + 3_000_000))
+        #expect(w.leastBytes == 0)
+        #expect(w.meanBitsPerSecond(over: 4_100_000) == Int((1250.0 * 8 / 4.1).rounded()))
+    }
+}
