@@ -102,11 +102,16 @@ extension ATTLayer {
             }
             a.extra = ATTExtra(entries: list, requestType: type)
         case let .readResponse(v):
-            if let x = a.handle { a.decoded = dissectValue(v, location: ctx.locate(x), handle: x, site: values) }
+            if let x = a.handle {
+                a.decoded = dissectValue(v, location: ctx.locate(x), handle: x, site: values)
+                if v.count < ctx.state.mtu - 1 { learnLength(ctx.serverKey, x, v.count) }
+            }
         case let .readMultipleRequest(hs), let .readMultipleVariableRequest(hs):
             a.extra = ATTExtra(entries: hs.prefix(8).map { ATTEntryFacts(handle: $0, location: ctx.locate($0)) })
-        case .readMultipleResponse:
-            if case let .readMultipleRequest(hs)? = request { a.extra = ATTExtra(requestHandles: hs) }
+        case let .readMultipleResponse(v):
+            if case let .readMultipleRequest(hs)? = request {
+                a.extra = ATTExtra(entries: splitReadMultiple(v, handles: hs, ctx: &ctx, site: values) ?? [], requestHandles: hs)
+            }
         case let .readMultipleVariableResponse(vs, truncated):
             guard case let .readMultipleVariableRequest(hs)? = request else { return }
             var list: [ATTEntryFacts] = []

@@ -199,6 +199,8 @@ public struct ATTEntryFacts: Sendable {
     public var handle: UInt16
     public var location: GATTLocation
     public var decoded: Dissection?
+    /// The entry's part of a Read Multiple Response (which carries no lengths of its own), once split.
+    public var value: ArraySlice<UInt8>? = nil
 }
 
 /// A long value reassembled from Read Blob Responses.

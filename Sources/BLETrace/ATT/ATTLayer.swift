@@ -79,6 +79,8 @@ public final class ATTLayer: ChannelDecoder, AnalysisLayer {
 
     /// Values sent before discovery named their handles, per server (`EarlyValues.swift`), and those named since.
     var early: [String: [EarlyValue]] = [:]
+    /// Lengths of whole values read, per server and handle: how a Read Multiple Response is split.
+    var valueLengths: [String: [UInt16: Int]] = [:]
     var earlyNamed: [EarlyValueNamed] = []
     var earlyNamedCount = 0
 

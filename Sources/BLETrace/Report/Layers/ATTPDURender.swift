@@ -152,7 +152,17 @@ extension ATTEvent {
             }
         case let .readMultipleResponse(v):
             colon()
-            ATTEvent.writeValue(v, into: &b)
+            if entries.isEmpty || entries.contains(where: { $0.value == nil }) {
+                ATTEvent.writeValue(v, into: &b)
+            } else {
+                for (i, en) in entries.prefix(6).enumerated() {
+                    if i > 0 { b.append(string: "; ") }
+                    h(en.handle, en.location)
+                    colon()
+                    ATTEvent.writeValue(en.value ?? [], en.decoded, into: &b)
+                }
+                if entries.count > 6 { b.append(string: "; …") }
+            }
         case let .readMultipleVariableResponse(values, truncated):
             colon()
             let hs = requestHandles ?? []
@@ -312,6 +322,18 @@ extension ATTEvent {
             ATTEvent.writeHandles(hs, into: &s)
         case .readMultipleResponse:
             if let hs = requestHandles { ATTEvent.writeHandles(hs, into: &s) }
+            if !entries.isEmpty && entries.allSatisfy({ $0.value != nil }) {
+                s.list("values") { s in
+                    for en in entries {
+                        s.beginObject()
+                        s.field("handle", Int(en.handle))
+                        GATTContextRender.writeMember(en.location, into: &s)
+                        s.field("value", hex: en.value ?? [])
+                        ATTEvent.writeDecoded(en.decoded, into: &s)
+                        s.endObject()
+                    }
+                }
+            }
         case let .readMultipleVariableResponse(values, truncated):
             let hs = requestHandles ?? []
             s.list("values") { s in
