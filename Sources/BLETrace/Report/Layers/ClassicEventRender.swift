@@ -54,6 +54,7 @@ extension ClassicEventParams {
             }
             b.append(string: ", features ")
             b.append(string: Hex.string(Array(features)))
+            HCIEventBody.appendFeatureNames(FeatureBits.lmp(features, page: Int(page)), into: &b)
         case let .roleChange(status, a, role):
             addr(a)
             if status == 0 {
@@ -171,6 +172,7 @@ extension ClassicEventParams {
             s.field("page", page)
             s.field("max_page", maxPage)
             s.field("features", hex: features)
+            if status == 0 { s.list("feature_names") { s in for n in FeatureBits.lmp(features, page: Int(page)) { s.string(n) } } }
         case let .roleChange(status, a, role):
             s.writeStatus(status)
             s.field("address", a.description)

@@ -165,6 +165,7 @@ extension HCIEventBody: LayerBody {
             b.append(string: HCIText.status(status))
             b.append(string: ", features ")
             b.append(string: Hex.string(features))
+            if status == 0 { HCIEventBody.appendFeatureNames(FeatureBits.le(features), into: &b) }
         case let .longTermKeyRequest(h, _, ediv):
             b.appendHandle(h)
             b.append(string: ", EDIV ")
@@ -353,6 +354,7 @@ extension HCIEventBody: LayerBody {
             s.writeStatus(status)
             s.field("handle", h)
             s.field("features", hex: features)
+            if status == 0 { s.list("feature_names") { s in for n in FeatureBits.le(features) { s.string(n) } } }
         case let .longTermKeyRequest(h, rand, ediv):
             s.field("handle", h)
             s.field("random", hex: rand)
@@ -412,5 +414,18 @@ extension Array where Element == UInt8 {
         append(decimal: Int(latency))
         append(string: ", timeout ")
         append(string: Fmt.timeout10(Int(timeout)))
+    }
+}
+
+extension HCIEventBody {
+    /// " (name, name, …)" after a feature mask.
+    static func appendFeatureNames(_ names: [String], into b: inout [UInt8]) {
+        guard !names.isEmpty else { return }
+        b.append(string: " (")
+        for (i, n) in names.enumerated() {
+            if i > 0 { b.append(string: ", ") }
+            b.append(string: n)
+        }
+        b.append(UInt8(ascii: ")"))
     }
 }
