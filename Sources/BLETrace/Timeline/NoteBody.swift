@@ -6,6 +6,14 @@ public struct NoteBody: Sendable {
         case newIndex(type: UInt8, bus: UInt8, address: BDAddr, name: ArraySlice<UInt8>)
         /// btmon Delete Index.
         case deleteIndex
+        /// btmon Index Info: the controller's address and manufacturer.
+        case indexInfo(address: BDAddr, manufacturer: UInt16)
+        /// btmon Control Open: a process opened a socket on the Bluetooth subsystem.
+        case controlOpen(ControlOpen)
+        /// btmon Control Close.
+        case controlClose(cookie: UInt32)
+        /// btmon Control Command / Event: a management command or event on an open socket.
+        case controlMessage(cookie: UInt32, opcode: UInt16, parameters: ArraySlice<UInt8>)
         /// Printable text (the record's bytes up to the first NUL).
         case text(ArraySlice<UInt8>)
         /// Anything else: the record's bytes.

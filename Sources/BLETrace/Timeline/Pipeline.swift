@@ -396,6 +396,10 @@ enum Notes {
             e.body = body(.deleteIndex)
             return
         }
+        if monitor, let c = MonitorRecords.content(r) {
+            e.body = body(c)
+            return
+        }
         // Printable: no control characters but line feed and tab (ill-formed UTF-8 shows as U+FFFD).
         let text = r.data.prefix(while: { $0 != 0 })
         let printable = !text.isEmpty && text.allSatisfy { $0 >= 0x20 || $0 == 0x0A || $0 == 0x09 }
