@@ -68,17 +68,27 @@ extension SignalingLayer {
             guard let o = open(connection, e, identifier: entry.identifier, dcids: dcids) else { return nil }
             if o.count > 0 { connection.opened(psm: o.spsm) }
             return o.spsm
-        case let .configurationRequest(dcid, _, options):
-            // The requester's frames on the channel carry `dcid`.
+        case let .configurationRequest(dcid, flags, options):
+            // The requester's frames on the channel carry `dcid`. A request without the retransmission and flow
+            // control option asks for basic mode: a channel whose first request asked for enhanced retransmission,
+            // was refused and asked again without it is a basic-mode channel.
             guard let ch = channel(d, dcid) else { return nil }
+            var mode: UInt8? = ch.configurationContinues ? nil : 0
             for o in options {
-                if case let .retransmissionAndFlowControl(mode, _, _, _, _, _) = o.value { ch.mode = mode }
+                if case let .retransmissionAndFlowControl(m, _, _, _, _, _) = o.value { mode = m }
                 if case let .mtu(m) = o.value { ch.mtu = m }
             }
+            if let m = mode { ch.mode = m }
+            ch.configurationContinues = flags & 1 != 0
             return ch.psm
-        case let .configurationResponse(scid, _, _, _):
-            // The response goes to the endpoint `scid`; its sender's frames carry that CID.
-            return channel(d, scid)?.psm
+        case let .configurationResponse(scid, _, result, options):
+            // The response goes to the endpoint `scid`; its sender's frames carry that CID. Unacceptable
+            // parameters with a mode: the mode the responder will accept, which the next request asks for.
+            guard let ch = channel(d, scid) else { return nil }
+            if result == 1 {
+                for o in options { if case let .retransmissionAndFlowControl(m, _, _, _, _, _) = o.value { ch.mode = m } }
+            }
+            return ch.psm
         case let .disconnectionRequest(dcid, _):
             return channel(d, dcid)?.psm
         case let .disconnectionResponse(dcid, scid):

@@ -167,6 +167,8 @@ public final class SignalingLayer: ChannelDecoder, AnalysisLayer {
         /// A BR/EDR channel's mode as configured (Core 5.4 Vol 3 Part A 5.4): 0 basic, 3 enhanced
         /// retransmission, 4 streaming, …
         var mode: UInt8 = 0
+        /// The last Configuration Request on the channel had its continuation flag set: the next one goes on with it.
+        var configurationContinues = false
         /// An AVDTP channel opened while the connection's signaling channel was open: the media stream.
         var avdtpMedia = false
         /// SDU reassembly per direction: expected length and bytes so far.

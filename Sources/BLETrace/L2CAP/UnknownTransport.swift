@@ -52,7 +52,7 @@ enum PseudoHandleVerdict: Equatable {
         let knownContent: Bool
         switch cid {
         case 0x0004: knownContent = ATTNames.isKnown(first)
-        case 0x0006: knownContent = (0x01...0x0E).contains(first)
+        case 0x0006, 0x0007: knownContent = (0x01...0x0E).contains(first)
         case 0x0001, 0x0005: knownContent = (0x01...0x1A).contains(first)
         default: self = .unsure; return // a dynamic channel: see init(_:direction:dynamic:)
         }

@@ -81,7 +81,7 @@ import Testing
         let ltk = TestSupport.decode(.event, HCIBuilder.leMeta(0x05, le16(0x40) + [UInt8](repeating: 0, count: 8) + le16(0xBEEF)))
         #expect(ltk.summary == "LE Long Term Key Request: handle 0x0040, EDIV 0xBEEF")
         let feat = TestSupport.decode(.event, HCIBuilder.leMeta(0x04, [0x00] + le16(0x40) + [0xFF, 0x01, 0, 0, 0, 0, 0, 0]))
-        #expect(feat.summary == "LE Read Remote Features Complete: handle 0x0040, Success, features ff01000000000000")
+        #expect(feat.summary == "LE Read Remote Features Complete: handle 0x0040, Success, features ff01000000000000 (LE Encryption, Connection Parameters Request Procedure, Extended Reject Indication, Peripheral-initiated Features Exchange, LE Ping, LE Data Packet Length Extension, LL Privacy, Extended Scanner Filter Policies, LE 2M PHY)")
         let csa = TestSupport.decode(.event, HCIBuilder.leMeta(0x14, le16(0x40) + [0x01]))
         #expect(csa.summary == "LE Channel Selection Algorithm: handle 0x0040, algorithm #2")
     }
@@ -140,13 +140,14 @@ import Testing
         let evt = TestSupport.decode(.event, HCIBuilder.event(0xFF, [0xAA, 0xBB]))
         #expect(evt.kind == .vendor)
         #expect(evt.layer("hci")?["parameters"]?.objectValue?["data"] == .hex([0xAA, 0xBB]))
-        let acl = TestSupport.decode(.acl, HCIBuilder.acl(handle: 0x0041, HCIBuilder.l2cap(cid: 0x0040, [1, 2])))
+        // ATT on a handle no event opened: plausible L2CAP, so decoded (a dynamic channel's bytes alone would not be).
+        let acl = TestSupport.decode(.acl, HCIBuilder.acl(handle: 0x0041, HCIBuilder.l2cap(cid: 0x0004, [0x0A, 0x03, 0x00])))
         let header = acl.layer("acl")
         #expect(header?["handle"] == .int(0x41))
         #expect(header?["packet_boundary"] == .int(2))
         #expect(header?["broadcast"] == .int(0))
-        #expect(header?["length"] == .int(6))
-        #expect(acl.layer("l2cap")?["cid"] == .int(0x40))
+        #expect(header?["length"] == .int(7))
+        #expect(acl.layer("l2cap")?["cid"] == .int(0x04))
     }
 
     @Test func addressTypes() {

@@ -100,10 +100,12 @@ import Testing
         #expect(d.count == 300)
     }
 
-    /// Malformed packets that are not findings (a vendor's pseudo-handle) are not denied by the "none" line.
+    /// Malformed packets that are not findings (a capture that began mid-connection: no event opened the handle)
+    /// are not denied by the "none" line.
     @Test func noneLineDoesNotContradictTheMalformedCount() throws {
         let h = TraceHarness()
-        h.acl(0x0EDC, TraceHarness.frame(cid: 0x0004, []), .controllerToHost)
+        h.acl(0x0002, TraceHarness.frame(cid: 0x0004, [0x0A, 0x03, 0x00]), .hostToController)
+        h.acl(0x0002, TraceHarness.frame(cid: 0x0004, []), .controllerToHost)
         h.finish()
         let findings = try #require(h.layers.compactMap { $0 as? Findings }.first)
         #expect(findings.count == 0)

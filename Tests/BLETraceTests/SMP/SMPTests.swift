@@ -179,6 +179,8 @@ struct SMPTests {
     @Test("an empty or short SMP PDU is a malformed typed body that keeps its bytes")
     func malformedBodies() {
         let h = TraceHarness()
+        h.feed(.event, HCIBuilder.leConnectionComplete(handle: 0x0040, role: 0, peerType: 0, peer: BDAddr(0xC4_7C_8D_6A_11_22),
+                                                       interval: 24, timeout: 400), .controllerToHost)
         let empty = h.l2cap(0x0040, cid: 6, [], .hostToController)
         let short = h.l2cap(0x0040, cid: 6, [0x03, 1, 2, 3], .controllerToHost)
         let unknown = h.l2cap(0x0040, cid: 6, [0x3F, 0xAA], .controllerToHost)

@@ -231,28 +231,21 @@ final class HostStackRule: DiagnosisRule {
     }
 
     func note(_ n: NoteBody, _ e: TraceEvent, _ ctx: DiagnosisContext) {
-        guard n.monitor, case let .data(d) = n.content else { return }
-        monitor(n.sourceType, d, e, ctx)
-    }
-
-    func monitor(_ opcode: UInt16, _ d: ArraySlice<UInt8>, _ e: TraceEvent, _ ctx: DiagnosisContext) {
-        var c = ByteCursor(d)
-        guard let cookie = try? c.u32le() else { return }
-        switch opcode {
-        case 14: // Control Open: cookie, format, version, revision, flags, name length, name
-            guard (try? c.u16le()) != nil, (try? c.u8()) != nil, (try? c.u16le()) != nil, (try? c.u32le()) != nil,
-                  let n = try? c.u8(), let raw = try? c.bytes(Int(n)) else { return }
-            let name = raw.prefix(while: { $0 != 0 })
-            guard name.elementsEqual("bluetoothd".utf8) else { return }
+        guard n.monitor else { return }
+        switch n.content {
+        case let .controlOpen(o):
+            guard o.process.elementsEqual("bluetoothd".utf8) else { return }
             if let closed = daemonClosed {
                 daemonClosed = nil
                 ctx.raise(Diagnosis(id: .stackRestarted, evidence: [e.record, closed]))
             }
-            if daemonCookies.count < 64 { daemonCookies.insert(cookie) }
-        case 15: // Control Close
+            if daemonCookies.count < 64 { daemonCookies.insert(o.cookie) }
+        case let .controlClose(cookie):
             if daemonCookies.remove(cookie) != nil { daemonClosed = e.record }
-        case 16: // Control Command: MGMT Unpair Device (0x001B), address and type
-            guard let op = try? c.u16le(), op == 0x001B, let a = try? c.address() else { return }
+        case let .controlMessage(_, opcode, parameters) where n.sourceType == 16 && opcode == 0x001B:
+            // MGMT Unpair Device: address and type.
+            var c = ByteCursor(parameters)
+            guard let a = try? c.address() else { return }
             ctx.raise(Diagnosis(id: .unbonded, facts: DiagnosisFacts(opcode: 0x001B, byLocal: true), peer: a, evidence: [e.record]))
         default:
             return
