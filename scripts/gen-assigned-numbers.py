@@ -126,6 +126,30 @@ def swift_escape(name: str) -> str:
     return name.replace("\\", "\\\\").replace('"', '\\"')
 
 
+# Service class names in the SIG's list are often identifiers ("SerialPort", "LANAccessUsingPPP"); these read
+# badly when split mechanically.
+SERVICE_CLASS_NAMES: dict[str, str] = {
+    "IrMCSync": "IrMC Sync",
+    "IrMCSyncCommand": "IrMC Sync Command",
+    "HCR_Print": "HCR Print",
+    "HCR_Scan": "HCR Scan",
+    "UPNP_IP_Service": "UPnP IP Service",
+    "UPNP_Service": "UPnP Service",
+    "PnPInformation": "PnP Information",
+    "WAP_CLIENT": "WAP Client",
+}
+
+
+def humanize(name: str) -> str:
+    """A service class identifier as words: "LANAccessUsingPPP" -> "LAN Access Using PPP"."""
+    if name in SERVICE_CLASS_NAMES:
+        return SERVICE_CLASS_NAMES[name]
+    n = name.removesuffix("ServiceClassID").replace("_", " ")
+    n = re.sub(r"(?<=[a-z])(?=[A-Z])", " ", n)
+    n = re.sub(r"(?<=[A-Z])(?=[A-Z][a-z])", " ", n)
+    return re.sub(r"\s+", " ", n).strip()
+
+
 def render(source: str, doc: str, decls: list[tuple[str, str, dict[int, str], int]]) -> str:
     """decls: (property name, doc comment, table, hex digits)."""
     out = [
@@ -183,6 +207,8 @@ def main() -> None:
     companies = table("company_identifiers/company_identifiers.yaml", "company_identifiers", "value")
     formats = table("core/formattypes.yaml", "formattypes", "value", "short_name")
     categories, subcategories = appearance_tables(sig_dir)
+    service_classes = {k: humanize(v) for k, v in table("uuids/service_class.yaml").items()}
+    protocols = table("uuids/protocol_identifiers.yaml")
 
     if any(v > 0xFF for v in formats):
         sys.exit("format type above 0xFF")
@@ -204,6 +230,9 @@ def main() -> None:
             ("companyTable", "Company identifiers.", companies, 4)]),
         "Formats.swift": render(source, "Characteristic Presentation Format 'Format' field values.", [
             ("formatTable", "Format types, keyed by the 8-bit value.", formats, 2)]),
+        "ServiceClasses.swift": render(source, "Service class and protocol UUIDs of the classic side (SDP records, EIR).", [
+            ("serviceClassTable", "16-bit service class UUIDs, 0x1000...", service_classes, 4),
+            ("protocolTable", "16-bit protocol UUIDs (SDP protocol descriptor lists).", protocols, 4)]),
         "Appearance.swift": render(source, "GAP Appearance values: category (bits 15-6) and subcategory (bits 5-0).", [
             ("appearanceCategoryTable", "Appearance categories, keyed by the 10-bit category number.", categories, 3),
             ("appearanceSubcategoryTable", "Appearance subcategories, keyed by the full 16-bit appearance value.",
@@ -225,7 +254,8 @@ def main() -> None:
         "declarations": len(declarations), "services": len(services), "member services": len(members),
         "characteristics": len(characteristics), "descriptors": len(descriptors), "units": len(units),
         "companies": len(companies), "formats": len(formats), "appearance categories": len(categories),
-        "appearance subcategories": len(subcategories),
+        "appearance subcategories": len(subcategories), "service classes": len(service_classes),
+        "protocols": len(protocols),
     }
     print(f"source: {source}")
     print(", ".join(f"{k} {v}" for k, v in sizes.items()))

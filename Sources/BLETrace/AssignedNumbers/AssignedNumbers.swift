@@ -13,8 +13,14 @@ enum AssignedNumbers {
     /// Falls back to `memberServiceName(_:)` for UUIDs the SIG assigned to member
     /// companies (0xFC..-0xFEFF), which are named after the company.
     static func serviceName(_ uuid16: UInt16) -> String? {
-        serviceTable[uuid16] ?? memberServiceName(uuid16)
+        serviceTable[uuid16] ?? memberServiceName(uuid16) ?? serviceClassTable[uuid16]
     }
+
+    /// Service class name of the classic side (SDP, EIR), e.g. 0x1111 "Fax".
+    static func serviceClassName(_ uuid16: UInt16) -> String? { serviceClassTable[uuid16] }
+
+    /// Protocol name of an SDP protocol descriptor, e.g. 0x0017 "AVCTP".
+    static func protocolName(_ uuid16: UInt16) -> String? { protocolTable[uuid16] }
 
     /// GATT characteristic name, e.g. 0x2A19 "Battery Level".
     static func characteristicName(_ uuid16: UInt16) -> String? {

@@ -17,6 +17,21 @@ struct AssignedNumbersTests {
         #expect(AssignedNumbers.appearanceCategoryTable.count == AssignedNumbers.appearanceCategoryTableEntryCount)
         #expect(AssignedNumbers.appearanceSubcategoryTable.count
             == AssignedNumbers.appearanceSubcategoryTableEntryCount)
+        #expect(AssignedNumbers.serviceClassTable.count == AssignedNumbers.serviceClassTableEntryCount)
+        #expect(AssignedNumbers.protocolTable.count == AssignedNumbers.protocolTableEntryCount)
+    }
+
+    /// The classic side's service classes and protocols (issue #27: 0x1111 Fax was unnamed).
+    @Test func serviceClassesAndProtocols() {
+        #expect(AssignedNumbers.serviceClassTable.count >= 70 && AssignedNumbers.protocolTable.count >= 20)
+        #expect(AssignedNumbers.serviceName(0x1111) == "Fax")
+        #expect(ClassicProfileNames.serviceClass(0x1111) == "Fax")
+        #expect(ClassicProfileNames.serviceClass(0x1102) == "LAN Access Using PPP")
+        #expect(ClassicProfileNames.serviceClass(0x1200) == "PnP Information")
+        #expect(ClassicProfileNames.serviceClass(0x000E) == AssignedNumbers.protocolName(0x000E))
+        #expect(AssignedNumbers.protocolName(0x0003) == "RFCOMM")
+        // GATT names come first: 0x180F stays Battery.
+        #expect(AssignedNumbers.serviceName(0x180F) == "Battery")
     }
 
     @Test func tablesAreNotTruncated() {

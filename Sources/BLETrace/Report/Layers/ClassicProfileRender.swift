@@ -34,7 +34,11 @@ public enum ClassicProfileNames {
         case 0x1132: return "Message Access Server"
         case 0x1200: return "PnP Information"
         case 0x1203: return "Generic Audio"
-        default: return nil
+        default:
+            // The rest from the SIG's lists: service classes 0x1000…, protocols below.
+            guard u <= 0xFFFF else { return nil }
+            let v = UInt16(u)
+            return AssignedNumbers.serviceClassName(v) ?? AssignedNumbers.protocolName(v)
         }
     }
 
