@@ -108,6 +108,7 @@ public enum DiagnosisID: String, Sendable, CaseIterable {
     // Controller
     case controllerReset = "controller_reset"
     case commandRejected = "command_rejected"
+    case flowControlStall = "flow_control_stall"
     // Capture
     case captureIncomplete = "capture_incomplete"
     // Classic
@@ -121,7 +122,7 @@ public enum DiagnosisID: String, Sendable, CaseIterable {
     public var severity: DiagnosisSeverity {
         switch self {
         case .peerRestarted, .connectionParametersRejected, .reconnectLoop, .weakSecurity, .attributeNotPermitted,
-             .applicationError, .attError, .commandRejected, .l2capChannelNotConfigured:
+             .applicationError, .attError, .commandRejected, .l2capChannelNotConfigured, .flowControlStall:
             return .warning
         case .captureIncomplete, .unbonded:
             return .info

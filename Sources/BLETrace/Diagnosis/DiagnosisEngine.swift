@@ -28,7 +28,10 @@ public final class DiagnosisEngine: AnalysisLayer {
 
     /// Gives the rules that read another layer's state at the end (the pairings) that layer, held weakly: the
     /// layers list holds the engine itself.
-    func see(_ layers: [AnalysisLayer]) { context.smp = layers.lazy.compactMap { $0 as? SMPLayer }.first }
+    func see(_ layers: [AnalysisLayer]) {
+        context.smp = layers.lazy.compactMap { $0 as? SMPLayer }.first
+        context.linkStatistics = layers.lazy.compactMap { $0 as? LinkStatistics }.first
+    }
 
     /// One look at the body: its payload is bound once and lent to each rule that reads that input.
     func observe(_ e: TraceEvent) {
@@ -121,6 +124,8 @@ public final class DiagnosisContext {
     weak var pipeline: Pipeline?
     /// The SMP layer's pairings (weak: the analyzer owns the layers).
     weak var smp: SMPLayer?
+    /// The link statistics (flow-control stalls).
+    weak var linkStatistics: LinkStatistics?
     var firstFilteredRecord: Int?
     var list: [Diagnosis] = []
     var index: [Key: Int] = [:]

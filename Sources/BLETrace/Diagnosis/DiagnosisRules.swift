@@ -11,7 +11,7 @@ public enum DiagnosisRules {
             // GATT
             ATTErrorRule(), ServiceChangedRule(), ATTTimeoutRule(),
             // Controller
-            ControllerResetRule(), CommandRejectedRule(),
+            ControllerResetRule(), CommandRejectedRule(), FlowControlStallRule(),
             // Classic
             ClassicPairingRule(), ChannelConfigurationRule(), AudioSetupRule(), HostStackRule(),
         ]

@@ -65,6 +65,8 @@ extension DiagnosisText {
                 : "The host reset the controller while it had links or was scanning: every link and scan ended there."
         case .commandRejected:
             s = "The controller answered the command with an error status, so what it was to do did not happen."
+        case .flowControlStall:
+            s = "The host had sent as many ACL packets as the controller has buffers and had to wait for Number Of Completed Packets before sending more: nothing went out on any link sharing those buffers while it waited."
         case .captureIncomplete:
             s = captureExplanation(f.problem)
         case .classicPairingIncomplete:
@@ -182,6 +184,7 @@ extension DiagnosisText {
         case .attError: return "Check the request's parameters against the server's database."
         case .controllerReset: return "Look at the controller's firmware log and the host's reason for the reset around that time."
         case .commandRejected: return "Check the command's parameters and the controller's state when it was sent."
+        case .flowControlStall: return "Look at the link around those records: a peer that stopped acknowledging (range, interference, a busy peripheral) keeps the buffers taken; the Links section shows the TX latency to completion."
         case .captureIncomplete: return "Keep it in mind when reading absences; capture again with a complete log if they matter."
         case .classicPairingIncomplete: return "Check that the pairing prompt was answered on both devices and the link stayed up."
         case .l2capChannelNotConfigured: return "Check that the peer supports \(psm(f.psm)) channel and the configuration asked for (MTU, mode)."

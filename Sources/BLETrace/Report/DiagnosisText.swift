@@ -144,6 +144,8 @@ public enum DiagnosisText {
         case .controllerReset:
             if let r = f.reason, f.byLocal == false { return "The controller reported a hardware error (code \(Hex.hex(r, width: 2)))" }
             return "The controller was reset after connections or scanning had started"
+        case .flowControlStall:
+            return "All \(f.number.map(String.init) ?? "the") controller ACL buffers were taken and no packet completed for \(f.micros.map { Fmt.fixed(Int($0 / 10_000), scale: 100) } ?? "over 1") s"
         case .commandRejected:
             return "The controller rejected \(f.opcode.map(HCIText.commandName) ?? "a command"): \(status(f.reason))"
         case .captureIncomplete: return captureTitle(f.problem)

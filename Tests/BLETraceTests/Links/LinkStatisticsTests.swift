@@ -59,6 +59,19 @@ import Testing
         #expect(first["rx"]?.objectValue?["acl_packets"] == .int(3))
     }
 
+    @Test func aStallIsDiagnosed() throws {
+        let summary = Analyzer(sink: nil).run(try CaptureFile.open(bytes: Self.capture().writer.bytes), path: "t")
+        let d = try #require(summary.diagnoses.first { $0.id == .flowControlStall })
+        #expect(d.severity == .warning && d.count == 1 && d.facts.micros == 1_500_000 && d.facts.number == 2)
+        #expect(DiagnosisText.title(d) == "All 2 controller ACL buffers were taken and no packet completed for 1.50 s")
+        // Without the stall (completions 300 µs after each packet) there is none.
+        let s = Scenario(format: .btsnoop(datalink: 1002))
+        s.command(0x2002, returning: Self.le16(251) + [2])
+        Samples.gattSession(s, handle: 0x0040, peer: Samples.thermo)
+        let calm = Analyzer(sink: nil).run(try CaptureFile.open(bytes: s.writer.bytes), path: "t")
+        #expect(!calm.diagnoses.contains { $0.id == .flowControlStall })
+    }
+
     @Test func aDisconnectFreesWhatWasQueued() throws {
         let s = Scenario(format: .btsnoop(datalink: 1002))
         s.command(0x2002, returning: Self.le16(27) + [1])

@@ -48,3 +48,18 @@ final class CommandRejectedRule: DiagnosisRule {
         ctx.raise(Diagnosis(id: .commandRejected, facts: DiagnosisFacts(reason: status, opcode: op), evidence: [e.record]))
     }
 }
+
+/// `flow_control_stall`: every controller ACL buffer taken and no completion for over a second (the link
+/// statistics find them; one diagnosis counts them all, with the longest wait).
+final class FlowControlStallRule: DiagnosisRule {
+    let inputs: [DiagnosisInput] = []
+
+    func finish(_ ctx: DiagnosisContext) {
+        guard let stats = ctx.linkStatistics, let longest = stats.stalls.max(by: { $0.duration < $1.duration }) else { return }
+        for s in stats.stalls {
+            var facts = DiagnosisFacts(number: s.buffers)
+            facts.micros = longest.duration
+            ctx.raise(Diagnosis(id: .flowControlStall, facts: facts, evidence: [s.firstRecord, s.lastRecord]))
+        }
+    }
+}
