@@ -62,8 +62,12 @@ public final class LinkStatistics: AnalysisLayer {
     static let maxPendingPerHandle = 4096
     static let maxStalls = 50
 
-    public private(set) var links: [Int: Link] = [:]
-    var order: [Int] = []
+    /// The links in order of their first packet, and where each connection's is (mutated in place: a copy of a
+    /// `Link` would copy its latency samples).
+    public private(set) var orderedLinks: [Link] = []
+    var slot: [Int: Int] = [:]
+    /// The link of connection `id`.
+    public func link(_ id: Int) -> Link? { slot[id].map { orderedLinks[$0] } }
     public private(set) var le = Pool()
     public private(set) var bredr = Pool()
     public private(set) var stalls: [Stall] = []
@@ -102,8 +106,8 @@ public final class LinkStatistics: AnalysisLayer {
             var dropped = 0
             while pending[h]?.pop() != nil { dropped += 1 }
             pending[h] = nil
-            if dropped > 0, let id = e.connection ?? pipeline?.connections.latest(h)?.id, let l = links[id] {
-                updatePool(le: l.le) { p in p.outstanding = max(0, p.outstanding - dropped); p.fullSince = nil }
+            if dropped > 0, let id = e.connection ?? pipeline?.connections.latest(h)?.id, let i = slot[id] {
+                updatePool(le: orderedLinks[i].le) { p in p.outstanding = max(0, p.outstanding - dropped); p.fullSince = nil }
             }
         case let .commandComplete(cc):
             switch cc.decoded {
@@ -119,49 +123,49 @@ public final class LinkStatistics: AnalysisLayer {
         }
     }
 
-    func link(_ id: Int, handle: UInt16) -> Link? {
-        if let l = links[id] { return l }
-        guard links.count < LinkStatistics.maxLinks else { return nil }
+    /// The index of connection `id`'s link, made on its first packet.
+    func index(_ id: Int, handle: UInt16) -> Int? {
+        if let i = slot[id] { return i }
+        guard orderedLinks.count < LinkStatistics.maxLinks else { return nil }
         let le = pipeline?.connections.connection(id: id)?.le ?? true
-        order.append(id)
-        return Link(connection: id, handle: handle, le: le)
+        slot[id] = orderedLinks.count
+        orderedLinks.append(Link(connection: id, handle: handle, le: le))
+        return orderedLinks.count - 1
     }
 
     func acl(_ a: ACLHeader, connection id: Int, _ e: TraceEvent) {
-        guard var l = link(id, handle: a.handle) else { return }
+        guard let i = index(id, handle: a.handle) else { return }
         let n = Int(a.length)
         let frame = e.l2cap?.length ?? 0
         if e.direction == .hostToController {
-            l.tx.aclPackets += 1
-            l.tx.aclBytes += n
-            l.tx.l2capBytes += frame
-            l.tx.throughput.add(n, at: e.timestamp)
+            orderedLinks[i].tx.aclPackets += 1
+            orderedLinks[i].tx.aclBytes += n
+            orderedLinks[i].tx.l2capBytes += frame
+            orderedLinks[i].tx.throughput.add(n, at: e.timestamp)
             pending[a.handle, default: PendingQueue()].push(e.timestamp, connection: id)
-            updatePool(le: l.le) { p in p.outstanding += 1 }
-            takeBuffer(le: l.le, e)
+            let le = orderedLinks[i].le
+            updatePool(le: le) { p in p.outstanding += 1 }
+            takeBuffer(le: le, e)
         } else {
-            l.rx.aclPackets += 1
-            l.rx.aclBytes += n
-            l.rx.l2capBytes += frame
-            l.rx.throughput.add(n, at: e.timestamp)
+            orderedLinks[i].rx.aclPackets += 1
+            orderedLinks[i].rx.aclBytes += n
+            orderedLinks[i].rx.l2capBytes += frame
+            orderedLinks[i].rx.throughput.add(n, at: e.timestamp)
         }
-        links[id] = l
     }
 
     func completed(handle: UInt16, count n: Int, _ e: TraceEvent) {
         for _ in 0..<max(0, min(n, 0xFFFF)) {
             guard let (sent, id) = pending[handle]?.pop() else {
-                if let c = e.connection ?? pipeline?.connections.latest(handle)?.id, var l = links[c] {
-                    l.completedUnmatched += 1
-                    links[c] = l
+                if let c = e.connection ?? pipeline?.connections.latest(handle)?.id, let i = slot[c] {
+                    orderedLinks[i].completedUnmatched += 1
                 }
                 continue
             }
-            if var l = links[id] {
-                l.completed += 1
-                l.latency.add(e.timestamp.micros - sent.micros)
-                links[id] = l
-                releaseBuffer(le: l.le, e)
+            if let i = slot[id] {
+                orderedLinks[i].completed += 1
+                orderedLinks[i].latency.add(e.timestamp.micros - sent.micros)
+                releaseBuffer(le: orderedLinks[i].le, e)
             }
         }
     }
@@ -196,8 +200,6 @@ public final class LinkStatistics: AnalysisLayer {
         }
     }
 
-    /// The links in order of their first packet.
-    public var orderedLinks: [Link] { order.compactMap { links[$0] } }
 }
 
 /// The packets sent on one handle and not completed yet, oldest first (a ring of at most 4096: a host that

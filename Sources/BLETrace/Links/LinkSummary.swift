@@ -2,7 +2,7 @@
 /// stalls. Text: one or two lines a link.
 extension LinkStatistics {
     public func summary() -> SummarySection? {
-        guard !order.isEmpty else { return nil }
+        guard !orderedLinks.isEmpty else { return nil }
         return SummarySection(name: "links", value: { [self] in .object(fields()) }, text: { [self] in text() })
     }
 
@@ -74,7 +74,7 @@ extension LinkStatistics {
     }
 
     func text() -> [String] {
-        var out = ["  Links:       \(order.count) with ACL data (packets, bytes, TX latency to completion, throughput each way)"]
+        var out = ["  Links:       \(orderedLinks.count) with ACL data (packets, bytes, TX latency to completion, throughput each way)"]
         for l in orderedLinks.prefix(SummaryRender.textListed) {
             let span = LinkStatistics.span(l)
             var line = "    #\(l.connection) handle \(Hex.hex(l.handle, width: 4)): tx \(l.tx.aclPackets) packets \(LinkStatistics.size(l.tx.aclBytes))"
@@ -92,7 +92,7 @@ extension LinkStatistics {
                 out.append("      throughput tx \(rate(l.tx)); rx \(rate(l.rx)) (1-second windows)")
             }
         }
-        out += SummaryRender.more(order.count)
+        out += SummaryRender.more(orderedLinks.count)
         for (name, p) in [("LE", le), ("BR/EDR", bredr)] where p.count != nil {
             out.append("    controller \(name) buffers: \(p.count ?? 0) × \(p.length ?? 0) bytes, at most \(p.maxOutstanding) outstanding")
         }

@@ -2,7 +2,7 @@
 /// completion, throughput.
 extension MarkdownRenderer {
     func linkRows(_ id: Int) -> [String] {
-        guard let stats = layers.compactMap({ $0 as? LinkStatistics }).first, let l = stats.links[id] else { return [] }
+        guard let stats = layers.compactMap({ $0 as? LinkStatistics }).first, let l = stats.link(id) else { return [] }
         var rows: [String] = []
         var tx = "\(l.tx.aclPackets) ACL packets, \(LinkStatistics.size(l.tx.aclBytes)), \(l.completed) completed"
         if l.latency.count > 0, let p50 = l.latency.percentile(50), let p95 = l.latency.percentile(95) {
