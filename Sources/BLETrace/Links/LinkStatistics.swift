@@ -66,6 +66,9 @@ public final class LinkStatistics: AnalysisLayer {
     /// `Link` would copy its latency samples).
     public private(set) var orderedLinks: [Link] = []
     var slot: [Int: Int] = [:]
+    /// The last connection looked up and its index (a run of packets is mostly one link's).
+    var lastID = -1
+    var lastIndex = 0
     /// The link of connection `id`.
     public func link(_ id: Int) -> Link? { slot[id].map { orderedLinks[$0] } }
     public private(set) var le = Pool()
@@ -83,18 +86,19 @@ public final class LinkStatistics: AnalysisLayer {
 
     public func attach(to pipeline: Pipeline) {
         self.pipeline = pipeline
-        pipeline.eventObservers.append { [unowned self] e in self.observe(e) }
+        // At decode time, where the record kind is known: no look at other events, no copy of a body.
+        pipeline.aclObservers.append { [unowned self] e in self.observeACL(e) }
+        pipeline.hciEventObservers.append { [unowned self] body, e in self.observe(body, e) }
     }
 
-    func observe(_ e: TraceEvent) {
-        if let a = e.acl {
-            guard e.direction != .unknown else { return }
-            if e.direction == .hostToController { byHandle[a.handle, default: HandleCounts()].tx += 1 } else { byHandle[a.handle, default: HandleCounts()].rx += 1 }
-            guard let c = e.connection else { return }
-            acl(a, connection: c, e)
-            return
-        }
-        guard case let .hciEvent(ev) = e.body else { return }
+    func observeACL(_ e: TraceEvent) {
+        guard let a = e.acl, e.direction != .unknown else { return }
+        if e.direction == .hostToController { byHandle[a.handle, default: HandleCounts()].tx += 1 } else { byHandle[a.handle, default: HandleCounts()].rx += 1 }
+        guard let c = e.connection else { return }
+        acl(a, connection: c, e)
+    }
+
+    func observe(_ ev: HCIEventBody, _ e: TraceEvent) {
         switch ev.params {
         case let .completedPackets(list):
             for (h, n) in list {
@@ -124,8 +128,17 @@ public final class LinkStatistics: AnalysisLayer {
     }
 
     /// The index of connection `id`'s link, made on its first packet.
+    /// The index of connection `id`'s link, if it has one.
+    func existingIndex(_ id: Int) -> Int? {
+        if id == lastID { return lastIndex }
+        guard let i = slot[id] else { return nil }
+        lastID = id
+        lastIndex = i
+        return i
+    }
+
     func index(_ id: Int, handle: UInt16) -> Int? {
-        if let i = slot[id] { return i }
+        if let i = existingIndex(id) { return i }
         guard orderedLinks.count < LinkStatistics.maxLinks else { return nil }
         let le = pipeline?.connections.connection(id: id)?.le ?? true
         slot[id] = orderedLinks.count
@@ -157,12 +170,12 @@ public final class LinkStatistics: AnalysisLayer {
     func completed(handle: UInt16, count n: Int, _ e: TraceEvent) {
         for _ in 0..<max(0, min(n, 0xFFFF)) {
             guard let (sent, id) = pending[handle]?.pop() else {
-                if let c = e.connection ?? pipeline?.connections.latest(handle)?.id, let i = slot[c] {
+                if let c = e.connection ?? pipeline?.connections.latest(handle)?.id, let i = existingIndex(c) {
                     orderedLinks[i].completedUnmatched += 1
                 }
                 continue
             }
-            if let i = slot[id] {
+            if let i = existingIndex(id) {
                 orderedLinks[i].completed += 1
                 orderedLinks[i].latency.add(e.timestamp.micros - sent.micros)
                 releaseBuffer(le: orderedLinks[i].le, e)

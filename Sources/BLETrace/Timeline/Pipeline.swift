@@ -93,6 +93,10 @@ public final class Pipeline {
     /// Observers of finished events, in record order, just before the sink gets them (findings, activity
     /// logs). A held event reaches them once, complete with what later records added to it.
     public var eventObservers: [(TraceEvent) -> Void] = []
+    /// Observers of traffic as it is decoded, in record order (link statistics): each ACL packet's event, and
+    /// each HCI event's body with its event. Only those records pay for them.
+    public var aclObservers: [(TraceEvent) -> Void] = []
+    public var hciEventObservers: [(HCIEventBody, TraceEvent) -> Void] = []
     let emit: (TraceEvent) -> Void
     /// Sniffer captures: link-layer decoding, created with the first link-layer record.
     var linkLayerDecoder: LinkLayerDecoder?
@@ -122,7 +126,9 @@ public final class Pipeline {
         switch r.kind {
         case .command: decodeCommand(r, &e)
         case .event: decodeEvent(r, &e)
-        case .acl: decodeACL(r, &e)
+        case .acl:
+            decodeACL(r, &e)
+            for o in aclObservers { o(e) }
         case .sco: e.body = .sco(length: r.data.count)
         case .iso: decodeISO(r, &e)
         case .vendor: e.body = .vendor(r.data)
@@ -260,6 +266,7 @@ public final class Pipeline {
                         connections.pairingEvent(c, record: r.number)
                     }
                 }
+                for o in hciEventObservers { o(body, e) }
             case var .adv(body):
                 advertising.take(&body, record: r.number) { report in
                     for o in advertisingObservers { o(report, r.number, r.timestamp) }
