@@ -24,6 +24,8 @@ public final class LinkStatistics: AnalysisLayer {
         public var latency = LatencyHistogram()
         /// Completions for packets sent before the capture began (or not seen).
         public var completedUnmatched = 0
+        /// Data length and PHY as the controller last reported them (ATT_MTU and interval are read at the end).
+        public var limits = LinkLimits()
     }
 
     /// A controller buffer pool: LE, or BR/EDR (which LE shares when the controller gives LE none).
@@ -82,7 +84,19 @@ public final class LinkStatistics: AnalysisLayer {
     var pending: [UInt16: PendingQueue] = [:]
     weak var pipeline: Pipeline?
 
-    public init() {}
+    /// The ATT layer, for each connection's ATT_MTU (weak: the analyzer owns the layers).
+    weak var att: ATTLayer?
+
+    public init(att: ATTLayer? = nil) { self.att = att }
+
+    /// A link's limits with what is known at the end: its ATT_MTU and last connection interval (LE only).
+    public func limits(_ l: Link) -> LinkLimits? {
+        guard l.le else { return nil }
+        var m = l.limits
+        m.attMTU = att?.seenMTU[l.connection]?.mtu
+        m.interval = pipeline?.connections.connection(id: l.connection)?.interval
+        return m
+    }
 
     public func attach(to pipeline: Pipeline) {
         self.pipeline = pipeline
@@ -113,6 +127,16 @@ public final class LinkStatistics: AnalysisLayer {
             if dropped > 0, let id = e.connection ?? pipeline?.connections.latest(h)?.id, let i = slot[id] {
                 updatePool(le: orderedLinks[i].le) { p in p.outstanding = max(0, p.outstanding - dropped); p.fullSince = nil }
             }
+        case let .le(_, .dataLengthChange(h, tx, _, rx, _)):
+            if let i = linkIndex(handle: h, e) {
+                orderedLinks[i].limits.txOctets = Int(tx)
+                orderedLinks[i].limits.rxOctets = Int(rx)
+            }
+        case let .le(_, .phyUpdate(0, h, tx, rx)):
+            if let i = linkIndex(handle: h, e) {
+                orderedLinks[i].limits.txPHY = tx
+                orderedLinks[i].limits.rxPHY = rx
+            }
         case let .commandComplete(cc):
             switch cc.decoded {
             case let .leBufferSize(length, count):
@@ -128,6 +152,12 @@ public final class LinkStatistics: AnalysisLayer {
     }
 
     /// The index of connection `id`'s link, made on its first packet.
+    /// The link of an HCI event about `handle` (made if the connection has none yet).
+    func linkIndex(handle: UInt16, _ e: TraceEvent) -> Int? {
+        guard let id = e.connection ?? pipeline?.connections.latest(handle)?.id else { return nil }
+        return index(id, handle: handle)
+    }
+
     /// The index of connection `id`'s link, if it has one.
     func existingIndex(_ id: Int) -> Int? {
         if id == lastID { return lastIndex }

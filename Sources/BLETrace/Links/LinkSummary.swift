@@ -6,8 +6,12 @@ extension LinkStatistics {
         return SummarySection(name: "links", value: { [self] in .object(fields()) }, text: { [self] in text() })
     }
 
-    /// From the first to the last ACL packet either way: what the mean throughput is measured over.
-    static func span(_ l: Link) -> Int64 {
+    /// From the first to the last ACL packet either way, and at least one second (a mean over a few
+    /// milliseconds would say more than any window saw): what the mean throughput is measured over.
+    static func span(_ l: Link) -> Int64 { max(ThroughputWindows.window, activeSpan(l)) }
+
+    /// From the first to the last ACL packet either way.
+    static func activeSpan(_ l: Link) -> Int64 {
         let firsts = [l.tx.throughput.first, l.rx.throughput.first].compactMap { $0 }
         let lasts = [l.tx.throughput.last, l.rx.throughput.last].compactMap { $0 }
         guard let a = firsts.min(), let b = lasts.max() else { return 0 }
@@ -21,9 +25,21 @@ extension LinkStatistics {
             o.add("connection", l.connection)
             o.add("handle", Int(l.handle))
             o.add("transport", l.le ? "le" : "br_edr")
-            o.add("span_us", Int(LinkStatistics.span(l)))
+            o.add("span_us", Int(LinkStatistics.activeSpan(l)))
             o.add("tx", .object(wayFields(l.tx, l, tx: true)))
             o.add("rx", .object(wayFields(l.rx, l, tx: false)))
+            if let m = limits(l) {
+                var lf = Fields()
+                lf.add("att_mtu", m.attMTU ?? 23)
+                lf.add("tx_octets", m.txOctets ?? 27)
+                lf.add("rx_octets", m.rxOctets ?? 27)
+                lf.add("tx_phy", LinkLimits.phyName(m.txPHY))
+                lf.add("rx_phy", LinkLimits.phyName(m.rxPHY))
+                lf.add("interval", m.interval.map { .int($0) } ?? .null)
+                lf.add("ceiling_bps", .object(["tx": m.ceiling(tx: true).map { .int($0) } ?? .null,
+                                               "rx": m.ceiling(tx: false).map { .int($0) } ?? .null]))
+                o.add("limits", .object(lf))
+            }
             return .object(o)
         }))
         var buffers = Fields()
@@ -91,6 +107,14 @@ extension LinkStatistics {
             if l.tx.aclBytes + l.rx.aclBytes > 0 {
                 out.append("      throughput tx \(rate(l.tx)); rx \(rate(l.rx)) (1-second windows)")
             }
+            if let m = limits(l), let tx = m.ceiling(tx: true), let rx = m.ceiling(tx: false) {
+                let mtu = m.attMTU ?? 23
+                var line = "      limits: ATT_MTU \(mtu), data length \(m.txOctets ?? 27)/\(m.rxOctets ?? 27) octets, PHY \(LinkLimits.phyName(m.txPHY))/\(LinkLimits.phyName(m.rxPHY))"
+                if let i = m.interval { line += ", interval \(Fmt.interval1250(i))" }
+                line += ": about \(LinkStatistics.rate(tx)) possible tx, \(LinkStatistics.rate(rx)) rx"
+                if mtu == 23 { line += "; ATT_MTU 23 limits each notification to 20 bytes" }
+                out.append(line)
+            }
         }
         out += SummaryRender.more(orderedLinks.count)
         for (name, p) in [("LE", le), ("BR/EDR", bredr)] where p.count != nil {
@@ -111,6 +135,6 @@ extension LinkStatistics {
     }
 
     static func rate(_ bps: Int) -> String {
-        bps < 10_000 ? "\(bps) bit/s" : bps < 10_000_000 ? "\(Fmt.fixed(bps / 100, scale: 10)) kbit/s" : "\(Fmt.fixed(bps / 100_000, scale: 10)) Mbit/s"
+        bps < 10_000 ? "\(bps) bit/s" : bps < 1_000_000 ? "\(Fmt.fixed(bps / 100, scale: 10)) kbit/s" : "\(Fmt.fixed(bps / 10_000, scale: 100)) Mbit/s"
     }
 }

@@ -142,7 +142,7 @@ public enum StandardLayers {
         layers.append(DeviceInventory())
         layers.append(LinkLayerSummary())
         layers.append(EncryptionSummary())
-        layers.append(LinkStatistics())
+        layers.append(LinkStatistics(att: layers.lazy.compactMap { $0 as? ATTLayer }.first))
         layers.append(Findings())
         layers.append(DiagnosisEngine())
         return layers

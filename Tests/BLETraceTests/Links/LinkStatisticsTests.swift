@@ -72,6 +72,35 @@ import Testing
         #expect(!calm.diagnoses.contains { $0.id == .flowControlStall })
     }
 
+    /// ATT_MTU 247, 251-octet PDUs and 2M PHY both ways, 7.5 ms interval: 1048 µs a data PDU, 44 µs an empty
+    /// one, 1392 µs an exchange with both inter-frame spaces; 5 in an event, 666.7 a second, one notification of
+    /// 244 bytes each: 1,301,333 bit/s.
+    @Test func limitsGiveTheCeiling() throws {
+        let s = Scenario(format: .btsnoop(datalink: 1002))
+        s.connect(handle: 0x0040, peer: Samples.thermo, peerType: 1, interval: 6)
+        s.attOut(0x0040, [0x02] + Self.le16(247))
+        s.attIn(0x0040, [0x03] + Self.le16(247))
+        s.controller(.event, HCIBuilder.leMeta(0x07, Self.le16(0x0040) + Self.le16(251) + Self.le16(2120) + Self.le16(251) + Self.le16(2120)))
+        s.controller(.event, HCIBuilder.leMeta(0x0C, [0x00] + Self.le16(0x0040) + [0x02, 0x02]))
+        let a = Analyzer(sink: nil)
+        a.run(try CaptureFile.open(bytes: s.writer.bytes), path: "t")
+        let stats = try #require(a.layers.compactMap { $0 as? LinkStatistics }.first)
+        let l = try #require(stats.link(1))
+        let m = try #require(stats.limits(l))
+        #expect(m.attMTU == 247 && m.interval == 6)
+        #expect(m.txOctets == 251 && m.rxOctets == 251)
+        #expect(m.txPHY == 2 && m.rxPHY == 2)
+        #expect(m.ceiling(tx: true) == 1_301_333)
+        let lines = try #require(stats.summary()).text
+        #expect(lines.contains(
+            "      limits: ATT_MTU 247, data length 251/251 octets, PHY 2M/2M, interval 7.50 ms: about 1.30 Mbit/s possible tx, 1.30 Mbit/s rx"), "\(lines)")
+        // Two packets a few milliseconds apart: the mean is over a second at least, never above the peak.
+        #expect(lines.contains("      throughput tx mean 56 bit/s, peak 56 bit/s; rx mean 56 bit/s, peak 56 bit/s (1-second windows)"))
+        // Defaults: ATT_MTU 23, 27 octets, 1M: each notification carries 20 bytes.
+        // 676 µs an exchange, 44 in a 30 ms event: 1466.7 notifications a second.
+        #expect(LinkLimits(interval: 24).ceiling(tx: true) == 234_667)
+    }
+
     @Test func aDisconnectFreesWhatWasQueued() throws {
         let s = Scenario(format: .btsnoop(datalink: 1002))
         s.command(0x2002, returning: Self.le16(27) + [1])
