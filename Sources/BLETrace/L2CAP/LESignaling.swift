@@ -235,6 +235,7 @@ public final class SignalingLayer: ChannelDecoder, AnalysisLayer {
             return
         }
         e.l2cap?.psm = ch.psm
+        e.l2cap?.channel = ch.bearer
         if !ch.creditBased {
             decodeBasic(frame, ch, connection: connection, event: &e)
             return

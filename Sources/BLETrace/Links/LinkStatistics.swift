@@ -13,6 +13,19 @@ public final class LinkStatistics: AnalysisLayer {
         public var throughput = ThroughputWindows()
     }
 
+    /// One L2CAP channel of a link: complete frames, their payload bytes and the SDUs they started, each way.
+    public struct Channel: Sendable, Equatable {
+        /// A fixed channel's CID; for a dynamic channel the requester's source CID (frames carry one CID each way).
+        public var cid: UInt16
+        /// The PSM the channel was opened with (dynamic channels whose opening the capture shows).
+        public var psm: UInt16?
+        public var txFrames = 0, txBytes = 0, txSDUs = 0
+        public var rxFrames = 0, rxBytes = 0, rxSDUs = 0
+    }
+
+    /// Channels kept per link; frames on further channels are counted in the link's totals only.
+    static let maxChannels = 32
+
     /// One connection's link.
     public struct Link: Sendable, Equatable {
         public var connection: Int
@@ -26,6 +39,8 @@ public final class LinkStatistics: AnalysisLayer {
         public var completedUnmatched = 0
         /// Data length and PHY as the controller last reported them (ATT_MTU and interval are read at the end).
         public var limits = LinkLimits()
+        /// Its L2CAP channels in order of their first frame (either side's CID: the one the frame carried).
+        public var channels: [Channel] = []
     }
 
     /// A controller buffer pool: LE, or BR/EDR (which LE shares when the controller gives LE none).
@@ -152,6 +167,27 @@ public final class LinkStatistics: AnalysisLayer {
     }
 
     /// The index of connection `id`'s link, made on its first packet.
+    /// Counts a complete frame on its channel.
+    func channel(_ i: Int, _ h: L2CAPHeader, tx: Bool) {
+        let id = h.channel ?? h.cid
+        var k = orderedLinks[i].channels.firstIndex { $0.cid == id }
+        if k == nil, orderedLinks[i].channels.count < LinkStatistics.maxChannels {
+            orderedLinks[i].channels.append(Channel(cid: id, psm: h.psm))
+            k = orderedLinks[i].channels.count - 1
+        }
+        guard let c = k else { return }
+        let sdu = h.sduLength != nil ? 1 : 0
+        if tx {
+            orderedLinks[i].channels[c].txFrames += 1
+            orderedLinks[i].channels[c].txBytes += h.length
+            orderedLinks[i].channels[c].txSDUs += sdu
+        } else {
+            orderedLinks[i].channels[c].rxFrames += 1
+            orderedLinks[i].channels[c].rxBytes += h.length
+            orderedLinks[i].channels[c].rxSDUs += sdu
+        }
+    }
+
     /// The link of an HCI event about `handle` (made if the connection has none yet).
     func linkIndex(handle: UInt16, _ e: TraceEvent) -> Int? {
         guard let id = e.connection ?? pipeline?.connections.latest(handle)?.id else { return nil }
@@ -180,6 +216,7 @@ public final class LinkStatistics: AnalysisLayer {
         guard let i = index(id, handle: a.handle) else { return }
         let n = Int(a.length)
         let frame = e.l2cap?.length ?? 0
+        if let h = e.l2cap { channel(i, h, tx: e.direction == .hostToController) }
         if e.direction == .hostToController {
             orderedLinks[i].tx.aclPackets += 1
             orderedLinks[i].tx.aclBytes += n

@@ -28,6 +28,15 @@ extension LinkStatistics {
             o.add("span_us", Int(LinkStatistics.activeSpan(l)))
             o.add("tx", .object(wayFields(l.tx, l, tx: true)))
             o.add("rx", .object(wayFields(l.rx, l, tx: false)))
+            o.add("channels", .list(l.channels.map { c in
+                var cf = Fields()
+                cf.add("cid", Int(c.cid))
+                if let p = c.psm { cf.add("psm", Int(p)) }
+                if let n = LinkStatistics.channelName(c) { cf.add("name", n) }
+                cf.add("tx", .object(["frames": .int(c.txFrames), "bytes": .int(c.txBytes), "sdus": .int(c.txSDUs)]))
+                cf.add("rx", .object(["frames": .int(c.rxFrames), "bytes": .int(c.rxBytes), "sdus": .int(c.rxSDUs)]))
+                return .object(cf)
+            }))
             if let m = limits(l) {
                 var lf = Fields()
                 lf.add("att_mtu", m.attMTU ?? 23)
@@ -107,6 +116,11 @@ extension LinkStatistics {
             if l.tx.aclBytes + l.rx.aclBytes > 0 {
                 out.append("      throughput tx \(rate(l.tx)); rx \(rate(l.rx)) (1-second windows)")
             }
+            if !l.channels.isEmpty {
+                out.append("      channels: " + l.channels.prefix(8).map { c in
+                    "\(LinkStatistics.channelName(c) ?? "CID \(Hex.hex(c.cid, width: 4))") tx \(c.txFrames)/\(LinkStatistics.size(c.txBytes)) rx \(c.rxFrames)/\(LinkStatistics.size(c.rxBytes))"
+                }.joined(separator: "; ") + (l.channels.count > 8 ? "; …" : "") + " (frames/bytes)")
+            }
             if let m = limits(l), let tx = m.ceiling(tx: true), let rx = m.ceiling(tx: false) {
                 let mtu = m.attMTU ?? 23
                 var line = "      limits: ATT_MTU \(mtu), data length \(m.txOctets ?? 27)/\(m.rxOctets ?? 27) octets, PHY \(LinkLimits.phyName(m.txPHY))/\(LinkLimits.phyName(m.rxPHY))"
@@ -126,6 +140,19 @@ extension LinkStatistics {
                 + (stallCount > 5 ? ", …" : ""))
         }
         return out
+    }
+
+    /// A channel's name: the fixed channel's, or the PSM's of a dynamic one.
+    static func channelName(_ c: Channel) -> String? {
+        switch c.cid {
+        case 0x0001: return "BR/EDR signaling"
+        case 0x0002: return "connectionless"
+        case 0x0004: return "ATT"
+        case 0x0005: return "LE signaling"
+        case 0x0006: return "SMP"
+        case 0x0007: return "BR/EDR SMP"
+        default: return c.psm.map { LESignalingNames.psm($0) ?? "PSM \(Hex.hex($0, width: 4))" }
+        }
     }
 
     static func ms(_ micros: Int64) -> String { Fmt.fixed(Int(micros / 10), scale: 100) }

@@ -111,6 +111,9 @@ public struct L2CAPHeader: Sendable, Equatable {
     public var firstRecord: Int
     /// The PSM of the dynamic channel, when its opening was seen.
     public var psm: UInt16?
+    /// The dynamic channel as one thing: its requester's source CID, whichever of its two CIDs this frame
+    /// carried (when its opening was seen).
+    public var channel: UInt16?
     /// The SDU length field of a K-frame that starts an SDU.
     public var sduLength: Int?
     /// A complete SDU no decoder takes.

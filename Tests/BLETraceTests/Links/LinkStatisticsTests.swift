@@ -101,6 +101,20 @@ import Testing
         #expect(LinkLimits(interval: 24).ceiling(tx: true) == 234_667)
     }
 
+    /// Each L2CAP channel once, whichever of its two CIDs a frame carried: the A2DP stream's signaling channel
+    /// and its media channel, named by PSM, and BR/EDR signaling.
+    @Test func channelsAreCountedEachWay() throws {
+        let stats = try Self.layer(LayerFilterTests.phone(mediaPackets: 12))
+        let l = try #require(stats.orderedLinks.first { !$0.le })
+        #expect(l.channels.map { LinkStatistics.channelName($0) } == ["BR/EDR signaling", "AVDTP", "AVDTP"])
+        let media = l.channels[2]
+        #expect(media.txFrames == 12 && media.txBytes == 12 * 113 && media.rxFrames == 0)
+        let signaling = l.channels[1]
+        #expect(signaling.txFrames == 1 && signaling.rxFrames == 1 && signaling.cid == 0x0041)
+        let text = try #require(stats.summary()).text
+        #expect(text.contains { $0.hasPrefix("      channels: BR/EDR signaling tx 2/") && $0.contains("; AVDTP tx 12/1356 bytes rx 0/0 bytes (frames/bytes)") })
+    }
+
     @Test func aDisconnectFreesWhatWasQueued() throws {
         let s = Scenario(format: .btsnoop(datalink: 1002))
         s.command(0x2002, returning: Self.le16(27) + [1])
