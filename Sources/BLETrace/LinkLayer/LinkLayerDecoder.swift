@@ -60,6 +60,14 @@ public final class LinkLayerDecoder {
         var packets = 0
         var dataPDUs = 0
         var crcBad = 0
+        /// Per data channel (0–36): packets, bad CRCs, RSSI (made with the link's first packet on a known channel).
+        var channels: [ChannelCounts]?
+
+        func count(channel: Int, bad: Bool, rssi: Int?) {
+            guard channel < 37 else { return }
+            if channels == nil { channels = [ChannelCounts](repeating: ChannelCounts(), count: 37) }
+            channels?[channel].add(bad: bad, rssi: rssi)
+        }
         /// Sessions, keys and counters, made when the link first starts encryption.
         var encryptionState: LinkEncryption?
         var encryption: LinkEncryption {
@@ -98,6 +106,8 @@ public final class LinkLayerDecoder {
         public var decrypted = 0
         public var micFailures = 0
         public var directionInferred = 0
+        /// Per channel index (0–39), where the pseudo-header gives the channel: packets, bad CRCs, RSSI.
+        public var channels = [ChannelCounts](repeating: ChannelCounts(), count: 40)
     }
     public private(set) var stats = Stats()
 
@@ -142,6 +152,10 @@ public final class LinkLayerDecoder {
         let facts = PacketFacts(accessAddress: packet.accessAddress, advertising: advertising, crc: crc, crcValue: packet.crc,
                                 trailing: packet.trailing)
         if crc == .unchecked { stats.crcUnchecked += 1 }
+        if let ch = info.channel, ch >= 0, ch < 40 {
+            stats.channels[ch].add(bad: crc == .bad, rssi: info.rssi)
+            link?.count(channel: ch, bad: crc == .bad, rssi: info.rssi)
+        }
         if crc == .bad {
             stats.crcBad += 1
             if stats.crcBadRecords.count < 1000 { stats.crcBadRecords.append(r.number) }
@@ -499,4 +513,5 @@ public final class LinkLayerDecoder {
         }
     }
 }
+
 

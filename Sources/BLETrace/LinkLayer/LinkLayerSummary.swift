@@ -29,6 +29,7 @@ extension LinkLayerDecoder {
             if let v = l.timeout { c.add("timeout", v) }
             c.add("packets", l.packets)
             c.add("crc_bad", l.crcBad)
+            if let ch = l.channels { c.add("channels", ChannelCounts.fields(ch)) }
             c.add("encryption_record", l.encryptionRecord.map { .int($0) } ?? .null)
             if l.plaintextAfterEncryption { c.add("decrypted_capture", true) }
             c.add("terminated_record", l.terminatedRecord.map { .int($0) } ?? .null)
@@ -42,9 +43,14 @@ extension LinkLayerDecoder {
                 if let rec = l.encryptionRecord { line += ", encrypted from record \(rec)" }
                 if let rec = l.terminatedRecord { line += ", terminated at record \(rec)" + (l.terminateReason.map { " (\(HCIText.status($0)))" } ?? "") }
                 text.append(line)
+                if let ch = l.channels, let worst = ChannelCounts.worstText(ch) { text.append("      " + worst) }
             }
         }
         f.add("connections", .list(list))
+        if stats.channels.contains(where: { $0.packets > 0 }) {
+            f.add("channels", ChannelCounts.fields(stats.channels))
+            text.insert("    channels: " + ChannelCounts.overview(stats.channels), at: 1)
+        }
         return SummarySection(name: "link_layer", value: .object(f), text: text)
     }
 }
