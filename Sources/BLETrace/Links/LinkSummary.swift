@@ -3,7 +3,9 @@
 extension LinkStatistics {
     public func summary() -> SummarySection? {
         guard !orderedLinks.isEmpty else { return nil }
-        return SummarySection(name: "links", value: { [self] in .object(fields()) }, text: { [self] in text() })
+        // What other layers and the pipeline say is read now: the section may be built after they are gone.
+        let limits = orderedLinks.map { self.limits($0) }
+        return SummarySection(name: "links", value: { [self] in .object(fields(limits)) }, text: { [self] in text(limits) })
     }
 
     /// From the first to the last ACL packet either way, and at least one second (a mean over a few
@@ -18,9 +20,9 @@ extension LinkStatistics {
         return b.micros - a.micros
     }
 
-    func fields() -> Fields {
+    func fields(_ limits: [LinkLimits?]) -> Fields {
         var f = Fields()
-        f.add("links", .list(orderedLinks.map { l in
+        f.add("links", .list(orderedLinks.enumerated().map { i, l in
             var o = Fields()
             o.add("connection", l.connection)
             o.add("handle", Int(l.handle))
@@ -37,7 +39,7 @@ extension LinkStatistics {
                 cf.add("rx", .object(["frames": .int(c.rxFrames), "bytes": .int(c.rxBytes), "sdus": .int(c.rxSDUs)]))
                 return .object(cf)
             }))
-            if let m = limits(l) {
+            if let m = limits[i] {
                 var lf = Fields()
                 lf.add("att_mtu", m.attMTU ?? 23)
                 lf.add("tx_octets", m.txOctets ?? 27)
@@ -98,9 +100,9 @@ extension LinkStatistics {
         return o
     }
 
-    func text() -> [String] {
+    func text(_ limits: [LinkLimits?]) -> [String] {
         var out = ["  Links:       \(orderedLinks.count) with ACL data (packets, bytes, TX latency to completion, throughput each way)"]
-        for l in orderedLinks.prefix(SummaryRender.textListed) {
+        for (i, l) in orderedLinks.prefix(SummaryRender.textListed).enumerated() {
             let span = LinkStatistics.span(l)
             var line = "    #\(l.connection) handle \(Hex.hex(l.handle, width: 4)): tx \(l.tx.aclPackets) packets \(LinkStatistics.size(l.tx.aclBytes))"
             line += ", \(l.completed) completed"
@@ -121,7 +123,7 @@ extension LinkStatistics {
                     "\(LinkStatistics.channelName(c) ?? "CID \(Hex.hex(c.cid, width: 4))") tx \(c.txFrames)/\(LinkStatistics.size(c.txBytes)) rx \(c.rxFrames)/\(LinkStatistics.size(c.rxBytes))"
                 }.joined(separator: "; ") + (l.channels.count > 8 ? "; …" : "") + " (frames/bytes)")
             }
-            if let m = limits(l), let tx = m.ceiling(tx: true), let rx = m.ceiling(tx: false) {
+            if let m = limits[i], let tx = m.ceiling(tx: true), let rx = m.ceiling(tx: false) {
                 let mtu = m.attMTU ?? 23
                 var line = "      limits: ATT_MTU \(mtu), data length \(m.txOctets ?? 27)/\(m.rxOctets ?? 27) octets, PHY \(LinkLimits.phyName(m.txPHY))/\(LinkLimits.phyName(m.rxPHY))"
                 if let i = m.interval { line += ", interval \(Fmt.interval1250(i))" }
