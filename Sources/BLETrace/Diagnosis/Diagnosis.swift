@@ -109,6 +109,7 @@ public enum DiagnosisID: String, Sendable, CaseIterable {
     case controllerReset = "controller_reset"
     case commandRejected = "command_rejected"
     case flowControlStall = "flow_control_stall"
+    case interference
     // Capture
     case captureIncomplete = "capture_incomplete"
     // Classic
@@ -122,7 +123,7 @@ public enum DiagnosisID: String, Sendable, CaseIterable {
     public var severity: DiagnosisSeverity {
         switch self {
         case .peerRestarted, .connectionParametersRejected, .reconnectLoop, .weakSecurity, .attributeNotPermitted,
-             .applicationError, .attError, .commandRejected, .l2capChannelNotConfigured, .flowControlStall:
+             .applicationError, .attError, .commandRejected, .l2capChannelNotConfigured, .flowControlStall, .interference:
             return .warning
         case .captureIncomplete, .unbonded:
             return .info
@@ -216,6 +217,9 @@ public struct DiagnosisFacts: Sendable, Equatable {
     public var method: PairingMethod?
     /// What the capture could not show (lowers an absence diagnosis to info).
     public var limit: CaptureLimit?
+    /// Interference: the channels whose packet error rate stands out, and each one's rate in per mille.
+    public var channels: [Int]?
+    public var channelPerMille: [Int]?
     /// True when a later event on the same connection shows that the cause was dealt with (not used for grouping).
     public var recovered = false
 

@@ -5,7 +5,7 @@ public enum DiagnosisRules {
             // Capture first: what it cannot show qualifies the rest.
             CaptureLimitsRule(),
             // Link
-            LinkEndRule(), ParameterUpdateRule(), ReconnectLoopRule(), PeerRestartRule(),
+            LinkEndRule(), ParameterUpdateRule(), ReconnectLoopRule(), PeerRestartRule(), InterferenceRule(),
             // Security
             PairingRule(), EncryptionRule(), InsufficientSecurityRule(), WeakSecurityRule(),
             // GATT

@@ -65,6 +65,8 @@ extension DiagnosisText {
                 : "The host reset the controller while it had links or was scanning: every link and scan ended there."
         case .commandRejected:
             s = "The controller answered the command with an error status, so what it was to do did not happen."
+        case .interference:
+            s = "As the sniffer received them, those channels lost far more packets than the link's other channels: something else transmits on their frequencies (Wi-Fi, another link), or the sniffer hears them badly. Each lost packet is sent again in a later connection event."
         case .flowControlStall:
             s = "The host had sent as many ACL packets as the controller has buffers and had to wait for Number Of Completed Packets before sending more: nothing went out on any link sharing those buffers while it waited."
         case .captureIncomplete:
@@ -184,6 +186,7 @@ extension DiagnosisText {
         case .attError: return "Check the request's parameters against the server's database."
         case .controllerReset: return "Look at the controller's firmware log and the host's reason for the reset around that time."
         case .commandRejected: return "Check the command's parameters and the controller's state when it was sent."
+        case .interference: return "Leave those channels out of the channel map (LE Set Host Channel Classification), move the link away from the Wi-Fi channel that overlaps them, or capture closer to the devices to rule out the sniffer."
         case .flowControlStall: return "Look at the link around those records: a peer that stopped acknowledging (range, interference, a busy peripheral) keeps the buffers taken; the Links section shows the TX latency to completion."
         case .captureIncomplete: return "Keep it in mind when reading absences; capture again with a complete log if they matter."
         case .classicPairingIncomplete: return "Check that the pairing prompt was answered on both devices and the link stayed up."

@@ -144,6 +144,9 @@ public enum DiagnosisText {
         case .controllerReset:
             if let r = f.reason, f.byLocal == false { return "The controller reported a hardware error (code \(Hex.hex(r, width: 2)))" }
             return "The controller was reset after connections or scanning had started"
+        case .interference:
+            let list = zip(f.channels ?? [], f.channelPerMille ?? []).map { "\($0) (\(Fmt.fixed($1, scale: 10)) %)" }
+            return "Channel\(list.count == 1 ? "" : "s") \(list.joined(separator: ", ")) lost far more packets than the rest of the link's (median \(Fmt.fixed(f.number ?? 0, scale: 10)) %)"
         case .flowControlStall:
             return "All \(f.number.map(String.init) ?? "the") controller ACL buffers were taken and no packet completed for \(f.micros.map { Fmt.fixed(Int($0 / 10_000), scale: 100) } ?? "over 1") s"
         case .commandRejected:

@@ -151,3 +151,28 @@ final class PeerRestartRule: DiagnosisRule {
         candidates.removeAll()
     }
 }
+
+/// `interference`: on a sniffed link, data channels whose packet error rate is at least 20 % and three times the
+/// median of the link's channels (each with 20 packets or more): something transmits on those frequencies.
+final class InterferenceRule: DiagnosisRule {
+    let inputs: [DiagnosisInput] = []
+    static let minimumPackets = 20
+
+    func finish(_ ctx: DiagnosisContext) {
+        guard let ll = ctx.pipeline?.linkLayerIfUsed else { return }
+        for l in ll.linkOrder {
+            guard let counts = l.channels, let opened = l.connectRecord else { continue }
+            let rated = counts.enumerated().filter { $0.element.packets >= InterferenceRule.minimumPackets }
+            guard rated.count >= 3 else { continue }
+            let rates = rated.map { $0.element.per ?? 0 }.sorted()
+            let median = rates[rates.count / 2]
+            let outliers = rated.filter { ($0.element.per ?? 0) >= 0.2 && ($0.element.per ?? 0) >= 3 * median }
+            guard !outliers.isEmpty else { continue }
+            var facts = DiagnosisFacts(number: Int((median * 1000).rounded()))
+            facts.channels = outliers.map(\.offset)
+            facts.channelPerMille = outliers.map { Int((($0.element.per ?? 0) * 1000).rounded()) }
+            ctx.raise(Diagnosis(id: .interference, facts: facts, peer: l.peripheral, connection: l.connection?.id,
+                                evidence: [opened]))
+        }
+    }
+}
