@@ -39,6 +39,8 @@ public final class LinkStatistics: AnalysisLayer {
         public var completedUnmatched = 0
         /// Data length and PHY as the controller last reported them (ATT_MTU and interval are read at the end).
         public var limits = LinkLimits()
+        /// Its connection parameter requests and updates, in order (at most 64).
+        public var parameters: [ParameterStep] = []
         /// Its L2CAP channels in order of their first frame (either side's CID: the one the frame carried).
         public var channels: [Channel] = []
     }
@@ -81,7 +83,7 @@ public final class LinkStatistics: AnalysisLayer {
 
     /// The links in order of their first packet, and where each connection's is (mutated in place: a copy of a
     /// `Link` would copy its latency samples).
-    public private(set) var orderedLinks: [Link] = []
+    public internal(set) var orderedLinks: [Link] = []
     var slot: [Int: Int] = [:]
     /// The last connection looked up and its index (a run of packets is mostly one link's).
     var lastID = -1
@@ -118,6 +120,7 @@ public final class LinkStatistics: AnalysisLayer {
         // At decode time, where the record kind is known: no look at other events, no copy of a body.
         pipeline.aclObservers.append { [unowned self] e in self.observeACL(e) }
         pipeline.hciEventObservers.append { [unowned self] body, e in self.observe(body, e) }
+        pipeline.hciCommandObservers.append { [unowned self] body, e in self.command(body, e) }
     }
 
     func observeACL(_ e: TraceEvent) {
@@ -125,9 +128,11 @@ public final class LinkStatistics: AnalysisLayer {
         if e.direction == .hostToController { byHandle[a.handle, default: HandleCounts()].tx += 1 } else { byHandle[a.handle, default: HandleCounts()].rx += 1 }
         guard let c = e.connection else { return }
         acl(a, connection: c, e)
+        if e.l2cap?.cid == 0x0005 { signaling(e, handle: a.handle) }
     }
 
     func observe(_ ev: HCIEventBody, _ e: TraceEvent) {
+        if ev.code == 0x3E { parameterEvent(ev, e) }
         switch ev.params {
         case let .completedPackets(list):
             for (h, n) in list {

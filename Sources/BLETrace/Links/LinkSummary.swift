@@ -30,6 +30,7 @@ extension LinkStatistics {
             o.add("span_us", Int(LinkStatistics.activeSpan(l)))
             o.add("tx", .object(wayFields(l.tx, l, tx: true)))
             o.add("rx", .object(wayFields(l.rx, l, tx: false)))
+            if !l.parameters.isEmpty { o.add("parameter_updates", .list(l.parameters.map { .object(LinkStatistics.stepFields($0)) })) }
             o.add("channels", .list(l.channels.map { c in
                 var cf = Fields()
                 cf.add("cid", Int(c.cid))
@@ -118,6 +119,8 @@ extension LinkStatistics {
             if l.tx.aclBytes + l.rx.aclBytes > 0 {
                 out.append("      throughput tx \(rate(l.tx)); rx \(rate(l.rx)) (1-second windows)")
             }
+            for p in l.parameters.prefix(10) { out.append("      parameters: " + LinkStatistics.stepText(p)) }
+            if l.parameters.count > 10 { out.append("      … \(l.parameters.count - 10) more parameter requests in the JSON summary") }
             if !l.channels.isEmpty {
                 out.append("      channels: " + l.channels.prefix(8).map { c in
                     "\(LinkStatistics.channelName(c) ?? "CID \(Hex.hex(c.cid, width: 4))") tx \(c.txFrames)/\(LinkStatistics.size(c.txBytes)) rx \(c.rxFrames)/\(LinkStatistics.size(c.rxBytes))"
@@ -165,5 +168,55 @@ extension LinkStatistics {
 
     static func rate(_ bps: Int) -> String {
         bps < 10_000 ? "\(bps) bit/s" : bps < 1_000_000 ? "\(Fmt.fixed(bps / 100, scale: 10)) kbit/s" : "\(Fmt.fixed(bps / 10_000, scale: 100)) Mbit/s"
+    }
+}
+
+extension LinkStatistics {
+    static func stepFields(_ p: ParameterStep) -> Fields {
+        var f = Fields()
+        f.add("record", p.record)
+        f.add("asked_by", p.asker.rawValue)
+        if let v = p.intervalMin { f.add("interval_min", v) }
+        if let v = p.intervalMax { f.add("interval_max", v) }
+        if let v = p.latency { f.add("latency", v) }
+        if let v = p.timeout { f.add("timeout", v) }
+        switch p.outcome {
+        case .pending:
+            f.add("outcome", "pending")
+        case let .accepted(r):
+            f.add("outcome", "accepted"); f.add("outcome_record", r)
+        case let .rejected(r, reason):
+            f.add("outcome", "rejected"); f.add("outcome_record", r); f.add("reason", reason)
+        case let .applied(r, interval, latency, timeout):
+            f.add("outcome", "applied"); f.add("outcome_record", r)
+            f.add("applied", .object(["interval": .int(interval), "latency": .int(latency), "timeout": .int(timeout)]))
+        case let .failed(r, status):
+            f.add("outcome", "failed"); f.add("outcome_record", r); f.add("status", Int(status)); f.add("status_name", HCIText.status(status))
+        }
+        return f
+    }
+
+    /// "record 120, the peer over L2CAP asked 7.50–15.00 ms, latency 0, timeout 2000 ms: accepted (record 121), applied at record 135: 15.00 ms, latency 0, timeout 2000 ms".
+    static func stepText(_ p: ParameterStep) -> String {
+        let who: String
+        switch p.asker {
+        case .localHost: who = "the local host asked"
+        case .peerL2CAP: who = "the peer asked over L2CAP"
+        case .peerLinkLayer: who = "the peer's link layer asked"
+        case .unseen: who = "an update nobody was seen asking for"
+        }
+        var s = "record \(p.record), \(who)"
+        if let a = p.intervalMin, let b = p.intervalMax, let l = p.latency, let t = p.timeout {
+            s += " " + (a == b ? Fmt.interval1250(a) : "\(Fmt.fixed(a * 125, scale: 100))–\(Fmt.interval1250(b))") + ", latency \(l), timeout \(Fmt.timeout10(t))"
+        }
+        switch p.outcome {
+        case .pending: s += ": no answer in the capture"
+        case let .accepted(r): s += ": accepted at record \(r), never applied"
+        case let .rejected(r, reason): s += ": rejected at record \(r) (\(p.asker == .peerL2CAP || p.asker == .localHost ? "result \(reason)" : HCIText.status(UInt8(truncatingIfNeeded: reason))))"
+        case let .applied(r, interval, latency, timeout):
+            s += ": applied at record \(r): \(Fmt.interval1250(interval)), latency \(latency), timeout \(Fmt.timeout10(timeout))"
+        case let .failed(r, status): s += ": failed at record \(r): \(HCIText.status(status))"
+        }
+        return s
     }
 }

@@ -97,6 +97,7 @@ public final class Pipeline {
     /// each HCI event's body with its event. Only those records pay for them.
     public var aclObservers: [(TraceEvent) -> Void] = []
     public var hciEventObservers: [(HCIEventBody, TraceEvent) -> Void] = []
+    public var hciCommandObservers: [(HCICommandBody, TraceEvent) -> Void] = []
     let emit: (TraceEvent) -> Void
     /// Sniffer captures: link-layer decoding, created with the first link-layer record.
     var linkLayerDecoder: LinkLayerDecoder?
@@ -232,6 +233,7 @@ public final class Pipeline {
                 e.handle = h
                 e.connection = connections.existing(h)?.id
             }
+            for o in hciCommandObservers { o(body, e) }
         } catch {
             markMalformed(&e, r, layer: "HCI command", error)
         }

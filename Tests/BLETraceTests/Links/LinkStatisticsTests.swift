@@ -115,6 +115,34 @@ import Testing
         #expect(text.contains { $0.hasPrefix("      channels: BR/EDR signaling tx 2/") && $0.contains("; AVDTP tx 12/1356 bytes rx 0/0 bytes (frames/bytes)") })
     }
 
+    /// Who asked for new parameters and what became of it: the peer over L2CAP (accepted, then carried out by
+    /// the host's LE Connection Update), the peer's link layer (refused by the host), and an update nobody asked.
+    @Test func parameterHistory() throws {
+        let s = Scenario(format: .btsnoop(datalink: 1002))
+        let h: UInt16 = 0x0040
+        s.connect(handle: h, peer: Samples.thermo, peerType: 1)
+        s.l2cap(handle: h, cid: 5, fromHost: false, [0x12, 0x01] + Self.le16(8) + Self.le16(6) + Self.le16(12) + Self.le16(0) + Self.le16(200))
+        s.l2cap(handle: h, cid: 5, fromHost: true, [0x13, 0x01] + Self.le16(2) + Self.le16(0))
+        s.commandWithStatus(0x2013, Self.le16(h) + Self.le16(6) + Self.le16(12) + Self.le16(0) + Self.le16(200) + Self.le16(0) + Self.le16(0))
+        s.controller(.event, HCIBuilder.leMeta(0x03, [0x00] + Self.le16(h) + Self.le16(12) + Self.le16(0) + Self.le16(200)))
+        s.controller(.event, HCIBuilder.leMeta(0x06, Self.le16(h) + Self.le16(80) + Self.le16(100) + Self.le16(4) + Self.le16(600)))
+        s.command(0x2021, Self.le16(h) + [0x3B])
+        s.controller(.event, HCIBuilder.leMeta(0x03, [0x00] + Self.le16(h) + Self.le16(24) + Self.le16(0) + Self.le16(400)))
+        let stats = try Self.layer(s)
+        let p = try #require(stats.link(1)).parameters
+        #expect(p.map(\.asker) == [.peerL2CAP, .peerLinkLayer, .unseen])
+        guard p.count == 3 else { return }
+        #expect(p[0].intervalMin == 6 && p[0].intervalMax == 12 && p[0].timeout == 200)
+        if case let .applied(_, interval, _, timeout) = p[0].outcome { #expect(interval == 12 && timeout == 200) } else { Issue.record("\(p[0].outcome)") }
+        if case let .rejected(_, reason) = p[1].outcome { #expect(reason == 0x3B) } else { Issue.record("\(p[1].outcome)") }
+        let text = try #require(stats.summary()).text.filter { $0.hasPrefix("      parameters: ") }
+        #expect(text.count == 3)
+        #expect(text[0].contains("the peer asked over L2CAP 7.50–15.00 ms, latency 0, timeout 2000 ms: applied at record "))
+        #expect(text[1].contains("the peer's link layer asked 100.00–125.00 ms, latency 4, timeout 6000 ms: rejected at record "))
+        #expect(text[1].hasSuffix("(Unacceptable Connection Parameters)"))
+        #expect(text[2].contains("an update nobody was seen asking for: applied at record "))
+    }
+
     @Test func aDisconnectFreesWhatWasQueued() throws {
         let s = Scenario(format: .btsnoop(datalink: 1002))
         s.command(0x2002, returning: Self.le16(27) + [1])
