@@ -84,6 +84,10 @@ public struct CaptureDigest {
         public var steps: [Step]
         /// Encrypted data PDUs a sniffer captured but nothing decrypted: the connection's ATT is not seen.
         public var undecoded = 0
+        /// The link statistics: TX latency to completion (p95) and the fullest 1-second window each way.
+        public var txLatencyP95: Int64?
+        public var peakTx: Int?
+        public var peakRx: Int?
     }
 
     public struct Value: Sendable {
@@ -160,12 +164,18 @@ public struct CaptureDigest {
         }
 
         let mtus = att?.seenMTU ?? [:]
+        let linkStats = layers.compactMap { $0 as? LinkStatistics }.first
         for c in summary.connections where c.le {
             var link = Link(id: c.id, peer: ATTLayer.deviceKey(c), role: c.role.map { HCIText.role($0) }, openedRecord: c.openedRecord,
                             initial: log.initialParameters[c.id], final: nil, updates: c.updates.map { ($0.interval, $0.latency, $0.timeout) },
                             disconnectReason: c.disconnectReason.map { Int($0) }, encrypted: c.encrypted,
                             attMTU: mtus[c.id].flatMap { $0.client != nil || $0.server != nil ? $0.mtu : nil }, setupMicros: log.setupMicros[c.id], pairings: [], steps: [])
             if let i = c.interval, let l = c.latency, let t = c.timeout { link.final = (i, l, t) }
+            if let s = linkStats?.link(c.id) {
+                link.txLatencyP95 = s.latency.percentile(95)
+                link.peakTx = s.tx.throughput.peakBitsPerSecond
+                link.peakRx = s.rx.throughput.peakBitsPerSecond
+            }
             for a in smp?.attempts ?? [] where a.connection == c.id {
                 var io: String? = nil
                 if let q = a.request, let r = a.response {

@@ -87,7 +87,7 @@ public struct DiffOptions: Sendable {
     public init() {}
 
     public static let ignorable = DiffItem.Category.allCases.map(\.rawValue)
-        + ["rssi", "manufacturer-data", "tx-power", "names", "handles", "mtu", "setup", "latency"]
+        + ["rssi", "manufacturer-data", "tx-power", "names", "handles", "mtu", "setup", "latency", "throughput"]
 
     func skip(_ name: String) -> Bool { ignore.contains(name) }
 }
@@ -355,6 +355,12 @@ public struct Diff {
 
     static func ms(_ us: Int64) -> String { Fmt.fixed(Int(us / 10), scale: 100) + " ms" }
 
+    /// Peak throughput changed by half or more, and by 8 kbit/s at least (a few packets more are no change).
+    static func throughputChanged(_ x: Int, _ y: Int) -> Bool {
+        let lo = min(x, y), hi = max(x, y)
+        return hi - lo >= 8_000 && Double(hi) >= 1.5 * Double(max(lo, 1))
+    }
+
     func slower(_ x: Int64, _ y: Int64) -> Bool {
         let lo = min(x, y), hi = max(x, y)
         return hi - lo >= options.timingThresholdMicros && Double(hi) >= options.timingRatio * Double(max(lo, 1))
@@ -409,6 +415,15 @@ public struct Diff {
         }
         if !options.skip("setup"), let x = la.setupMicros, let y = lb.setupMicros, slower(x, y) {
             add(.timing, subject, "connection setup time", a: Diff.ms(x), b: Diff.ms(y), recordA: la.openedRecord, recordB: lb.openedRecord)
+        }
+        if !options.skip("latency"), let x = la.txLatencyP95, let y = lb.txLatencyP95, slower(x, y) {
+            add(.timing, subject, "TX latency to completion p95", a: Diff.ms(x), b: Diff.ms(y))
+        }
+        if !options.skip("throughput") {
+            for (name, x, y) in [("peak throughput tx", la.peakTx, lb.peakTx), ("peak throughput rx", la.peakRx, lb.peakRx)] {
+                guard let x, let y, Diff.throughputChanged(x, y) else { continue }
+                add(.timing, subject, name, a: LinkStatistics.rate(x), b: LinkStatistics.rate(y))
+            }
         }
     }
 

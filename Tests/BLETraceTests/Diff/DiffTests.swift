@@ -159,6 +159,38 @@ import Testing
         #expect(Diff(c, d).isEmpty, "\(Diff(c, d).items.map(\.line))")
     }
 
+    /// Link statistics in diff (issue #28): a burst of notifications against the same ones a second apart, and
+    /// writes completed at once against completions 200 ms late.
+    @Test func throughputAndTXLatencyChangesAreListed() throws {
+        func session(burst: Bool) -> Scenario {
+            let s = Scenario(format: .btsnoop(datalink: 1002))
+            s.aclMTU = 251
+            s.connect(handle: 0x0040, peer: Samples.thermo, peerType: 1)
+            for i in 0..<40 {
+                s.advance(ms: burst ? 20 : 1000)
+                s.attIn(0x0040, [0x1B, 0x0E, 0x00] + [UInt8](repeating: UInt8(i), count: 200))
+            }
+            for _ in 0..<12 {
+                s.advance(ms: 50)
+                if burst {
+                    s.attOut(0x0040, [0x52, 0x10, 0x00, 0x01])
+                } else {
+                    s.host(.acl, HCIBuilder.acl(handle: 0x0040, HCIBuilder.l2cap(cid: 4, [0x52, 0x10, 0x00, 0x01])))
+                    s.advance(ms: 200)
+                    s.controller(.event, HCIBuilder.event(0x13, [1] + HCIBuilder.le16(0x0040) + HCIBuilder.le16(1)))
+                }
+            }
+            return s
+        }
+        let a = try DiffTests.digest(session(burst: true)), b = try DiffTests.digest(session(burst: false))
+        let timing = Diff(a, b).items.filter { $0.category == .timing }.map(\.text)
+        #expect(timing.contains("peak throughput rx"), "\(timing)")
+        #expect(timing.contains("TX latency to completion p95"), "\(timing)")
+        var o = DiffOptions()
+        o.ignore = ["throughput", "latency"]
+        #expect(Diff(a, b, options: o).items.filter { $0.category == .timing }.isEmpty)
+    }
+
     @Test func renderersShowTheItemsInOrder() throws {
         let diff = Diff(try DiffTests.digest(Samples.diffSession(bad: false), path: "good.btsnoop"),
                         try DiffTests.digest(Samples.diffSession(bad: true), path: "bad.btsnoop"))
