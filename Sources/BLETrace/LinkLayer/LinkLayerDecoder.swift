@@ -60,6 +60,8 @@ public final class LinkLayerDecoder {
         var packets = 0
         var dataPDUs = 0
         var crcBad = 0
+        /// Its connection events, payload and silences as the sniffer saw them.
+        var events = ConnectionEvents()
         /// Per data channel (0–36): packets, bad CRCs, RSSI (made with the link's first packet on a known channel).
         var channels: [ChannelCounts]?
 
@@ -332,7 +334,12 @@ public final class LinkLayerDecoder {
             dir = sameEvent ? l.lastDirection.opposite : .centralToPeripheral
             stats.directionInferred += 1
         }
-        l.lastTime = info.radioMicros ?? r.timestamp.micros
+        let now = info.radioMicros ?? r.timestamp.micros
+        let (gap, gapOverflow) = now.subtractingReportingOverflow(l.lastTime)
+        let answers = l.lastTime != .min && !gapOverflow && gap >= 0 && gap <= Int64(l.lastAirtime + air + 650)
+        l.events.packet(at: now, central: dir == .centralToPeripheral, newEvent: dir == .centralToPeripheral && !answers,
+                        payload: Int(h.length), record: r.number)
+        l.lastTime = now
         l.lastChannel = info.channel
         l.lastDirection = dir
         l.lastAirtime = air

@@ -30,6 +30,7 @@ extension LinkLayerDecoder {
             c.add("packets", l.packets)
             c.add("crc_bad", l.crcBad)
             if let ch = l.channels { c.add("channels", ChannelCounts.fields(ch)) }
+            if l.events.seen > 0 { c.add("events", .object(eventFields(l))) }
             c.add("encryption_record", l.encryptionRecord.map { .int($0) } ?? .null)
             if l.plaintextAfterEncryption { c.add("decrypted_capture", true) }
             c.add("terminated_record", l.terminatedRecord.map { .int($0) } ?? .null)
@@ -44,6 +45,7 @@ extension LinkLayerDecoder {
                 if let rec = l.terminatedRecord { line += ", terminated at record \(rec)" + (l.terminateReason.map { " (\(HCIText.status($0)))" } ?? "") }
                 text.append(line)
                 if let ch = l.channels, let worst = ChannelCounts.worstText(ch) { text.append("      " + worst) }
+                if l.events.seen > 0 { text.append("      " + eventText(l)) }
             }
         }
         f.add("connections", .list(list))
@@ -52,6 +54,36 @@ extension LinkLayerDecoder {
             text.insert("    channels: " + ChannelCounts.overview(stats.channels), at: 1)
         }
         return SummarySection(name: "link_layer", value: .object(f), text: text)
+    }
+}
+
+extension LinkLayerDecoder {
+    func eventFields(_ l: Link) -> Fields {
+        let ev = l.events
+        var f = Fields()
+        f.add("seen", ev.seen)
+        f.add("missed", ev.missed(interval: l.interval).map { .int($0) } ?? .null)
+        f.add("with_data", ev.eventsWithData)
+        let span = max(ev.lastStart - (ev.firstStart ?? ev.lastStart), 1_000_000)
+        f.add("payload_bps", .object(["central_to_peripheral": .int(ev.payloadBytes[0] * 8 * 1_000_000 / Int(span)),
+                                      "peripheral_to_central": .int(ev.payloadBytes[1] * 8 * 1_000_000 / Int(span))]))
+        f.add("longest_silence_us", .object(["central": .int(Int(ev.longestSilence[0])), "peripheral": .int(Int(ev.longestSilence[1]))]))
+        if let t = l.timeout { f.add("supervision_timeout_us", t * 10_000) }
+        return f
+    }
+
+    /// "events: 1203 seen, 17 missed, 35 % with data; air payload …; longest silence …".
+    func eventText(_ l: Link) -> String {
+        let ev = l.events
+        var s = "events: \(ev.seen) seen"
+        if let m = ev.missed(interval: l.interval) { s += ", \(m) missed" }
+        s += ", \(ev.eventsWithData * 100 / max(ev.seen, 1)) % with data"
+        let span = max(ev.lastStart - (ev.firstStart ?? ev.lastStart), 1_000_000)
+        s += "; air payload \(LinkStatistics.rate(ev.payloadBytes[0] * 8 * 1_000_000 / Int(span))) central → peripheral, "
+            + "\(LinkStatistics.rate(ev.payloadBytes[1] * 8 * 1_000_000 / Int(span))) back"
+        s += "; longest silence central \(Fmt.seconds(micros: ev.longestSilence[0])) s, peripheral \(Fmt.seconds(micros: ev.longestSilence[1])) s"
+        if let t = l.timeout { s += " (supervision timeout \(Fmt.timeout10(t)))" }
+        return s
     }
 }
 

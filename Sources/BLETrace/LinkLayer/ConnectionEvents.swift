@@ -1,0 +1,57 @@
+/// A sniffed connection's events as reconstructed from its packets: an event starts with a packet from the
+/// central that does not answer the previous packet (Core Vol 6 Part B 4.5.1); from the events seen and the
+/// connection interval, the events the sniffer missed. Also, per side, the payload bytes sent and the longest
+/// time without a packet received with a good CRC (the supervision margin), and the share of events that
+/// carried data.
+public struct ConnectionEvents: Sendable, Equatable {
+    public private(set) var seen = 0
+    var withData = 0
+    var currentHasData = false
+    public private(set) var firstStart: Int64?
+    public private(set) var lastStart: Int64 = 0
+    /// Payload octets of data PDUs: central → peripheral, peripheral → central.
+    public private(set) var payloadBytes = [0, 0]
+    var lastGood: [Int64?] = [nil, nil]
+    var lastGoodRecord: [Int] = [0, 0]
+    /// Per side, the longest time between two good packets, and the records that bound it.
+    public private(set) var longestSilence: [Int64] = [0, 0]
+    public private(set) var silenceRecords: [(from: Int, to: Int)?] = [nil, nil]
+
+    public static func == (a: ConnectionEvents, b: ConnectionEvents) -> Bool {
+        a.seen == b.seen && a.withData == b.withData && a.payloadBytes == b.payloadBytes && a.longestSilence == b.longestSilence
+    }
+
+    /// A packet with a good CRC: `newEvent` when it opens a connection event.
+    mutating func packet(at t: Int64, central: Bool, newEvent: Bool, payload: Int, record: Int) {
+        if newEvent {
+            if currentHasData { withData += 1 }
+            currentHasData = false
+            seen += 1
+            if firstStart == nil { firstStart = t }
+            lastStart = t
+        }
+        if payload > 0 { currentHasData = true }
+        let side = central ? 0 : 1
+        payloadBytes[side] += payload
+        if let last = lastGood[side] {
+            let gap = t - last
+            if gap > longestSilence[side] {
+                longestSilence[side] = gap
+                silenceRecords[side] = (lastGoodRecord[side], record)
+            }
+        }
+        lastGood[side] = t
+        lastGoodRecord[side] = record
+    }
+
+    /// Events that carried at least one PDU with a payload.
+    public var eventsWithData: Int { withData + (currentHasData ? 1 : 0) }
+
+    /// Events the connection had between the first and the last seen at `interval` (1.25 ms units) that the
+    /// sniffer did not see.
+    public func missed(interval: Int?) -> Int? {
+        guard let i = interval, i > 0, let first = firstStart, seen > 0 else { return nil }
+        let expected = Int((Double(lastStart - first) / Double(i * 1250)).rounded()) + 1
+        return max(0, expected - seen)
+    }
+}
