@@ -43,6 +43,8 @@ public final class LinkStatistics: AnalysisLayer {
         public var parameters: [ParameterStep] = []
         /// Its L2CAP channels in order of their first frame (either side's CID: the one the frame carried).
         public var channels: [Channel] = []
+        /// Where the last frame's channel is in `channels` (a run of frames is mostly one channel's).
+        var lastChannel = 0
     }
 
     /// A controller buffer pool: LE, or BR/EDR (which LE shares when the controller gives LE none).
@@ -94,11 +96,31 @@ public final class LinkStatistics: AnalysisLayer {
     public private(set) var bredr = Pool()
     public private(set) var stalls: [Stall] = []
     public private(set) var stallCount = 0
-    /// Bounded by the 12-bit handle space.
-    public private(set) var byHandle: [UInt16: HandleCounts] = [:]
+    /// Per connection handle (12 bits): counts and packets not yet completed, made with the first ACL packet.
+    var handles: [HandleState] = []
+    struct HandleState {
+        var counts = HandleCounts()
+        var seen = false
+        /// The packets sent on the handle and not completed yet (time, connection), oldest first.
+        var pending = PendingQueue()
+    }
 
-    /// Per handle: the packets sent and not completed yet (time, connection), oldest first.
-    var pending: [UInt16: PendingQueue] = [:]
+    /// Every ACL packet and completion per handle that had any.
+    public var byHandle: [UInt16: HandleCounts] {
+        var out: [UInt16: HandleCounts] = [:]
+        for (h, s) in handles.enumerated() where s.seen { out[UInt16(h)] = s.counts }
+        return out
+    }
+
+    /// The state of `handle`, the table made on first use (a handle is 12 bits).
+    /// `seen`: the handle had an ACL packet or a completion (a disconnect alone does not list it).
+    @inline(__always) func slotOf(_ handle: UInt16, seen: Bool = true) -> Int {
+        if handles.isEmpty { handles = [HandleState](repeating: HandleState(), count: 0x1000) }
+        let h = Int(handle & 0x0FFF)
+        if seen { handles[h].seen = true }
+        return h
+    }
+
     weak var pipeline: Pipeline?
 
     /// The ATT layer, for each connection's ATT_MTU (weak: the analyzer owns the layers).
@@ -125,7 +147,8 @@ public final class LinkStatistics: AnalysisLayer {
 
     func observeACL(_ e: TraceEvent) {
         guard let a = e.acl, e.direction != .unknown else { return }
-        if e.direction == .hostToController { byHandle[a.handle, default: HandleCounts()].tx += 1 } else { byHandle[a.handle, default: HandleCounts()].rx += 1 }
+        let s = slotOf(a.handle)
+        if e.direction == .hostToController { handles[s].counts.tx += 1 } else { handles[s].counts.rx += 1 }
         guard let c = e.connection else { return }
         acl(a, connection: c, e)
         if e.l2cap?.cid == 0x0005 { signaling(e, handle: a.handle) }
@@ -136,14 +159,14 @@ public final class LinkStatistics: AnalysisLayer {
         switch ev.params {
         case let .completedPackets(list):
             for (h, n) in list {
-                byHandle[h, default: HandleCounts()].completed += n
+                handles[slotOf(h)].counts.completed += n
                 completed(handle: h, count: n, e)
             }
         case let .disconnectionComplete(0, h, _):
             // The controller flushes what was still queued on the link and frees its buffers.
             var dropped = 0
-            while pending[h]?.pop() != nil { dropped += 1 }
-            pending[h] = nil
+            let s = slotOf(h, seen: false)
+            while handles[s].pending.pop() != nil { dropped += 1 }
             if dropped > 0, let id = e.connection ?? pipeline?.connections.latest(h)?.id, let i = slot[id] {
                 updatePool(le: orderedLinks[i].le) { p in p.outstanding = max(0, p.outstanding - dropped); p.fullSince = nil }
             }
@@ -175,12 +198,15 @@ public final class LinkStatistics: AnalysisLayer {
     /// Counts a complete frame on its channel.
     func channel(_ i: Int, _ h: L2CAPHeader, tx: Bool) {
         let id = h.channel ?? h.cid
-        var k = orderedLinks[i].channels.firstIndex { $0.cid == id }
+        let last = orderedLinks[i].lastChannel
+        var k: Int? = last < orderedLinks[i].channels.count && orderedLinks[i].channels[last].cid == id
+            ? last : orderedLinks[i].channels.firstIndex { $0.cid == id }
         if k == nil, orderedLinks[i].channels.count < LinkStatistics.maxChannels {
             orderedLinks[i].channels.append(Channel(cid: id, psm: h.psm))
             k = orderedLinks[i].channels.count - 1
         }
         guard let c = k else { return }
+        orderedLinks[i].lastChannel = c
         let sdu = h.sduLength != nil ? 1 : 0
         if tx {
             orderedLinks[i].channels[c].txFrames += 1
@@ -227,7 +253,7 @@ public final class LinkStatistics: AnalysisLayer {
             orderedLinks[i].tx.aclBytes += n
             orderedLinks[i].tx.l2capBytes += frame
             orderedLinks[i].tx.throughput.add(n, at: e.timestamp)
-            pending[a.handle, default: PendingQueue()].push(e.timestamp, connection: id)
+            handles[slotOf(a.handle)].pending.push(e.timestamp, connection: id)
             let le = orderedLinks[i].le
             updatePool(le: le) { p in p.outstanding += 1 }
             takeBuffer(le: le, e)
@@ -241,7 +267,7 @@ public final class LinkStatistics: AnalysisLayer {
 
     func completed(handle: UInt16, count n: Int, _ e: TraceEvent) {
         for _ in 0..<max(0, min(n, 0xFFFF)) {
-            guard let (sent, id) = pending[handle]?.pop() else {
+            guard let (sent, id) = handles[slotOf(handle)].pending.pop() else {
                 if let c = e.connection ?? pipeline?.connections.latest(handle)?.id, let i = existingIndex(c) {
                     orderedLinks[i].completedUnmatched += 1
                 }
