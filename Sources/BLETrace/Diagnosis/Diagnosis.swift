@@ -192,6 +192,9 @@ public struct DiagnosisFacts: Sendable, Equatable {
     public var timeout: Int?
     /// Microseconds since the peer was last heard before the decisive record.
     public var silenceMicros: Int64?
+    /// A sniffed link lost: how long the central kept transmitting after the peripheral's last packet (in
+    /// `micros`), and the peripheral's longest silence before that (the least supervision margin it had).
+    public var longestSilenceMicros: Int64?
     /// RSSI at the first and last reading on the link (HCI Read RSSI or the sniffer's).
     public var rssiFirst: Int?
     public var rssiLast: Int?

@@ -5,7 +5,7 @@ public enum DiagnosisRules {
             // Capture first: what it cannot show qualifies the rest.
             CaptureLimitsRule(),
             // Link
-            LinkEndRule(), ParameterUpdateRule(), ReconnectLoopRule(), PeerRestartRule(), InterferenceRule(),
+            LinkEndRule(), ParameterUpdateRule(), ReconnectLoopRule(), PeerRestartRule(), InterferenceRule(), SniffedLinkLossRule(),
             // Security
             PairingRule(), EncryptionRule(), InsufficientSecurityRule(), WeakSecurityRule(),
             // GATT

@@ -21,13 +21,28 @@ public struct ConnectionEvents: Sendable, Equatable {
         a.seen == b.seen && a.withData == b.withData && a.payloadBytes == b.payloadBytes && a.longestSilence == b.longestSilence
     }
 
-    /// A packet with a good CRC: `newEvent` when it opens a connection event.
-    mutating func packet(at t: Int64, central: Bool, newEvent: Bool, payload: Int, record: Int) {
+    /// The event counter of the last event, counted from the first one seen (event 0 when the capture holds the
+    /// CONNECT_IND and the sniffer caught the first event) with the intervals between event starts.
+    public private(set) var counter = 0
+
+    /// A packet with a good CRC: `newEvent` when it opens a connection event; `interval` (1.25 ms units) the
+    /// one in force.
+    mutating func packet(at t: Int64, central: Bool, newEvent: Bool, payload: Int, record: Int, interval: Int? = nil) {
         if newEvent {
-            if currentHasData { withData += 1 }
+            // Data before the first event seen belongs to no event counted.
+            if currentHasData && seen > 0 { withData += 1 }
             currentHasData = false
             seen += 1
-            if firstStart == nil { firstStart = t }
+            if firstStart == nil {
+                firstStart = t
+            } else {
+                let gap = t.subtractingReportingOverflow(lastStart)
+                var step = 1
+                if let i = interval, i > 0, !gap.overflow, gap.partialValue > 0 {
+                    step = max(1, Int(min((Double(gap.partialValue) / Double(i * 1250)).rounded(), 65536)))
+                }
+                counter = (counter + step) & 0xFFFF
+            }
             lastStart = t
         }
         if payload > 0 { currentHasData = true }
@@ -45,7 +60,7 @@ public struct ConnectionEvents: Sendable, Equatable {
     }
 
     /// Events that carried at least one PDU with a payload.
-    public var eventsWithData: Int { withData + (currentHasData ? 1 : 0) }
+    public var eventsWithData: Int { withData + (currentHasData && seen > 0 ? 1 : 0) }
 
     /// Events the connection had between the first and the last seen at `interval` (1.25 ms units) that the
     /// sniffer did not see.

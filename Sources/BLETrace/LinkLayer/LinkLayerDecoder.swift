@@ -28,6 +28,8 @@ public final class LinkLayerDecoder {
         /// After that, the other side's NESN came back to `sn`: it received a newer PDU from this side (one the
         /// sniffer missed), so this side has moved on.
         var superseded = false
+        /// The PDU carried L2CAP data (not an empty PDU, not a control PDU).
+        var payload = false
     }
 
     var links: [UInt32: Link] = [:]
@@ -233,6 +235,7 @@ public final class LinkLayerDecoder {
         l.interval = k.interval
         l.latency = k.latency
         l.timeout = k.timeout
+        l.maps.start(k.channelMap)
         guard let h = l.handle else { return }
         apply(.opened(handle: h, peer: peripheral, peerType: peripheralType, role: 0, interval: k.interval,
                       latency: k.latency, timeout: k.timeout, le: true), r)
@@ -263,6 +266,7 @@ public final class LinkLayerDecoder {
         var c = ByteCursor(packet.pdu)
         guard let b0 = try? c.u8(), let b1 = try? c.u8() else { return } // `split` guarantees the header
         let h = LLDataHeader(b0, b1)
+        if h.md { l.moreData += 1 }
         if h.cp { _ = try? c.u8() }
         var payload = c.rest()
 
@@ -283,7 +287,12 @@ public final class LinkLayerDecoder {
         let (gap, gapOverflow) = now.subtractingReportingOverflow(l.lastTime)
         let answers = l.lastTime != .min && !gapOverflow && gap >= 0 && gap <= Int64(l.lastAirtime + air + 650)
         l.events.packet(at: now, central: dir == .centralToPeripheral, newEvent: dir == .centralToPeripheral && !answers,
-                        payload: Int(h.length), record: r.number)
+                        payload: Int(h.length), record: r.number, interval: l.interval)
+        if let ch = info.channel {
+            var counter: Int? = l.connectRecord != nil ? l.events.counter : nil
+            if case let .nordic(n) = info.header { counter = Int(n.eventCounter) }
+            l.maps.packet(channel: ch, counter: counter, record: r.number)
+        }
         l.lastTime = now
         l.lastChannel = info.channel
         l.lastDirection = dir
@@ -325,11 +334,21 @@ public final class LinkLayerDecoder {
             retransmission = !s.acked || (s.nesn == h.nesn && !s.superseded && nextEvent)
         }
         if l.sides[1 - side].seen {
-            if h.nesn != l.sides[1 - side].sn { l.sides[1 - side].acked = true }
+            if h.nesn != l.sides[1 - side].sn {
+                let other = l.sides[1 - side]
+                if !other.acked, other.payload, let c = conn, let handle = l.handle, !pipeline.sniffedAckObservers.isEmpty {
+                    let waited = r.timestamp.micros.subtractingReportingOverflow(other.time)
+                    if !waited.overflow, waited.partialValue >= 0 {
+                        for o in pipeline.sniffedAckObservers { o(c.id, handle, side == 1, waited.partialValue) }
+                    }
+                }
+                l.sides[1 - side].acked = true
+            }
             else if l.sides[1 - side].acked { l.sides[1 - side].superseded = true }
         }
         if !retransmission {
-            l.sides[side] = SideState(seen: true, sn: h.sn, nesn: h.nesn, hash: hash, record: r.number, time: r.timestamp.micros, acked: false)
+            l.sides[side] = SideState(seen: true, sn: h.sn, nesn: h.nesn, hash: hash, record: r.number, time: r.timestamp.micros, acked: false,
+                                      payload: h.length > 0 && h.llid != 3)
         }
 
         // Encryption.
@@ -354,6 +373,7 @@ public final class LinkLayerDecoder {
 
         if retransmission {
             stats.retransmissions += 1
+            l.retransmissions += 1
             show(.retransmission(of: s.record))
             return
         }
@@ -374,6 +394,7 @@ public final class LinkLayerDecoder {
             case let .repeated(actual):
                 if actual != dir { dir = actual; l.lastDirection = dir; e.direction = dir.timelineDirection }
                 stats.retransmissions += 1
+                l.retransmissions += 1
                 show(.retransmission(of: s.record))
                 return
             case .micFailure:
@@ -383,6 +404,8 @@ public final class LinkLayerDecoder {
             case .noKey:
                 stats.encrypted += 1
                 show(.encrypted(payload: payload))
+                // Data the capture cannot read still counts as traffic (less its 4-byte MIC).
+                if h.llid != 3 { for o in pipeline.sniffedDataObservers { o(e, max(0, Int(h.length) - 4)) } }
                 return
             }
         }
@@ -393,6 +416,7 @@ public final class LinkLayerDecoder {
                 let d = try LLControl.decode(payload)
                 show(.control(d))
                 encryptionProcedure(d, dir, l, r)
+                sniffedLimits(d, dir, l, record: r.number)
                 if let effect = d.effect { control(effect, l, r) }
             } catch {
                 e.radio = radio
@@ -400,6 +424,7 @@ public final class LinkLayerDecoder {
             }
         case 1 where h.length == 0:
             stats.empty += 1
+            l.empty += 1
             show(.empty)
         case 1, 2:
             l.dataPDUs += 1
@@ -423,6 +448,7 @@ public final class LinkLayerDecoder {
                 show(.problem(reason: reason, payload: payload))
             }
             e.warning = warning
+            for o in pipeline.sniffedDataObservers { o(e, Int(h.length)) }
         default:
             show(.reservedLLID)
         }

@@ -29,8 +29,12 @@ extension LinkLayerDecoder {
             if let v = l.timeout { c.add("timeout", v) }
             c.add("packets", l.packets)
             c.add("crc_bad", l.crcBad)
+            c.add("retransmissions", l.retransmissions)
+            c.add("empty", l.empty)
+            c.add("more_data", l.moreData)
+            if l.maps.current != nil { c.add("channel_map", .object(l.maps.fields)) }
             if let ch = l.channels { c.add("channels", ChannelCounts.fields(ch)) }
-            if l.events.seen > 0 { c.add("events", .object(eventFields(l))) }
+            if l.events.seen > 0 { c.add("events", .object(LinkLayerDecoder.eventFields(l))) }
             c.add("encryption_record", l.encryptionRecord.map { .int($0) } ?? .null)
             if l.plaintextAfterEncryption { c.add("decrypted_capture", true) }
             c.add("terminated_record", l.terminatedRecord.map { .int($0) } ?? .null)
@@ -40,12 +44,14 @@ extension LinkLayerDecoder {
                 var line = "    AA \(Hex.hex(l.accessAddress, width: 8))"
                 if let a = l.central, let p = l.peripheral { line += ": \(a) → \(p)" }
                 line += ", \(l.packets) packets"
+                if l.retransmissions > 0 { line += " (\(l.retransmissions) retransmitted)" }
                 if let rec = l.connectRecord { line += ", CONNECT_IND at record \(rec)" }
                 if let rec = l.encryptionRecord { line += ", encrypted from record \(rec)" }
                 if let rec = l.terminatedRecord { line += ", terminated at record \(rec)" + (l.terminateReason.map { " (\(HCIText.status($0)))" } ?? "") }
                 text.append(line)
                 if let ch = l.channels, let worst = ChannelCounts.worstText(ch) { text.append("      " + worst) }
                 if l.events.seen > 0 { text.append("      " + eventText(l)) }
+                if let m = l.maps.text { text.append("      " + m) }
             }
         }
         f.add("connections", .list(list))
@@ -58,7 +64,7 @@ extension LinkLayerDecoder {
 }
 
 extension LinkLayerDecoder {
-    func eventFields(_ l: Link) -> Fields {
+    static func eventFields(_ l: Link) -> Fields {
         let ev = l.events
         var f = Fields()
         f.add("seen", ev.seen)
@@ -69,6 +75,9 @@ extension LinkLayerDecoder {
                                       "peripheral_to_central": .int(ev.payloadBytes[1] * 8 * 1_000_000 / Int(span))]))
         f.add("longest_silence_us", .object(["central": .int(Int(ev.longestSilence[0])), "peripheral": .int(Int(ev.longestSilence[1]))]))
         if let t = l.timeout { f.add("supervision_timeout_us", t * 10_000) }
+        f.add("empty_pdus", l.empty)
+        f.add("more_data_pdus", l.moreData)
+        f.add("retransmissions", l.retransmissions)
         return f
     }
 

@@ -29,8 +29,24 @@ extension LinkLayerDecoder {
         var packets = 0
         var dataPDUs = 0
         var crcBad = 0
+        /// Retransmitted PDUs, empty PDUs, and PDUs with the MD (more data) flag set.
+        var retransmissions = 0
+        var empty = 0
+        var moreData = 0
         /// Its connection events, payload and silences as the sniffer saw them.
         var events = ConnectionEvents()
+        /// Its channel map, updates and packets outside it.
+        var maps = ChannelMapHistory()
+        /// What each side said it can send and receive (LL_LENGTH_REQ/RSP: max octets; central, peripheral),
+        /// and the PHYs in use (HCI numbering: 1 1M, 2 2M, 3 coded) after LL_PHY_UPDATE_IND.
+        var maxTxOctets: [Int?] = [nil, nil]
+        var maxRxOctets: [Int?] = [nil, nil]
+        var phy: (centralToPeripheral: UInt8, peripheralToCentral: UInt8)?
+        /// Data length each way once both sides have spoken (central → peripheral, peripheral → central).
+        var dataLength: (Int, Int)? {
+            guard let ct = maxTxOctets[0], let pr = maxRxOctets[1], let pt = maxTxOctets[1], let cr = maxRxOctets[0] else { return nil }
+            return (min(ct, pr), min(pt, cr))
+        }
         /// Per data channel (0–36): packets, bad CRCs, RSSI (made with the link's first packet on a known channel).
         var channels: [ChannelCounts]?
 

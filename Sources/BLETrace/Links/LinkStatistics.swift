@@ -31,6 +31,8 @@ public final class LinkStatistics: AnalysisLayer {
         public var connection: Int
         public var handle: UInt16
         public var le: Bool
+        /// A sniffer's view of the link (counts from the air, completions are acknowledgements).
+        public var sniffed = false
         public var tx = Way()
         public var rx = Way()
         public var completed = 0
@@ -132,6 +134,10 @@ public final class LinkStatistics: AnalysisLayer {
     public func limits(_ l: Link) -> LinkLimits? {
         guard l.le else { return nil }
         var m = l.limits
+        if l.sniffed, let s = sniffedLink(l) {
+            if let (tx, rx) = s.dataLength { m.txOctets = tx; m.rxOctets = rx }
+            if let p = s.phy { m.txPHY = p.centralToPeripheral; m.rxPHY = p.peripheralToCentral }
+        }
         m.attMTU = att?.seenMTU[l.connection]?.mtu
         m.interval = pipeline?.connections.connection(id: l.connection)?.interval
         return m
@@ -143,6 +149,10 @@ public final class LinkStatistics: AnalysisLayer {
         pipeline.aclObservers.append { [unowned self] e in self.observeACL(e) }
         pipeline.hciEventObservers.append { [unowned self] body, e in self.observe(body, e) }
         pipeline.hciCommandObservers.append { [unowned self] body, e in self.command(body, e) }
+        pipeline.sniffedDataObservers.append { [unowned self] e, n in self.sniffed(e, payload: n) }
+        pipeline.sniffedAckObservers.append { [unowned self] id, handle, central, waited in
+            self.acknowledged(id, handle: handle, fromCentral: central, after: waited)
+        }
     }
 
     func observeACL(_ e: TraceEvent) {

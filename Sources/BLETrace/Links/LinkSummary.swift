@@ -5,7 +5,8 @@ extension LinkStatistics {
         guard !orderedLinks.isEmpty else { return nil }
         // What other layers and the pipeline say is read now: the section may be built after they are gone.
         let limits = orderedLinks.map { self.limits($0) }
-        return SummarySection(name: "links", value: { [self] in .object(fields(limits)) }, text: { [self] in text(limits) })
+        let sniffed = orderedLinks.map { $0.sniffed ? sniffedLink($0) : nil }
+        return SummarySection(name: "links", value: { [self] in .object(fields(limits, sniffed)) }, text: { [self] in text(limits) })
     }
 
     /// From the first to the last ACL packet either way, and at least one second (a mean over a few
@@ -20,7 +21,7 @@ extension LinkStatistics {
         return b.micros - a.micros
     }
 
-    func fields(_ limits: [LinkLimits?]) -> Fields {
+    func fields(_ limits: [LinkLimits?], _ sniffed: [LinkLayerDecoder.Link?]) -> Fields {
         var f = Fields()
         f.add("links", .list(orderedLinks.enumerated().map { i, l in
             var o = Fields()
@@ -31,7 +32,7 @@ extension LinkStatistics {
             o.add("tx", .object(wayFields(l.tx, l, tx: true)))
             o.add("rx", .object(wayFields(l.rx, l, tx: false)))
             if !l.parameters.isEmpty { o.add("parameter_updates", .list(l.parameters.map { .object(LinkStatistics.stepFields($0)) })) }
-            o.add("channels", .list(l.channels.map { c in
+            o.add("l2cap_channels", .list(l.channels.map { c in
                 var cf = Fields()
                 cf.add("cid", Int(c.cid))
                 if let p = c.psm { cf.add("psm", Int(p)) }
@@ -40,6 +41,13 @@ extension LinkStatistics {
                 cf.add("rx", .object(["frames": .int(c.rxFrames), "bytes": .int(c.rxBytes), "sdus": .int(c.rxSDUs)]))
                 return .object(cf)
             }))
+            if l.sniffed {
+                o.add("sniffed", true)
+                if let s = sniffed[i] {
+                    if s.events.seen > 0 { o.add("events", .object(LinkLayerDecoder.eventFields(s))) }
+                    if let ch = s.channels { o.add("channels", ChannelCounts.fields(ch)) }
+                }
+            }
             if let m = limits[i] {
                 var lf = Fields()
                 lf.add("att_mtu", m.attMTU ?? 23)
@@ -102,22 +110,26 @@ extension LinkStatistics {
     }
 
     func text(_ limits: [LinkLimits?]) -> [String] {
-        var out = ["  Links:       \(orderedLinks.count) with ACL data (packets, bytes, TX latency to completion, throughput each way)"]
+        var out = orderedLinks.allSatisfy(\.sniffed)
+            ? ["  Links:       \(orderedLinks.count) with data PDUs (packets, bytes, latency to acknowledgement, throughput each way)"]
+            : ["  Links:       \(orderedLinks.count) with ACL data (packets, bytes, TX latency to completion, throughput each way)"]
         for (i, l) in orderedLinks.prefix(SummaryRender.textListed).enumerated() {
             let span = LinkStatistics.span(l)
-            var line = "    #\(l.connection) handle \(Hex.hex(l.handle, width: 4)): tx \(l.tx.aclPackets) packets \(LinkStatistics.size(l.tx.aclBytes))"
-            line += ", \(l.completed) completed"
+            // A sniffed link's directions are the central's and the peripheral's; completions are acknowledgements.
+            let (txName, rxName, done) = l.sniffed ? ("central", "peripheral", "acknowledged") : ("tx", "rx", "completed")
+            var line = "    #\(l.connection) handle \(Hex.hex(l.handle, width: 4)): \(txName) \(l.tx.aclPackets) packets \(LinkStatistics.size(l.tx.aclBytes))"
+            line += ", \(l.completed) \(done)"
             if l.latency.count > 0, let p50 = l.latency.percentile(50), let p95 = l.latency.percentile(95) {
                 line += " (latency \(LinkStatistics.ms(l.latency.min))/\(LinkStatistics.ms(p50))/\(LinkStatistics.ms(p95))/\(LinkStatistics.ms(l.latency.max)) ms min/p50/p95/max)"
             }
-            line += "; rx \(l.rx.aclPackets) packets \(LinkStatistics.size(l.rx.aclBytes))"
+            line += "; \(rxName) \(l.rx.aclPackets) packets \(LinkStatistics.size(l.rx.aclBytes))"
             out.append(line)
             func rate(_ w: Way) -> String {
                 let mean = w.throughput.meanBitsPerSecond(over: span).map { LinkStatistics.rate($0) } ?? "–"
                 return "mean \(mean), peak \(LinkStatistics.rate(w.throughput.peakBitsPerSecond))"
             }
             if l.tx.aclBytes + l.rx.aclBytes > 0 {
-                out.append("      throughput tx \(rate(l.tx)); rx \(rate(l.rx)) (1-second windows)")
+                out.append("      throughput \(txName) \(rate(l.tx)); \(rxName) \(rate(l.rx)) (1-second windows)")
             }
             for p in l.parameters.prefix(10) { out.append("      parameters: " + LinkStatistics.stepText(p)) }
             if l.parameters.count > 10 { out.append("      … \(l.parameters.count - 10) more parameter requests in the JSON summary") }

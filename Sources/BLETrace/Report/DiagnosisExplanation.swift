@@ -4,6 +4,16 @@ extension DiagnosisText {
         let f = d.facts
         var s: String
         switch d.id {
+        case .linkLost where f.micros != nil:
+            // Seen by a sniffer: the central's transmissions after the peripheral's last packet.
+            s = "The sniffer saw the peripheral's last packet and then the central transmitting alone for \(seconds(f.micros ?? 0))"
+            if let t = f.timeout { s += " (supervision timeout \(Fmt.timeout10(t))" + (f.interval.map { ", interval \(Fmt.interval1250($0))" } ?? "") + ")" }
+            s += " before it stopped too: the peripheral no longer answered, and the central gave the link up."
+            if let m = f.longestSilenceMicros, let t = f.timeout, t > 0 {
+                s += " Before that, the peripheral's longest silence was \(seconds(m)), \(Int(m / 100) / t) % of the timeout"
+                s += m * 2 > Int64(t) * 10_000 ? ": the link had been close to the limit." : ": the link had been healthy until then."
+            }
+            s += " The peripheral went out of range, was switched off, or stopped answering (a crash or reset)."
         case .linkLost:
             s = "The controller ended the link because no packet arrived from the peer within the supervision timeout"
             if let t = f.timeout { s += " (\(Fmt.timeout10(t))" + (f.interval.map { ", interval \(Fmt.interval1250($0))" } ?? "") + ")" }

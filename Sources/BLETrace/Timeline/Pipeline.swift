@@ -98,6 +98,10 @@ public final class Pipeline {
     public var aclObservers: [(TraceEvent) -> Void] = []
     public var hciEventObservers: [(HCIEventBody, TraceEvent) -> Void] = []
     public var hciCommandObservers: [(HCICommandBody, TraceEvent) -> Void] = []
+    /// Observers of sniffed link traffic as it is decoded: each data PDU with a payload that is not a
+    /// retransmission (its event, payload length), and each data PDU the other side acknowledged.
+    public var sniffedDataObservers: [(TraceEvent, Int) -> Void] = []
+    public var sniffedAckObservers: [(_ connection: Int, _ handle: UInt16, _ fromCentral: Bool, _ latency: Int64) -> Void] = []
     let emit: (TraceEvent) -> Void
     /// Sniffer captures: link-layer decoding, created with the first link-layer record.
     var linkLayerDecoder: LinkLayerDecoder?

@@ -1,0 +1,124 @@
+import Testing
+@testable import BLETrace
+
+/// A sniffed link in `summary.links` and the link layer's per-link state (issue #28): data PDUs counted each
+/// way, acknowledgements with their latency, data length and PHY from the control PDUs, the channel map and
+/// its updates, and a supervision timeout seen from the air.
+@Suite struct SniffedLinkTests {
+    /// A central PDU in event `k` (nRF event counter `k`, channel `channel`) and, unless `answer` is false, the
+    /// peripheral's answer 300 µs later acknowledging it.
+    static func event(_ k: Int, at start: Int64, channel: Int, central pdu: [UInt8]? = nil, peripheral answerPDU: [UInt8]? = nil,
+                      answer: Bool = true, n: inout Int) -> [Record] {
+        let sn = UInt8(k & 1)
+        var out: [Record] = []
+        n += 1
+        let c = pdu.map { LL.data(llid: $0.first == 0xFF ? 3 : 2, sn: sn, nesn: sn, Array($0.dropFirst($0.first == 0xFF ? 1 : 0))) }
+            ?? LL.data(llid: 1, sn: sn, nesn: sn, [])
+        out.append(LL.record(n, LL.nordic(LL.conn(c), flags: LL.dflags(central: true), channel: UInt8(channel), eventCounter: k),
+                             linkType: 272, micros: start))
+        if answer {
+            n += 1
+            let p = answerPDU.map { LL.data(llid: $0.first == 0xFF ? 3 : 2, sn: sn, nesn: 1 - sn, Array($0.dropFirst($0.first == 0xFF ? 1 : 0))) }
+                ?? LL.data(llid: 1, sn: sn, nesn: 1 - sn, [])
+            out.append(LL.record(n, LL.nordic(LL.conn(p), flags: LL.dflags(central: false), channel: UInt8(channel), eventCounter: k),
+                                 linkType: 272, micros: start + 300))
+        }
+        return out
+    }
+
+    static let t0: Int64 = 1_000_000
+
+    static func connect() -> [Record] {
+        [LL.record(1, LL.nordic(LL.connectInd(), packetID: 0x06, flags: 1, channel: 37), linkType: 272, micros: t0)]
+    }
+
+    @Test func dataAcknowledgementsLimitsAndChannelMap() throws {
+        var records = Self.connect()
+        var n = 1
+        // Control PDUs (0xFF marks LLID 3): the central's LL_LENGTH_REQ (RX 251, TX 251), the peripheral's
+        // LL_LENGTH_RSP (RX 100, TX 80), LL_PHY_UPDATE_IND (2M to the peripheral, 1M back), and in event 3 an
+        // LL_CHANNEL_MAP_IND excluding channels 5, 12 and 15 from event 10.
+        let lengthReq: [UInt8] = [0xFF, 0x14] + LL.le16(251) + LL.le16(2120) + LL.le16(251) + LL.le16(2120)
+        let lengthRsp: [UInt8] = [0xFF, 0x15] + LL.le16(100) + LL.le16(2120) + LL.le16(80) + LL.le16(2120)
+        let phy: [UInt8] = [0xFF, 0x18, 0x02, 0x01] + LL.le16(8)
+        let allBut: UInt64 = 0x1F_FFFF_FFFF & ~(1 << 5 | 1 << 12 | 1 << 15)
+        let mapInd: [UInt8] = [0xFF, 0x01] + (0..<5).map { UInt8(truncatingIfNeeded: allBut >> (8 * UInt64($0))) } + LL.le16(10)
+        // An ATT Read Request (7 L2CAP octets) from the central in event 6, answered by a Read Response (8).
+        let read: [UInt8] = [3, 0, 4, 0, 0x0A, 0x03, 0x00]
+        let response: [UInt8] = [4, 0, 4, 0, 0x0B, 1, 2, 3]
+        for k in 0..<20 {
+            let start = Self.t0 + 10_000 + Int64(k) * 30_000
+            let (c, p): ([UInt8]?, [UInt8]?) = switch k {
+            case 1: (lengthReq, lengthRsp)
+            case 2: (phy, nil)
+            case 3: (mapInd, nil)
+            case 6: (read, nil)
+            case 7: (nil, response)
+            default: (nil, nil)
+            }
+            records += Self.event(k, at: start, channel: k, central: c, peripheral: p, n: &n)
+        }
+        let run = LL.run(records)
+        let ll = try #require(run.analyzer.pipeline.linkLayerIfUsed)
+        let link = try #require(ll.linkOrder.first)
+        // Channel 5 (event 5) was still in the map; 12 and 15 were used after the instant: 2 packets each.
+        #expect(link.maps.updateCount == 1 && link.maps.current == allBut)
+        #expect(link.maps.outside == 4 && ChannelMapHistory.list(link.maps.outsideChannels) == [12, 15])
+        #expect(link.dataLength.map { [$0.0, $0.1] } == [100, 80])
+        #expect(link.empty == 34 && link.retransmissions == 0)
+        let layerText = try #require(run.summary.sections.first { $0.name == "link_layer" }).text
+        #expect(layerText.contains("      channel map: 34 channels in force; 1 update (record 8: 34 channels at event 10); 4 packets on channels the map excluded (12, 15) from record 26"))
+
+        let stats = try #require(run.analyzer.layers.compactMap { $0 as? LinkStatistics }.first)
+        let l = try #require(stats.orderedLinks.first)
+        #expect(l.sniffed && l.tx.aclPackets == 1 && l.tx.aclBytes == 7 && l.rx.aclPackets == 1 && l.rx.aclBytes == 8)
+        #expect(l.completed == 1 && l.latency.min == 300 && l.latency.max == 300)
+        let section = try #require(stats.summary())
+        #expect(section.text.contains("    #1 handle 0x0001: central 1 packets 7 bytes, 1 acknowledged (latency 0.30/0.30/0.30/0.30 ms min/p50/p95/max); peripheral 1 packets 8 bytes"))
+        guard case let .list(links)? = section.value.objectValue?["links"], let first = links.first?.objectValue else {
+            Issue.record("no links"); return
+        }
+        #expect(first["sniffed"] == .bool(true))
+        #expect(first["events"]?.objectValue?["seen"] == .int(20))
+        #expect(first["events"]?.objectValue?["missed"] == .int(0))
+        guard case let .list(channels)? = first["channels"] else { Issue.record("no channels"); return }
+        #expect(channels.count == 20 && channels.first?.objectValue?["packets"] == .int(2))
+        let limits = try #require(first["limits"]?.objectValue)
+        #expect(limits["tx_octets"] == .int(100) && limits["rx_octets"] == .int(80))
+        #expect(limits["tx_phy"] == .string("2M") && limits["rx_phy"] == .string("1M"))
+        guard case let .list(l2cap)? = first["l2cap_channels"] else { Issue.record("no L2CAP channels"); return }
+        #expect(l2cap.first?.objectValue?["cid"] == .int(4))
+    }
+
+    /// The peripheral answers ten events, then the central polls alone for `polling` events at 30 ms; the
+    /// capture goes on to `end` µs after the start with an advert.
+    static func lossCapture(polling: Int, end: Int64) -> Summary {
+        var records = Self.connect()
+        var n = 1
+        for k in 0..<(10 + polling) {
+            // The peripheral skips event 4 too: 60 ms without it, its longest silence before the loss.
+            records += Self.event(k, at: Self.t0 + 10_000 + Int64(k) * 30_000, channel: k % 37, answer: k < 10 && k != 4, n: &n)
+        }
+        n += 1
+        records.append(LL.record(n, LL.nordic(LL.packet(LL.advAA, LL.adv(0, LL.addr(0x0A_0B_0C_0D_0E_0F) + [2, 1, 6]), crcInit: LLCRC.advertisingInit), packetID: 0x06, flags: 1, channel: 37),
+                                 linkType: 272, micros: Self.t0 + end))
+        return LL.run(records).summary
+    }
+
+    @Test func aSupervisionTimeoutSeenFromTheAir() throws {
+        // Timeout 5 s: the central polls for 5.1 s after the peripheral's last packet.
+        let summary = Self.lossCapture(polling: 170, end: 7_000_000)
+        let d = try #require(summary.diagnoses.first { $0.id == .linkLost })
+        #expect(d.facts.micros == 170 * 30_000 - 300 && d.facts.longestSilenceMicros == 60_000 && d.facts.timeout == 500)
+        #expect(d.connections == [1])
+        let why = DiagnosisText.explanation(d)
+        #expect(why.hasPrefix("The sniffer saw the peripheral's last packet and then the central transmitting alone for 5.099700 s (supervision timeout 5000 ms, interval 30.00 ms)"))
+        #expect(why.contains("the peripheral's longest silence was 0.060000 s, 1 % of the timeout: the link had been healthy until then."))
+        // Both sides stopping together is the sniffer losing the link, not a supervision timeout.
+        let lostBySniffer = Self.lossCapture(polling: 0, end: 7_000_000)
+        #expect(!lostBySniffer.diagnoses.contains { $0.id == .linkLost })
+        // A capture that ends before the timeout could have run out cannot tell.
+        let short = Self.lossCapture(polling: 100, end: 4_000_000)
+        #expect(!short.diagnoses.contains { $0.id == .linkLost })
+    }
+}
