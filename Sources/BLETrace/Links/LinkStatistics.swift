@@ -87,19 +87,21 @@ public final class LinkStatistics: AnalysisLayer {
 
     /// The links in order of their first packet, and where each connection's is (mutated in place: a copy of a
     /// `Link` would copy its latency samples).
-    public internal(set) var orderedLinks: [Link] = []
-    var slot: [Int: Int] = [:]
+    // Touched several times for each ACL packet and completion, by this class alone and never re-entrantly: no
+    // run-time exclusivity checks (each cost about 80 instructions).
+    @exclusivity(unchecked) public internal(set) var orderedLinks: [Link] = []
+    @exclusivity(unchecked) var slot: [Int: Int] = [:]
     /// The last connection looked up and its index (a run of packets is mostly one link's).
-    var lastID = -1
-    var lastIndex = 0
+    @exclusivity(unchecked) var lastID = -1
+    @exclusivity(unchecked) var lastIndex = 0
     /// The link of connection `id`.
     public func link(_ id: Int) -> Link? { slot[id].map { orderedLinks[$0] } }
-    public private(set) var le = Pool()
-    public private(set) var bredr = Pool()
+    @exclusivity(unchecked) public private(set) var le = Pool()
+    @exclusivity(unchecked) public private(set) var bredr = Pool()
     public private(set) var stalls: [Stall] = []
     public private(set) var stallCount = 0
     /// Per connection handle (12 bits): counts and packets not yet completed, made with the first ACL packet.
-    var handles: [HandleState] = []
+    @exclusivity(unchecked) var handles: [HandleState] = []
     struct HandleState {
         var counts = HandleCounts()
         var seen = false

@@ -69,42 +69,46 @@ public struct CaptureStats: Sendable {
 
 /// Drives the stages: record → HCI → L2CAP → channel decoders → timeline events.
 /// Every record yields exactly one event, handed to `emit` in record order.
+///
+/// The state every record touches (counters, the reassembler, the channel table, the observer lists, set up
+/// before the first record) is used by the pipeline's own thread alone and never by two overlapping accesses, so
+/// it carries no run-time exclusivity checks (each costs about 80 instructions, several a record).
 public final class Pipeline {
     public let options: DecodeOptions
     public let connections = ConnectionTracker()
-    public private(set) var stats = CaptureStats()
-    var l2cap = L2CAPReassembler()
+    @exclusivity(unchecked) public private(set) var stats = CaptureStats()
+    @exclusivity(unchecked) var l2cap = L2CAPReassembler()
     var advertising = AdvertisingDecoder()
     /// Fixed and dynamic channels → decoder. Layers register themselves here.
-    public var channels: [UInt16: ChannelDecoder] = [:]
+    @exclusivity(unchecked) public var channels: [UInt16: ChannelDecoder] = [:]
     /// Observers of advertising reports (device inventory, beacons). They see each report with complete data
     /// once: split extended advertising data arrives reassembled, on the report that completes it.
-    public var advertisingObservers: [(AdvertisingReport, Int, Timestamp) -> Void] = []
+    @exclusivity(unchecked) public var advertisingObservers: [(AdvertisingReport, Int, Timestamp) -> Void] = []
     /// Decoder for dynamic L2CAP channels (CIDs the `channels` table does not hold, 0x0040 and above).
-    public var dynamicChannels: ChannelDecoder?
+    @exclusivity(unchecked) public var dynamicChannels: ChannelDecoder?
     /// Observers of the devices BR/EDR inquiries find (Inquiry Result events of all three forms).
-    public var inquiryObservers: [(InquiryResponse, Int, Timestamp) -> Void] = []
+    @exclusivity(unchecked) public var inquiryObservers: [(InquiryResponse, Int, Timestamp) -> Void] = []
     /// Observers of connection changes (open, close, parameter update, encryption) with record and time.
-    public var connectionObservers: [(ConnectionChange, Int, Timestamp) -> Void] = []
+    @exclusivity(unchecked) public var connectionObservers: [(ConnectionChange, Int, Timestamp) -> Void] = []
     /// Called with each record's number and time before it is decoded (timeouts, idle checks).
-    public var recordObservers: [(Int, Timestamp) -> Void] = []
+    @exclusivity(unchecked) public var recordObservers: [(Int, Timestamp) -> Void] = []
     /// Called at the start of `finish()`, before held events are released.
     public var finishers: [() -> Void] = []
     /// Observers of finished events, in record order, just before the sink gets them (findings, activity
     /// logs). A held event reaches them once, complete with what later records added to it.
-    public var eventObservers: [(TraceEvent) -> Void] = []
+    @exclusivity(unchecked) public var eventObservers: [(TraceEvent) -> Void] = []
     /// Observers of traffic as it is decoded, in record order (link statistics): each ACL packet's event, and
     /// each HCI event's body with its event. Only those records pay for them.
-    public var aclObservers: [(TraceEvent) -> Void] = []
-    public var hciEventObservers: [(HCIEventBody, TraceEvent) -> Void] = []
-    public var hciCommandObservers: [(HCICommandBody, TraceEvent) -> Void] = []
+    @exclusivity(unchecked) public var aclObservers: [(TraceEvent) -> Void] = []
+    @exclusivity(unchecked) public var hciEventObservers: [(HCIEventBody, TraceEvent) -> Void] = []
+    @exclusivity(unchecked) public var hciCommandObservers: [(HCICommandBody, TraceEvent) -> Void] = []
     /// Observers of sniffed link traffic as it is decoded: each data PDU with a payload that is not a
     /// retransmission (its event, payload length), and each data PDU the other side acknowledged.
-    public var sniffedDataObservers: [(TraceEvent, Int) -> Void] = []
-    public var sniffedAckObservers: [(_ connection: Int, _ handle: UInt16, _ fromCentral: Bool, _ latency: Int64) -> Void] = []
+    @exclusivity(unchecked) public var sniffedDataObservers: [(TraceEvent, Int) -> Void] = []
+    @exclusivity(unchecked) public var sniffedAckObservers: [(_ connection: Int, _ handle: UInt16, _ fromCentral: Bool, _ latency: Int64) -> Void] = []
     let emit: (TraceEvent) -> Void
     /// Sniffer captures: link-layer decoding, created with the first link-layer record.
-    var linkLayerDecoder: LinkLayerDecoder?
+    @exclusivity(unchecked) var linkLayerDecoder: LinkLayerDecoder?
     var linkLayer: LinkLayerDecoder {
         if let d = linkLayerDecoder { return d }
         let d = LinkLayerDecoder(pipeline: self)
