@@ -448,7 +448,7 @@ public final class LinkLayerDecoder {
                 show(.problem(reason: reason, payload: payload))
             }
             e.warning = warning
-            for o in pipeline.sniffedDataObservers { o(e, Int(h.length)) }
+            for o in pipeline.sniffedDataObservers { o(e, payload.count) }
         default:
             show(.reservedLLID)
         }

@@ -66,4 +66,26 @@ public struct LatencyHistogram: Sendable, Equatable {
         }
         return max
     }
+
+    /// The distribution in `perDecade` bins a decade (a divisor of 20) from the first to the last bin with a
+    /// sample: each bin's lower edge in µs and its count.
+    public func distribution(perDecade: Int = 5) -> [(lower: Double, count: Int)] {
+        guard count > 0, perDecade > 0, LatencyHistogram.perDecade % perDecade == 0 else { return [] }
+        var fine = bins
+        if fine.isEmpty {
+            fine = [UInt32](repeating: 0, count: LatencyHistogram.perDecade * LatencyHistogram.decades + 1)
+            for s in samples { fine[LatencyHistogram.bin(s)] &+= 1 }
+        }
+        let group = LatencyHistogram.perDecade / perDecade
+        // Bin 0 holds everything up to 10 µs; bins 1… are `group` fine bins each.
+        var coarse: [(lower: Double, count: Int)] = [(0, Int(fine[0]))]
+        var i = 1
+        while i < fine.count {
+            let n = fine[i..<Swift.min(i + group, fine.count)].reduce(0) { $0 + Int($1) }
+            coarse.append((LatencyHistogram.floor * pow(10, Double(i - 1) / Double(LatencyHistogram.perDecade)), n))
+            i += group
+        }
+        guard let first = coarse.firstIndex(where: { $0.count > 0 }), let last = coarse.lastIndex(where: { $0.count > 0 }) else { return [] }
+        return Array(coarse[first...last])
+    }
 }

@@ -41,15 +41,18 @@ enum HTMLCharts {
         guard !ids.isEmpty else { return h + "<p class=\"muted\">No data on any connection.</p>\n" }
         for id in ids.prefix(throughputCharts) {
             guard let t = c.traffic[id] else { continue }
-            h += "<p>Connection <a href=\"#connection-\(id)\">#\(id)</a>: \(Int(t.sent.total)) bytes sent, \(Int(t.received.total)) received (ACL payload; bytes/s per \(Ticks.label(Double(t.sent.width) / 1_000_000)) s)</p>\n"
+            h += "<p>Connection <a href=\"#connection-\(id)\">#\(id)</a>: \(Int(t.sent.total)) bytes sent, \(Int(t.received.total)) received (\(c.sniffed.contains(id) ? "data PDU payload" : "ACL payload"); bytes/s per \(Ticks.label(Double(t.sent.width) / 1_000_000)) s)</p>\n"
             // Over the connection's own lifetime, in seconds since the first record.
             let origin = c.origin ?? t.first
             let start = Double(t.sent.origin - origin) / 1_000_000, end = Double(t.last - origin) / 1_000_000
             func shifted(_ p: [(x: Double, y: Double)]) -> [(x: Double, y: Double)] { p.map { (start + $0.x, $0.y) } }
-            h += SVGChart.line([SVGChart.Series(name: "host → controller", points: shifted(t.sent.ratePoints), style: "s0"),
-                                SVGChart.Series(name: "controller → host", points: shifted(t.received.ratePoints), style: "s1")],
+            // Connection parameter updates marked where they took effect.
+            let updates = (c.markers[id] ?? []).filter { $0.kind == .update }.map { (x: Double($0.micros - origin) / 1_000_000, text: "update") }
+            let sniffed = c.sniffed.contains(id)
+            h += SVGChart.line([SVGChart.Series(name: sniffed ? "central → peripheral" : "host → controller", points: shifted(t.sent.ratePoints), style: "s0"),
+                                SVGChart.Series(name: sniffed ? "peripheral → central" : "controller → host", points: shifted(t.received.ratePoints), style: "s1")],
                                label: "throughput of connection #\(id)", xTitle: "seconds since the first record", yTitle: "bytes/s", height: 180,
-                               xMin: start, xMax: end)
+                               xMin: start, xMax: end, marks: updates)
             h += "\n"
         }
         if ids.count > throughputCharts { h += "<p class=\"muted\">The \(throughputCharts) busiest of \(ids.count) connections are drawn.</p>\n" }

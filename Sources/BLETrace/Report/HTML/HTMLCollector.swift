@@ -39,6 +39,8 @@ final class HTMLCollector {
     var battery: [String: Downsampler] = [:]
     var batteryOrder: [String] = []
     var markers: [Int: [Marker]] = [:]
+    /// The connections whose traffic a sniffer saw (their directions are the central's and the peripheral's).
+    var sniffed: Set<Int> = []
     /// The time of the first event of each connection.
     var firstSeen: [Int: Int64] = [:]
     static let maxFirstSeen = 4096
@@ -110,6 +112,7 @@ final class HTMLCollector {
             if let c = e.connection, case let .control(p) = l.content {
                 switch p.effect {
                 case .startEncryption?: mark(c, .encryption, e)
+                case .update?: mark(c, .update, e)
                 case .terminate?: mark(c, .disconnect, e)
                 default: break
                 }
@@ -117,19 +120,38 @@ final class HTMLCollector {
         default: break
         }
         if let c = e.connection, firstSeen[c] == nil, firstSeen.count < HTMLCollector.maxFirstSeen { firstSeen[c] = t }
-        if let c = e.connection, let acl = e.acl {
+        if let c = e.connection, let bytes = HTMLCollector.dataBytes(e) {
             if traffic[c] == nil {
                 guard traffic.count < HTMLCollector.maxConnections else { return }
                 // Each connection's chart covers its own lifetime: its buckets count from its first event.
                 let o = firstSeen[c] ?? t
                 traffic[c] = Traffic(sent: BucketSeries(origin: o), received: BucketSeries(origin: o), first: t, last: t)
             }
-            if e.direction == .hostToController { traffic[c]!.sent.add(at: t, Double(acl.length)) }
-            else { traffic[c]!.received.add(at: t, Double(acl.length)) }
+            if e.acl == nil { sniffed.insert(c) }
+            if e.direction == .hostToController { traffic[c]!.sent.add(at: t, Double(bytes)) }
+            else { traffic[c]!.received.add(at: t, Double(bytes)) }
             traffic[c]!.last = t
         } else if let c = e.connection, traffic[c] != nil {
             traffic[c]!.last = t
         }
+    }
+
+    /// The data bytes an event carried on its link: the ACL data length, or a sniffed data PDU's payload length
+    /// (not a retransmission, a control or an empty PDU).
+    static func dataBytes(_ e: TraceEvent) -> Int? {
+        if let acl = e.acl { return Int(acl.length) }
+        var facts = e.radio
+        var mic = 0
+        if case let .linkLayer(l) = e.body {
+            switch l.content {
+            case .encrypted, .micFailure: facts = l.radio; mic = 4
+            case .fragment, .problem, .notFollowed: facts = l.radio
+            default: return nil
+            }
+        }
+        guard let d = facts?.data, d.header.llid != 3, d.header.length > 0 else { return nil }
+        // A decrypted PDU's length on the air counts its MIC.
+        return max(0, d.header.length - (d.decrypted ? 4 : mic))
     }
 
     func mark(_ c: Int, _ kind: Marker.Kind, _ e: TraceEvent) {

@@ -41,7 +41,7 @@ public enum SVGChart {
     /// a series' line stops where its points are much further apart than usual (`segments`).
     public static func line(_ series: [Series], label: String, xTitle: String, yTitle: String, width: Double = 640,
                             height: Double = 200, xMin: Double? = nil, xMax: Double? = nil, yMin: Double? = nil, yMax: Double? = nil,
-                            dots: Bool = false, breakGaps: Bool = false) -> String {
+                            dots: Bool = false, breakGaps: Bool = false, marks: [(x: Double, text: String)] = []) -> String {
         var w = SVGWriter(width: width, height: height)
         let all = series.flatMap { $0.points }
         let xs = all.map { $0.x }, ys = all.map { $0.y }
@@ -61,6 +61,14 @@ public enum SVGChart {
                 w.polyline(pts, class: "series " + s.style)
                 if dots || pts.count == 1 { for p in pts { w.circle(p.x, p.y, r: 2, class: "dot " + s.style) } }
             }
+        }
+        // Vertical marks (events on the x axis, such as parameter updates), their labels in rows.
+        let inside = marks.filter { $0.x >= xlo && $0.x <= xhi }
+        let placed = markLabels(inside.map { (x.map($0.x), $0.text) }, right: width - right)
+        for (m, p) in zip(inside, placed) {
+            let px = x.map(m.x)
+            w.line(px, top, px, height - bottom, class: "mark")
+            w.text(p.x, top + 10 + 13 * Double(p.row), m.text, anchor: p.end ? .end : .start, class: "mark-label")
         }
         // The legend, when there is more than one series.
         if series.count > 1 {

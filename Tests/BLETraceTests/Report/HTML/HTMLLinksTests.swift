@@ -8,7 +8,10 @@ import Testing
         let html = try HTMLReportTests.render(Samples.gattSession().writer.bytes)
         #expect(html.contains("<h3 id=\"tx-latency\">TX latency to completion</h3>"))
         #expect(html.contains("Connection <a href=\"#connection-1\">#1</a>: 21 packets completed, min 0.30 ms, p50 0.30 ms, p95 0.30 ms, max 0.30 ms"))
-        #expect(html.contains("aria-label=\"TX latency to completion of connection #1\"") || html.contains("TX latency to completion of connection #1"))
+        // A histogram: all 21 in the bin from 250 µs, with the p50 and p95 marked.
+        #expect(html.contains("TX latency of connection #1"))
+        #expect(html.contains("≥250 µs: 21"))
+        #expect(html.contains(">p50</text>") && html.contains(">p95</text>"))
         #expect(!html.contains("Packet error rate per channel"))
     }
 
@@ -18,5 +21,33 @@ import Testing
         let html = try HTMLReportTests.render(file: path)
         #expect(html.contains("<h3 id=\"channels\">Packet error rate per channel</h3>"))
         #expect(html.contains("highest packet error rate: 37 19.1 % of 4948"))
+    }
+
+    @Test(.enabled(if: TestSupport.sharedCaptures != nil))
+    func sniffedLinkChartsOnTheMouseCapture() throws {
+        let path = try #require(TestSupport.sharedCaptures?.appendingPathComponent("AleBonora3__Tesi_BLE__mouse.pcapng").path)
+        let html = try HTMLReportTests.render(file: path)
+        // Throughput from the data PDUs each way, with the connection update marked where it took effect.
+        #expect(html.contains("Connection <a href=\"#connection-1\">#1</a>: 686 bytes sent, 1784 received (data PDU payload;"))
+        #expect(html.contains("central → peripheral") && html.contains(">update</text>"))
+        #expect(html.contains("<h3 id=\"tx-latency\">Latency to acknowledgement</h3>"))
+        #expect(html.contains("60 packets acknowledged (from the first transmission)"))
+        #expect(html.contains("<h3 id=\"channel-rssi\">RSSI per channel</h3>"))
+    }
+}
+
+@Suite struct LatencyHistogramDistributionTests {
+    @Test func binsFromTheFirstToTheLastSample() {
+        var h = LatencyHistogram()
+        for v: Int64 in [5, 300, 300, 2_000] { h.add(v) }
+        let d = h.distribution(perDecade: 5)
+        // From the bin up to 10 µs to the one holding 2 ms, 5 a decade: 0, 10, 15.8, 25.1, … 1585 µs.
+        #expect(d.first?.lower == 0 && d.first?.count == 1)
+        #expect(d.map(\.count).reduce(0, +) == 4 && d.count == 1 + 5 * 2 + 2)
+        #expect(d.contains { abs($0.lower - 251.19) < 0.01 && $0.count == 2 })
+        #expect(abs((d.last?.lower ?? 0) - 1584.89) < 0.01 && d.last?.count == 1)
+        // Past the exact samples the bins count the same way.
+        for _ in 0..<300 { h.add(300) }
+        #expect(h.distribution(perDecade: 5).contains { abs($0.lower - 251.19) < 0.01 && $0.count == 302 })
     }
 }
