@@ -88,6 +88,9 @@ public struct CaptureDigest {
         public var txLatencyP95: Int64?
         public var peakTx: Int?
         public var peakRx: Int?
+        /// A sniffed link's packet error rate (bad CRCs over packets on its data channels) and its packet count.
+        public var per: Double?
+        public var radioPackets = 0
     }
 
     public struct Value: Sendable {
@@ -165,6 +168,7 @@ public struct CaptureDigest {
 
         let mtus = att?.seenMTU ?? [:]
         let linkStats = layers.compactMap { $0 as? LinkStatistics }.first
+        let sniffed = layers.compactMap { $0 as? LinkLayerSummary }.first?.pipeline?.linkLayerIfUsed?.linkOrder ?? []
         for c in summary.connections where c.le {
             var link = Link(id: c.id, peer: ATTLayer.deviceKey(c), role: c.role.map { HCIText.role($0) }, openedRecord: c.openedRecord,
                             initial: log.initialParameters[c.id], final: nil, updates: c.updates.map { ($0.interval, $0.latency, $0.timeout) },
@@ -175,6 +179,11 @@ public struct CaptureDigest {
                 link.txLatencyP95 = s.latency.percentile(95)
                 link.peakTx = s.tx.throughput.peakBitsPerSecond
                 link.peakRx = s.rx.throughput.peakBitsPerSecond
+            }
+            if let l = sniffed.first(where: { $0.connection?.id == c.id }), let channels = l.channels {
+                let packets = channels.reduce(0) { $0 + $1.packets }
+                link.radioPackets = packets
+                if packets > 0 { link.per = Double(channels.reduce(0) { $0 + $1.crcBad }) / Double(packets) }
             }
             for a in smp?.attempts ?? [] where a.connection == c.id {
                 var io: String? = nil

@@ -87,7 +87,7 @@ public struct DiffOptions: Sendable {
     public init() {}
 
     public static let ignorable = DiffItem.Category.allCases.map(\.rawValue)
-        + ["rssi", "manufacturer-data", "tx-power", "names", "handles", "mtu", "setup", "latency", "throughput"]
+        + ["rssi", "manufacturer-data", "tx-power", "names", "handles", "mtu", "setup", "latency", "throughput", "per"]
 
     func skip(_ name: String) -> Bool { ignore.contains(name) }
 }
@@ -355,6 +355,17 @@ public struct Diff {
 
     static func ms(_ us: Int64) -> String { Fmt.fixed(Int(us / 10), scale: 100) + " ms" }
 
+    /// Packets a sniffed link needs on both sides before its packet error rate is compared.
+    static let perMinimumPackets = 100
+
+    /// A packet error rate changed by 5 points or more and at least doubled (or halved).
+    static func perChanged(_ x: Double, _ y: Double) -> Bool {
+        let lo = min(x, y), hi = max(x, y)
+        return hi - lo >= 0.05 && hi >= 2 * lo
+    }
+
+    static func percent(_ x: Double) -> String { Fmt.fixed(Int((x * 1000).rounded()), scale: 10) + " %" }
+
     /// Peak throughput changed by half or more, and by 8 kbit/s at least (a few packets more are no change).
     static func throughputChanged(_ x: Int, _ y: Int) -> Bool {
         let lo = min(x, y), hi = max(x, y)
@@ -424,6 +435,10 @@ public struct Diff {
                 guard let x, let y, Diff.throughputChanged(x, y) else { continue }
                 add(.timing, subject, name, a: LinkStatistics.rate(x), b: LinkStatistics.rate(y))
             }
+        }
+        if !options.skip("per"), let x = la.per, let y = lb.per, la.radioPackets >= Diff.perMinimumPackets,
+           lb.radioPackets >= Diff.perMinimumPackets, Diff.perChanged(x, y) {
+            add(.timing, subject, "packet error rate (sniffer)", a: Diff.percent(x), b: Diff.percent(y))
         }
     }
 

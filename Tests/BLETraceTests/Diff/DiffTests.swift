@@ -191,6 +191,24 @@ import Testing
         #expect(Diff(a, b, options: o).items.filter { $0.category == .timing }.isEmpty)
     }
 
+    /// A sniffed link's packet error rate (issue #28): 2 % against 20 % of 180 packets is listed; 2 % against
+    /// 3 % is not.
+    @Test func packetErrorRateChangesAreListed() throws {
+        func digest(badPerChannel: Int) -> CaptureDigest {
+            CaptureDigest.make(ArrayReader(InterferenceTests.records(bad: Dictionary(uniqueKeysWithValues: (0..<6).map { ($0, badPerChannel) })),
+                                           format: .pcap, linkType: 272), path: "s.pcap").0
+        }
+        let good = digest(badPerChannel: 0), bad = digest(badPerChannel: 6), fair = digest(badPerChannel: 1)
+        #expect(good.links.first?.radioPackets == 180 && bad.links.first?.per == 0.2)
+        let items = Diff(good, bad).items.filter { $0.category == .timing }
+        #expect(items.map(\.text) == ["packet error rate (sniffer)"], "\(items.map(\.line))")
+        #expect(items.first?.line.contains("0.0 %") == true && items.first?.line.contains("20.0 %") == true, "\(items.map(\.line))")
+        #expect(Diff(good, fair).items.filter { $0.category == .timing }.isEmpty)
+        var o = DiffOptions()
+        o.ignore = ["per"]
+        #expect(Diff(good, bad, options: o).items.filter { $0.category == .timing }.isEmpty)
+    }
+
     @Test func renderersShowTheItemsInOrder() throws {
         let diff = Diff(try DiffTests.digest(Samples.diffSession(bad: false), path: "good.btsnoop"),
                         try DiffTests.digest(Samples.diffSession(bad: true), path: "bad.btsnoop"))

@@ -4,7 +4,9 @@ import Testing
 /// `interference` (issue #28): a sniffed link's channels whose packet error rate stands far above the rest.
 @Suite struct InterferenceTests {
     /// A connection followed on channels 0–5, 30 packets each; `bad` maps a channel to its packets with a bad CRC.
-    static func capture(bad: [Int: Int]) -> Summary {
+    static func capture(bad: [Int: Int]) -> Summary { LL.run(records(bad: bad)).summary }
+
+    static func records(bad: [Int: Int]) -> [Record] {
         var records = [LL.record(1, LL.nordic(LL.connectInd(), packetID: 0x06, flags: 1, channel: 37), linkType: 272)]
         var n = 1
         for channel in 0..<6 {
@@ -16,7 +18,7 @@ import Testing
                                          linkType: 272, micros: Int64(n) * 10_000))
             }
         }
-        return LL.run(records).summary
+        return records
     }
 
     @Test func aChannelFarAboveTheRestIsDiagnosed() throws {
