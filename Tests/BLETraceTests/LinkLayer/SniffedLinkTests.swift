@@ -92,7 +92,9 @@ import Testing
 
     /// The peripheral answers ten events, then the central polls alone for `polling` events at 30 ms; the
     /// capture goes on to `end` µs after the start with an advert.
-    static func lossCapture(polling: Int, end: Int64) -> Summary {
+    static func lossCapture(polling: Int, end: Int64) -> Summary { LL.run(lossRecords(polling: polling, end: end)).summary }
+
+    static func lossRecords(polling: Int, end: Int64) -> [Record] {
         var records = Self.connect()
         var n = 1
         for k in 0..<(10 + polling) {
@@ -102,7 +104,7 @@ import Testing
         n += 1
         records.append(LL.record(n, LL.nordic(LL.packet(LL.advAA, LL.adv(0, LL.addr(0x0A_0B_0C_0D_0E_0F) + [2, 1, 6]), crcInit: LLCRC.advertisingInit), packetID: 0x06, flags: 1, channel: 37),
                                  linkType: 272, micros: Self.t0 + end))
-        return LL.run(records).summary
+        return records
     }
 
     @Test func aSupervisionTimeoutSeenFromTheAir() throws {
@@ -120,5 +122,23 @@ import Testing
         // A capture that ends before the timeout could have run out cannot tell.
         let short = Self.lossCapture(polling: 100, end: 4_000_000)
         #expect(!short.diagnoses.contains { $0.id == .linkLost })
+    }
+
+    /// The Markdown report's link rows: a sniffed link's are the central's and the peripheral's, with its radio;
+    /// an HCI link's are tx and rx with completions.
+    @Test func markdownLinkRows() throws {
+        var records = Self.connect()
+        var n = 1
+        for k in 0..<10 {
+            records += Self.event(k, at: Self.t0 + 10_000 + Int64(k) * 30_000, channel: k, central: k == 2 ? [3, 0, 4, 0, 0x0A, 0x03, 0x00] : nil,
+                                  peripheral: k == 3 ? [4, 0, 4, 0, 0x0B, 1, 2, 3] : nil, n: &n)
+        }
+        let lines = MarkdownBudgetTests.render(ArrayReader(records, format: .pcap, linkType: 272), path: "s.pcap")
+        #expect(lines.contains("| Central → peripheral | 1 data PDUs, 7 bytes, 1 acknowledged; latency to acknowledgement 0.30 ms p50, 0.30 ms p95, 0.30 ms max |"))
+        #expect(lines.contains("| Peripheral → central | 1 data PDUs, 8 bytes |"))
+        #expect(lines.contains { $0.hasPrefix("| Radio | 10 events seen, 0 missed") }, "\(lines.filter { $0.hasPrefix("| ") })")
+        let hci = try MarkdownBudgetTests.render(Samples.gattSession())
+        #expect(hci.contains { $0.hasPrefix("| Sent (tx) | 21 ACL packets, ") && $0.contains("21 completed; latency to completion 0.30 ms p50") })
+        #expect(!hci.contains { $0.hasPrefix("| Radio |") })
     }
 }
