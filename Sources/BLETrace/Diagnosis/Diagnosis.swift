@@ -118,12 +118,20 @@ public enum DiagnosisID: String, Sendable, CaseIterable {
     case audioSetupStalled = "audio_setup_stalled"
     case unbonded
     case stackRestarted = "stack_restarted"
+    // LE Audio
+    case cisNotEstablished = "cis_not_established"
+    case aseOperationFailed = "ase_operation_failed"
+    case isoDataLoss = "iso_data_loss"
+    case bigSyncLost = "big_sync_lost"
+    case bigSyncFailed = "big_sync_failed"
+    case isoPathMissing = "iso_path_missing"
 
     /// The severity a diagnosis of this id has unless the rule lowers it.
     public var severity: DiagnosisSeverity {
         switch self {
         case .peerRestarted, .connectionParametersRejected, .reconnectLoop, .weakSecurity, .attributeNotPermitted,
-             .applicationError, .attError, .commandRejected, .l2capChannelNotConfigured, .flowControlStall, .interference:
+             .applicationError, .attError, .commandRejected, .l2capChannelNotConfigured, .flowControlStall, .interference,
+             .isoDataLoss, .isoPathMissing:
             return .warning
         case .captureIncomplete, .unbonded:
             return .info
@@ -171,6 +179,44 @@ public enum CaptureProblem: Sendable, Equatable, Hashable {
     case alreadyOpen(connections: Int)
     /// A sniffer lost packets: bad CRCs, L2CAP frames never completed.
     case snifferLoss(badCRC: Int, unfinishedFrames: Int)
+}
+
+/// What went wrong with an isochronous stream or group (the LE Audio diagnoses); the status or reason, where
+/// there is one, is in `DiagnosisFacts.reason`.
+public enum ISOProblem: Sendable, Equatable, Hashable {
+    /// LE Create CIS answered with a failed CIS Established (or Command Status), or never answered.
+    case cisFailed(handle: UInt16, answered: Bool)
+    /// SDUs lost on a stream: sequence numbers skipped, SDUs the controller flagged lost or possibly invalid.
+    case dataLoss(handle: UInt16, outgoing: Bool, missing: Int, flaggedLost: Int, invalid: Int, sdus: Int)
+    /// A BIG synchronisation or a periodic advertising sync lost.
+    case bigSyncLost(big: UInt8)
+    case periodicSyncLost(sync: UInt16)
+    /// LE BIG Create Sync failed or never answered; a periodic advertising sync failed or never established; a
+    /// periodic sync that never reported a BIGInfo (no BIG found) and was not used for one.
+    case bigSyncFailed(big: UInt8, answered: Bool)
+    case periodicSyncFailed(address: BDAddr, answered: Bool)
+    case noBIGInfo(sync: UInt16)
+    /// A CIS or BIS with no ISO data path (its setup failed: `reason`), or an HCI data path no data used.
+    case pathMissing(handle: UInt16, setupFailed: Bool)
+    case pathWithoutData(handle: UInt16, output: Bool)
+    /// An ASE Control Point operation answered with a non-zero response code for an ASE.
+    case aseOperation(opcode: UInt8, ase: UInt8, code: UInt8, reason: UInt8)
+
+    /// The kind, without its numbers (grouping: the same kind on several streams is one diagnosis).
+    var kind: Int {
+        switch self {
+        case .cisFailed: return 0
+        case .dataLoss: return 1
+        case .bigSyncLost: return 2
+        case .periodicSyncLost: return 3
+        case .bigSyncFailed: return 4
+        case .periodicSyncFailed: return 5
+        case .noBIGInfo: return 6
+        case .pathMissing: return 7
+        case .pathWithoutData: return 8
+        case let .aseOperation(op, _, code, _): return 9 + Int(op) << 8 + Int(code) << 16
+        }
+    }
 }
 
 /// The typed facts of a diagnosis; renderers make its title, explanation and advice from them. Each rule
@@ -223,6 +269,8 @@ public struct DiagnosisFacts: Sendable, Equatable {
     /// Interference: the channels whose packet error rate stands out, and each one's rate in per mille.
     public var channels: [Int]?
     public var channelPerMille: [Int]?
+    /// An isochronous stream's or group's problem (the LE Audio diagnoses).
+    public var iso: ISOProblem?
     /// True when a later event on the same connection shows that the cause was dealt with (not used for grouping).
     public var recovered = false
 
@@ -243,7 +291,7 @@ public struct DiagnosisFacts: Sendable, Equatable {
         // is one cause), else by its handle.
         let attribute = location.flatMap { l in l.descriptor?.uuid ?? l.characteristic?.uuid ?? l.service?.uuid }
         return GroupKey(reason: reason, opcode: opcode, handle: attribute == nil ? handle : nil, attribute: attribute, byLocal: byLocal,
-                        weakness: weakness, problem: problem.map(CaptureProblemKind.init), psm: psm, stage: stage)
+                        weakness: weakness, problem: problem.map(CaptureProblemKind.init), psm: psm, stage: stage, iso: iso?.kind)
     }
 
     struct GroupKey: Hashable {
@@ -256,6 +304,7 @@ public struct DiagnosisFacts: Sendable, Equatable {
         var problem: CaptureProblemKind?
         var psm: UInt16?
         var stage: UInt8?
+        var iso: Int?
     }
 }
 

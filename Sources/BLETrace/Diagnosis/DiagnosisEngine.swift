@@ -31,6 +31,7 @@ public final class DiagnosisEngine: AnalysisLayer {
     func see(_ layers: [AnalysisLayer]) {
         context.smp = layers.lazy.compactMap { $0 as? SMPLayer }.first
         context.linkStatistics = layers.lazy.compactMap { $0 as? LinkStatistics }.first
+        context.isoStreams = layers.lazy.compactMap { $0 as? ISOStreams }.first
     }
 
     /// One look at the body: its payload is bound once and lent to each rule that reads that input.
@@ -126,6 +127,7 @@ public final class DiagnosisContext {
     weak var smp: SMPLayer?
     /// The link statistics (flow-control stalls).
     weak var linkStatistics: LinkStatistics?
+    weak var isoStreams: ISOStreams?
     var firstFilteredRecord: Int?
     var list: [Diagnosis] = []
     var index: [Key: Int] = [:]

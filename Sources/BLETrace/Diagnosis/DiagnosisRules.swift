@@ -14,6 +14,8 @@ public enum DiagnosisRules {
             ControllerResetRule(), CommandRejectedRule(), FlowControlStallRule(),
             // Classic
             ClassicPairingRule(), ChannelConfigurationRule(), AudioSetupRule(), HostStackRule(),
+            // LE Audio
+            IsochronousSetupRule(), IsochronousDataRule(),
         ]
     }
 }

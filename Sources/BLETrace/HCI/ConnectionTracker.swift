@@ -35,6 +35,8 @@ public final class Connection {
     public internal(set) var linkType: UInt8?
     /// BR/EDR: pairing on this connection (Secure Simple Pairing or legacy PIN).
     public internal(set) var pairing: ClassicPairing?
+    /// A CIS or BIS: what stream it is and its timing.
+    public internal(set) var iso: ISOLink?
 
     /// Notes a channel opened on the connection (at most 64 distinct PSMs are kept).
     func opened(psm: UInt16) {
@@ -127,6 +129,25 @@ public final class ConnectionTracker {
         apply(.opened(handle: handle, peer: peer, peerType: .public, role: 0xFF, interval: 0, latency: 0, timeout: 0, le: false),
               record: record, at: time)
         open[handle]?.linkType = linkType
+    }
+
+    /// A CIS established or a BIS of a BIG created or synchronised: an isochronous connection on its own
+    /// handle, to the peer of the ACL it was created on (a CIS) or of the periodic advertising it was found
+    /// through (a BIS), when known.
+    func isochronous(handle: UInt16, link: ISOLink, peer: BDAddr?, peerType: AddressType?, role: UInt8?, record: Int, at time: Timestamp) {
+        apply(.opened(handle: handle, peer: peer ?? BDAddr(0), peerType: peerType ?? .public, role: role ?? 0xFF, interval: 0, latency: 0,
+                      timeout: 0, le: true), record: record, at: time)
+        guard let c = open[handle] else { return }
+        if peer == nil { c.peer = nil; c.peerType = nil }
+        c.interval = nil; c.latency = nil; c.timeout = nil; c.opening = nil
+        c.iso = link
+    }
+
+    /// An ISO data path set up on an isochronous connection (bit 0 input, bit 1 output).
+    func dataPath(handle: UInt16, direction: UInt8, hci: Bool) {
+        guard let c = open[handle], c.iso != nil, direction < 2 else { return }
+        c.iso?.dataPaths |= 1 << direction
+        if hci { c.iso?.hciPaths |= 1 << direction }
     }
 
     public func apply(_ change: ConnectionChange, record: Int, at time: Timestamp) {

@@ -110,6 +110,7 @@ public enum HCICommandDecoder {
             return .setPHY(handle: h, all: all, tx: tx, rx: rx)
         default:
             if let c = try ClassicCommandParams.parse(opcode, &p) { return .classic(c) }
+            if let i = try ISOCommandParams.parse(opcode, &p) { return .iso(i) }
             return .other(p.rest())
         }
     }

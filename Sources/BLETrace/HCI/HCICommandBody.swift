@@ -19,6 +19,8 @@ public struct HCICommandBody: Sendable {
             return h
         case let .classic(c):
             return c.handle
+        case let .iso(i):
+            return i.handle
         default:
             return nil
         }
@@ -32,6 +34,7 @@ public struct HCICommandBody: Sendable {
         case let .createConnection(c): body(c.peer)
         case let .extendedCreateConnection(c): body(c.peer)
         case let .classic(c): if let a = c.address { body(a) }
+        case let .iso(.periodicCreateSync(s)): body(s.address)
         default: break
         }
     }
@@ -82,6 +85,8 @@ public enum HCICommandParams: Sendable {
     case setPHY(handle: UInt16, all: UInt8, tx: UInt8, rx: UInt8)
     /// BR/EDR commands: inquiry, connections, names, pairing replies, synchronous links, sniff, roles, scans.
     case classic(ClassicCommandParams)
+    /// Isochronous channels and periodic advertising (`ISOCommandParams`).
+    case iso(ISOCommandParams)
     /// Any other command: its parameters (possibly none).
     case other(ArraySlice<UInt8>)
 }

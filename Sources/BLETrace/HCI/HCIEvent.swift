@@ -106,7 +106,7 @@ public enum HCIEventDecoder {
         case 0x0C14: // Read Local Name
             return .localName(try r.bytes(min(248, r.remaining)))
         default:
-            return .none
+            return try ISOReturn.parse(opcode, &r).map { .iso($0) } ?? .none
         }
     }
 
@@ -151,7 +151,7 @@ public enum HCIEventDecoder {
             let h = try p.u16le() & 0x0FFF, alg = try p.u8()
             return .channelSelection(handle: h, algorithm: alg)
         default:
-            return .other(p.rest())
+            return ISOEvent.handles(sub) ? .iso(try ISOEvent.parse(sub, &p)) : .other(p.rest())
         }
     }
 

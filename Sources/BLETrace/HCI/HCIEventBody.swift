@@ -161,6 +161,8 @@ public enum CommandReturn: Sendable {
     case txPower(Int8)
     /// Read Local Name: the name field (up to 248 bytes, NUL padded).
     case localName(ArraySlice<UInt8>)
+    /// The isochronous commands' return parameters.
+    case iso(ISOReturn)
 }
 
 /// Number of Completed Packets: (handle, count) pairs, read from the event's bytes when asked.
@@ -203,6 +205,8 @@ public enum LEMetaParams: Sendable {
     case phyUpdate(status: UInt8, handle: UInt16, tx: UInt8, rx: UInt8)
     /// 0x14: the algorithm's number on the wire (0 is #1).
     case channelSelection(handle: UInt16, algorithm: UInt8)
+    /// Isochronous channels and periodic advertising (`ISOEvent`).
+    case iso(ISOEvent)
     /// Any other subevent: the parameters after the subevent code.
     case other(ArraySlice<UInt8>)
 
@@ -213,6 +217,7 @@ public enum LEMetaParams: Sendable {
              let .remoteConnectionParameterRequest(h, _, _, _, _), let .dataLengthChange(h, _, _, _, _), let .phyUpdate(_, h, _, _),
              let .channelSelection(h, _):
             return h
+        case let .iso(i): return i.handle
         case .other: return nil
         }
     }
@@ -221,6 +226,7 @@ public enum LEMetaParams: Sendable {
         switch self {
         case let .connectionComplete(c): return c.status
         case let .connectionUpdate(s, _, _, _, _), let .remoteFeatures(s, _, _), let .phyUpdate(s, _, _, _): return s
+        case let .iso(i): return i.status
         default: return nil
         }
     }

@@ -78,6 +78,9 @@ public enum LLControl {
         return out
     }
 
+    /// The name of LE feature bit `bit`, nil beyond the table.
+    static func featureName(_ bit: Int) -> String? { bit >= 0 && bit < featureNames.count ? featureNames[bit] : nil }
+
     static func featureNames(_ set: UInt64) -> [String] {
         var out: [String] = []
         for bit in 0..<64 where set >> UInt64(bit) & 1 != 0 {

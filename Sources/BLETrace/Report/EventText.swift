@@ -29,11 +29,7 @@ public enum EventText {
             b.append(decimal: length)
             b.append(string: " bytes")
         case let .iso(h):
-            b.append(string: "ISO data, handle ")
-            b.append(hex: UInt64(h.handle), width: 4)
-            b.append(string: ", ")
-            b.append(decimal: Int(h.length))
-            b.append(string: " bytes")
+            ISOText.write(h, into: &b)
         case let .vendor(data):
             b.append(string: "Vendor packet, ")
             b.append(decimal: data.count)

@@ -353,10 +353,7 @@ enum EventJSON {
         case let .sco(length):
             s.object("sco") { $0.field("length", length) }
         case let .iso(h):
-            s.object("iso") { s in
-                s.field("handle", Int(h.handle))
-                s.field("length", Int(h.length))
-            }
+            s.object("iso") { ISOText.writeFields(h, into: &$0) }
         case let .vendor(data):
             s.object("vendor") { $0.field("data", hex: data) }
         case let .malformed(m):

@@ -40,6 +40,7 @@ public enum SummaryRender {
         if let t = c.linkType { f.add("link_type", ClassicLinkText.name(t)) }
         if let n = c.name { f.add("name", n) }
         if let p = c.pairing { f.add("pairing", .object(p.fields)) }
+        if let l = c.iso { f.add("iso", ISOConnectionText.fields(l)) }
         if !c.profiles.isEmpty {
             f.add("profiles", .list(c.profiles.map { p in
                 var o: Fields = ["psm": .int(Int(p))]
@@ -184,6 +185,7 @@ public enum SummaryRender {
                 line += ", BR/EDR" + (c.linkType.map { $0 == 1 ? "" : " " + ClassicLinkText.name($0) } ?? "")
             }
             if let n = c.name { line += " \"\(n)\"" }
+            if let l = c.iso { line += ISOConnectionText.text(l) }
             if c.implicit { line += ", already open when the capture began" }
             if let i = c.interval, let l = c.latency, let t = c.timeout {
                 let now = "interval \(Fmt.interval1250(i)), latency \(l), timeout \(Fmt.timeout10(t))"

@@ -143,6 +143,7 @@ public enum StandardLayers {
         layers.append(LinkLayerSummary())
         layers.append(EncryptionSummary())
         layers.append(LinkStatistics(att: layers.lazy.compactMap { $0 as? ATTLayer }.first))
+        layers.append(ISOStreams())
         layers.append(Findings())
         layers.append(DiagnosisEngine())
         return layers

@@ -78,6 +78,8 @@ public final class Pipeline {
     public let connections = ConnectionTracker()
     @exclusivity(unchecked) public private(set) var stats = CaptureStats()
     @exclusivity(unchecked) var l2cap = L2CAPReassembler()
+    /// The isochronous control plane: CIGs, CISes, BIGs and periodic syncs (opens the CIS and BIS connections).
+    let iso = ISOTracker()
     var advertising = AdvertisingDecoder()
     /// Fixed and dynamic channels → decoder. Layers register themselves here.
     @exclusivity(unchecked) public var channels: [UInt16: ChannelDecoder] = [:]
@@ -104,6 +106,8 @@ public final class Pipeline {
     @exclusivity(unchecked) public var hciCommandObservers: [(HCICommandBody, TraceEvent) -> Void] = []
     /// Observers of sniffed link traffic as it is decoded: each data PDU with a payload that is not a
     /// retransmission (its event, payload length), and each data PDU the other side acknowledged.
+    /// Observers of each well-formed ISO data packet's event (the ISO streams).
+    @exclusivity(unchecked) public var isoObservers: [(TraceEvent) -> Void] = []
     @exclusivity(unchecked) public var sniffedDataObservers: [(TraceEvent, Int) -> Void] = []
     @exclusivity(unchecked) public var sniffedAckObservers: [(_ connection: Int, _ handle: UInt16, _ fromCentral: Bool, _ latency: Int64) -> Void] = []
     let emit: (TraceEvent) -> Void
@@ -233,6 +237,7 @@ public final class Pipeline {
             let body = try HCICommandDecoder.decode(r.data)
             e.body = .hciCommand(body)
             if case let .classic(c) = body.params { connections.pairingCommand(c, record: r.number) }
+            if case .iso = body.params { iso.command(body) }
             if let h = body.handle {
                 // Write Link Policy Settings, Sniff Mode, Exit Sniff Mode: BR/EDR only.
                 if body.opcode == 0x080D || body.opcode == 0x0803 || body.opcode == 0x0804, connections.existing(h) != nil {
@@ -262,6 +267,17 @@ public final class Pipeline {
                     if body.code == 0x14, connections.existing(h) != nil || connections.vendorHandles.contains(h) { connections.bredrOnly(h) }
                     e.handle = h
                     e.connection = connections.latest(h)?.id
+                }
+                switch body.params {
+                case let .le(_, .iso(i)):
+                    iso.event(i, connections: connections, record: r.number, at: r.timestamp)
+                    if let h = i.handle { e.connection = connections.latest(h)?.id }
+                case let .commandComplete(cc):
+                    if case let .iso(ret) = cc.decoded {
+                        iso.completed(cc.opcode, status: cc.status, ret, connections: connections, record: r.number, at: r.timestamp)
+                    }
+                default:
+                    break
                 }
                 if case let .classic(c) = body.params {
                     switch c {
@@ -361,12 +377,15 @@ public final class Pipeline {
     func decodeISO(_ r: Record, _ e: inout TraceEvent) {
         e.body = .pending(.iso)
         var c = ByteCursor(r.data)
-        if let hf = try? c.u16le(), let len = try? c.u16le() {
-            let h = hf & 0x0FFF
-            e.handle = h
-            e.body = .iso(ISOHeader(handle: h, length: len))
-        } else {
-            markMalformed(&e, r, layer: "ISO", ByteError.truncated(offset: 0, needed: 4, available: r.data.count))
+        if let hf = try? c.u16le() {
+            e.handle = hf & 0x0FFF
+            e.connection = connections.existing(hf & 0x0FFF)?.id
+        }
+        do {
+            e.body = .iso(try ISOData.parse(r.data))
+            for o in isoObservers { o(e) }
+        } catch {
+            markMalformed(&e, r, layer: "ISO", error)
         }
     }
 

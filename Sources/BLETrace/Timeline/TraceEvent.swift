@@ -224,9 +224,30 @@ public struct L2CAPPayload: Sendable, Equatable {
     public var noOpening = false
 }
 
+/// An HCI ISO data packet's headers (Core 5.4 Vol 4 Part E 5.4.5): handle, packet boundary and time stamp
+/// flags, the data length; and for the first fragment or a complete SDU its time stamp (when flagged), packet
+/// sequence number, SDU length and packet status flag. Parsed by `ISOData`.
 public struct ISOHeader: Sendable, Equatable {
     public var handle: UInt16
     public var length: UInt16
+    /// 0 first fragment of an SDU, 1 continuation, 2 a complete SDU, 3 last fragment.
+    public var boundary: UInt8 = 2
+    /// µs, in the controller's clock.
+    public var timestamp: UInt32?
+    public var sequence: UInt16?
+    public var sduLength: UInt16?
+    /// 0 valid data, 1 possibly invalid (errors), 2 lost (controller to host only).
+    public var status: UInt8?
+    /// The SDU bytes this packet carries.
+    public var dataLength = 0
+
+    public init(handle: UInt16, length: UInt16) {
+        self.handle = handle
+        self.length = length
+    }
+
+    /// The packet starts an SDU (first fragment or complete).
+    public var startsSDU: Bool { boundary == 0 || boundary == 2 }
 }
 
 public struct Malformed: Sendable {

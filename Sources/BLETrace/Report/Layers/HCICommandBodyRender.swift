@@ -87,6 +87,8 @@ extension HCICommandBody: LayerBody {
             b.append(hex: UInt64(rx), width: 2)
         case let .classic(c):
             c.writeDetail(into: &b)
+        case let .iso(i):
+            i.writeDetail(into: &b)
         case .other:
             break
         }
@@ -262,6 +264,8 @@ extension HCICommandBody: LayerBody {
             s.field("rx_phys", rx)
         case let .classic(c):
             c.writeParameters(into: &s)
+        case let .iso(i):
+            i.writeParameters(into: &s)
         case .other:
             break
         }

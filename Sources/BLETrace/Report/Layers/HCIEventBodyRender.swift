@@ -132,6 +132,8 @@ extension HCIEventBody: LayerBody {
             b.append(string: ", \"")
             b.append(string: HCIEventBody.localName(raw))
             b.append(UInt8(ascii: "\""))
+        case let .iso(i):
+            i.writeText(into: &b)
         }
     }
 
@@ -141,6 +143,8 @@ extension HCIEventBody: LayerBody {
 
     static func writeLEDetail(_ le: LEMetaParams, into b: inout [UInt8]) {
         switch le {
+        case let .iso(i):
+            i.writeDetail(into: &b)
         case let .connectionComplete(c):
             guard c.status == 0 else { b.appendFailed(c.status); return }
             b.appendHandle(c.handle)
@@ -323,11 +327,15 @@ extension HCIEventBody: LayerBody {
             s.field("tx_power", Int(p))
         case let .localName(raw):
             s.field("local_name", localName(raw))
+        case let .iso(i):
+            i.writeFields(into: &s)
         }
     }
 
     static func writeLEParameters<S: FieldSink>(_ sub: UInt8, _ le: LEMetaParams, into s: inout S) {
         switch le {
+        case let .iso(i):
+            i.writeParameters(into: &s)
         case let .connectionComplete(c):
             if sub == 0x29 {
                 s.field("advertising_handle", c.advertisingHandle)
