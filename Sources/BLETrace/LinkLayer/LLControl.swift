@@ -139,6 +139,9 @@ public enum LLControl {
         case 0x1A: p = .cteRequest(try c.u8())
         case 0x1D, 0x1E: p = .clockAccuracy(try c.u8())
         case 0x22: p = .cisTerminate(cig: try c.u8(), cis: try c.u8(), error: try c.u8())
+        case 0x1F: p = .cisRequest(try LLCISRequest.parse(&c))
+        case 0x20: p = .cisResponse(offsetMin: try c.u24le(), offsetMax: try c.u24le(), eventCount: try c.u16le())
+        case 0x21: p = .cisIndication(try LLCISIndication.parse(&c))
         case 0x05, 0x06, 0x0A, 0x0B, 0x12, 0x13: p = .none
         default: p = .other(c.rest())
         }
@@ -169,6 +172,10 @@ public struct LLControlPDU: Sendable {
         case cteRequest(UInt8)
         case clockAccuracy(UInt8)
         case cisTerminate(cig: UInt8, cis: UInt8, error: UInt8)
+        /// LL_CIS_REQ, LL_CIS_RSP (µs offsets and the event count), LL_CIS_IND.
+        case cisRequest(LLCISRequest)
+        case cisResponse(offsetMin: UInt32, offsetMax: UInt32, eventCount: UInt16)
+        case cisIndication(LLCISIndication)
         /// Opcodes without parameters.
         case none
         /// Opcodes not decoded: their parameter bytes.

@@ -101,6 +101,12 @@ extension LLControlPDU {
             b.append(decimal: Int(cis))
             b.append(string: ": ")
             b.append(string: HCIText.status(code))
+        case let .cisRequest(r):
+            r.writeDetail(into: &b)
+        case let .cisResponse(lo, hi, count):
+            b.append(string: "offset \(lo)–\(hi) µs at event \(count)")
+        case let .cisIndication(i):
+            i.writeDetail(into: &b)
         case .encryptionResponse, .cteRequest, .none, .other:
             break
         }
@@ -197,6 +203,14 @@ extension LLControlPDU {
             s.field("cis_id", Int(cis))
             s.field("error", Int(code))
             s.field("error_name", HCIText.status(code))
+        case let .cisRequest(r):
+            r.writeFields(into: &s)
+        case let .cisResponse(lo, hi, count):
+            s.field("cis_offset_min", Int(lo))
+            s.field("cis_offset_max", Int(hi))
+            s.field("conn_event_count", count)
+        case let .cisIndication(i):
+            i.writeFields(into: &s)
         case .none:
             break
         case let .other(bytes):
