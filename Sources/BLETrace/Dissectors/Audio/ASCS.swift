@@ -14,6 +14,7 @@ public struct ASCSDissector: ValueDissector {
 
     /// A Sink or Source ASE value.
     public static func ase(_ v: ArraySlice<UInt8>, sink: Bool) -> Dissection {
+        guard !v.isEmpty else { return .invalid("ascs", "empty value") }
         var c = ByteCursor(v)
         var value: ASEValue?
         do {
@@ -21,7 +22,7 @@ public struct ASCSDissector: ValueDissector {
         } catch {
             return Dissection("ascs", value: value ?? NoValue(), problem: "\(error)")
         }
-        guard let value else { return .invalid("ascs", "empty value") }
+        guard let value else { return .invalid("ascs", "no ASE") }
         let problem = value.state > 6 ? "ASE state \(value.state) is reserved" : value.innerProblem ?? DissectorText.extra(c)
         return Dissection("ascs", value: value, problem: problem)
     }
