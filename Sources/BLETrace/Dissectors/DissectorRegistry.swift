@@ -195,7 +195,7 @@ public struct DissectorRegistry: Sendable {
         ANCSDissector(), AppleMediaDissector(), BeaconConfigDissector(), HeartRateDissector(),
         CyclingSpeedCadenceDissector(), CyclingPowerDissector(),
         PACSDissector(), ASCSDissector(), BASSDissector(), VolumeControlDissector(), AudioInputControlDissector(),
-        CSISDissector(),
+        CSISDissector(), HearingAccessDissector(),
     ]
 
     public static let standard = DissectorRegistry(builtIn)

@@ -114,4 +114,23 @@ struct AudioControlTests {
             #expect(out.hasPrefix("key "))
         }
     }
+
+    @Test("HAS: features, active preset, preset control point operations and notifications")
+    func hearingAccess() throws {
+        let f = try #require(dissect(sig(0x2BDA), [0x1D]))
+        #expect(f.dissector == "hearing_access" && f.fields["hearing_aid_type"] == .string("Monaural Hearing Aid"))
+        #expect(f.fields["features"] == .list([.string("Preset Synchronization Support"), .string("Independent Presets"), .string("Dynamic Presets")]))
+        #expect(dissect(sig(0x2BDA), [])?.problem == "0 bytes, expected 1")
+        #expect(dissect(sig(0x2BDC), [3])?.text == "active preset 3")
+        #expect(dissect(sig(0x2BDB), [0x01, 1, 5], fromClient: true)?.fields["num_presets"] == .int(5))
+        let r = try #require(dissect(sig(0x2BDB), [0x02, 1, 2, 0x03] + Array("Outdoor".utf8), opcode: 0x1D))
+        #expect(r.problem == nil && r.text == "Read Preset Response 2 \"Outdoor\"" && r.fields["available"] == .bool(true))
+        let changed = try #require(dissect(sig(0x2BDB), [0x03, 0x01, 1, 4], opcode: 0x1D))
+        #expect(changed.text == "Preset Changed (Preset Record Deleted) 4" && changed.fields["is_last"] == .bool(true))
+        #expect(dissect(sig(0x2BDB), [0x03, 0x00, 1, 1, 2], opcode: 0x1D)?.problem?.contains("truncated") == true)
+        #expect(dissect(sig(0x2BDB), [0x04, 2, 0xFF], fromClient: true)?.problem == "preset name is not valid UTF-8")
+        #expect(dissect(sig(0x2BDB), [0x05], fromClient: true)?.problem?.contains("truncated") == true)
+        #expect(dissect(sig(0x2BDB), [0x0B], fromClient: true)?.problem == "opcode 11 is reserved")
+        #expect(dissect(sig(0x2BDB), [0x06, 0], fromClient: true)?.problem == "1 unexpected byte after the value")
+    }
 }
