@@ -22,6 +22,12 @@ public enum SummaryFact: Sendable, Equatable {
     case battery(BatteryReading)
     case identity(IdentityItem)
     case ancs(ANCSEvent)
+    /// A Sink or Source ASE value (ASCS): the ASE's id, direction, state, typed codec configuration (Codec
+    /// Configured), CIG/CIS and QoS (QoS Configured), CIG/CIS and streaming contexts (Enabling, Streaming,
+    /// Disabling). For the LE Audio stream view.
+    case ase(ASEFact)
+    /// An ASE Control Point notification (ASCS): the operation's opcode and each ASE's response and reason codes.
+    case aseControlResponse(ASEControlResponse)
 }
 
 /// No value: a dissection that could not decode anything (its problem says why).
@@ -188,6 +194,8 @@ public struct DissectorRegistry: Sendable {
         BatteryDissector(), DeviceInformationDissector(), GAPDissector(), GATTServiceDissector(), DescriptorDissector(),
         ANCSDissector(), AppleMediaDissector(), BeaconConfigDissector(), HeartRateDissector(),
         CyclingSpeedCadenceDissector(), CyclingPowerDissector(),
+        PACSDissector(), ASCSDissector(), BASSDissector(), VolumeControlDissector(), AudioInputControlDissector(),
+        CSISDissector(), HearingAccessDissector(),
     ]
 
     public static let standard = DissectorRegistry(builtIn)

@@ -111,10 +111,11 @@ extension Redactor {
         for a in AddressScan.addresses(in: s) { learnAddress(a) }
     }
 
-    /// Fields that hold keys (SMP key distribution, the encryption summary).
-    /// (Compared one by one: cheaper than hashing every member name the learner sees.)
+    /// Fields that hold keys (SMP key distribution, the encryption summary, the CSIS SIRK and the BASS
+    /// Broadcast_Code and Bad_Code). (Compared one by one: cheaper than hashing every member name the learner sees.)
     @inline(__always) static func isKeyField(_ key: String) -> Bool {
-        key == "ltk" || key == "stk" || key == "irk" || key == "csrk"
+        key == "ltk" || key == "stk" || key == "irk" || key == "csrk" || key == "sirk" || key == "broadcast_code"
+            || key == "bad_code"
     }
 
     /// A member's string value.
