@@ -15,7 +15,7 @@ public enum DiagnosisRules {
             // Classic
             ClassicPairingRule(), ChannelConfigurationRule(), AudioSetupRule(), HostStackRule(),
             // LE Audio
-            IsochronousSetupRule(), IsochronousDataRule(),
+            IsochronousSetupRule(), IsochronousDataRule(), ASEOperationRule(),
         ]
     }
 }

@@ -30,7 +30,7 @@ extension DiagnosisText {
         case let .pathWithoutData(h, output)?:
             return "Stream \(handle(h)) has an \(output ? "output" : "input") data path over HCI and no ISO data went \(output ? "to the host" : "to the controller")"
         case let .aseOperation(op, ase, code, reason)?:
-            return "ASE \(ase): \(AudioNames.aseOperation(op)) failed: \(AudioNames.aseResponse(code))" + (reason != 0 ? " (\(AudioNames.aseReason(reason)))" : "")
+            return "ASE \(ase): \(AudioNames.aseOpcode(op)) failed: \(AudioNames.responseCode(code))" + (AudioNames.reason(reason, response: code).map { " (\($0))" } ?? "")
         case nil:
             return d.id.rawValue
         }

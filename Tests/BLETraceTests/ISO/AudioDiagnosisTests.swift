@@ -75,3 +75,20 @@ import Testing
         #expect(titles.contains("The periodic advertising sync to 11:22:33:44:55:66 never completed"), "\(titles)")
     }
 }
+
+@Suite struct ASEOperationDiagnosisTests {
+    @Test func aRefusedASEOperationIsNamed() throws {
+        let s = Scenario(format: .btsnoop(datalink: 1002))
+        s.connect(handle: 0x0040, peer: Samples.thermo, peerType: 1)
+        // Discovery: the ASE Control Point's value at 0x001E.
+        s.attOut(0x0040, [0x08, 0x01, 0x00, 0xFF, 0xFF, 0x03, 0x28])
+        s.attIn(0x0040, [0x09, 7, 0x1D, 0x00, 0x1C, 0x1E, 0x00, 0xC6, 0x2B])
+        // Config Codec for ASEs 1 and 2: ASE 1 refused with Unsupported Configuration Parameter Value (Codec_Specific_Configuration).
+        s.attIn(0x0040, [0x1B, 0x1E, 0x00, 0x01, 2, 1, 0x07, 0x02, 2, 0x00, 0x00])
+        let (_, summary) = try TestSupport.analyze(s)
+        let d = summary.diagnoses.filter { $0.id == .aseOperationFailed }
+        #expect(d.count == 1, "\(summary.diagnoses.map(DiagnosisText.title))")
+        #expect(d.first.map(DiagnosisText.title) == "ASE 1: Config Codec failed: Unsupported Configuration Parameter Value (Codec_Specific_Configuration)")
+        #expect(d.first?.connections == [1] && d.first?.severity == .error)
+    }
+}

@@ -52,18 +52,8 @@ enum ISONames {
 
     /// A codec ID: its coding format (Assigned Numbers 2.11), or the company and vendor codec.
     static func codec(_ format: UInt8, company: UInt16, vendor: UInt16) -> String {
-        switch format {
-        case 0x00: return "µ-law"
-        case 0x01: return "A-law"
-        case 0x02: return "CVSD"
-        case 0x03: return "transparent"
-        case 0x04: return "linear PCM"
-        case 0x05: return "mSBC"
-        case 0x06: return "LC3"
-        case 0x07: return "G.729A"
-        case 0xFF: return "vendor codec \(Hex.hex(vendor, width: 4)) of " + (AssignedNumbers.companyName(company) ?? Hex.hex(company, width: 4))
-        default: return "coding format \(Hex.hex(format, width: 2))"
-        }
+        format == 0xFF ? "vendor codec \(Hex.hex(vendor, width: 4)) of " + (AssignedNumbers.companyName(company) ?? Hex.hex(company, width: 4))
+            : AudioNames.codingFormat(format)
     }
 
     static func addressType(_ t: UInt8) -> String {
