@@ -143,7 +143,9 @@ public enum StandardLayers {
         layers.append(LinkLayerSummary())
         layers.append(EncryptionSummary())
         layers.append(LinkStatistics(att: layers.lazy.compactMap { $0 as? ATTLayer }.first))
-        layers.append(ISOStreams())
+        let iso = ISOStreams()
+        layers.append(iso)
+        if let att = layers.lazy.compactMap({ $0 as? ATTLayer }).first { layers.append(AudioStreams(att: att, iso: iso)) }
         layers.append(Findings())
         layers.append(DiagnosisEngine())
         return layers

@@ -87,3 +87,45 @@ import Testing
         }
     }
 }
+
+/// The stream view (issue #29): each ASE from configuration to release, joined to its CIS and its data.
+@Suite struct AudioStreamViewTests {
+    @Test(.enabled(if: TestSupport.sharedCaptures != nil))
+    func theUnicastCapturesStreams() throws {
+        let path = try #require(TestSupport.sharedCaptures?.appendingPathComponent("bumble_unicast_central.btsnoop").path)
+        guard FileManager.default.fileExists(atPath: path) else { return }
+        let (_, summary) = TestSupport.analyze(try CaptureFile.open(path: path))
+        let section = try #require(summary.sections.first { $0.name == "audio_streams" })
+        #expect(section.text.contains { $0.hasPrefix("    #1 Sink ASE 1: LC3 48 kHz, 10 ms, 100 octets × 1, Front Left; CIS 1 of CIG 1 (#2, handle 0x0002); Idle (138) → Codec Configured (168) → QoS Configured (176) → Enabling (182) → Streaming (193)")
+            && $0.hasSuffix("streamed from record 193 to 264 (0.801364 s); its CIS carried 60 SDUs out, 0 in") }, "\(section.text)")
+        guard case let .list(list)? = section.value.objectValue?["streams"], let sink = list.first?.objectValue else { Issue.record("no streams"); return }
+        #expect(sink["direction"] == .string("sink") && sink["cis_connection"] == .int(2) && sink["sdus_out"] == .int(60))
+        #expect(sink["codec"]?.objectValue?["sampling_frequency_hz"] == .int(48_000))
+    }
+}
+
+extension AudioStreamViewTests {
+    /// From ASE facts alone: the states in order (repeats folded), the codec kept from Codec Configured, the
+    /// CIG/CIS from QoS Configured, and the streaming span.
+    @Test func statesCodecAndStreamingSpan() throws {
+        let layer = AudioStreams(att: ATTLayer(), iso: nil)
+        var codec = AudioCodecSettings(codecID: AudioCodecID(codingFormat: 6, companyID: 0, vendorCodecID: 0), configuration: CodecConfiguration([][...]))
+        codec.samplingFrequencyHz = 24_000
+        codec.frameDurationMicros = 7_500
+        func fact(_ state: UInt8) -> ASEFact {
+            var f = ASEFact(aseID: 3, direction: .source, state: state)
+            if state == 1 { f.codec = codec }
+            if state >= 2 { f.cigID = 1; f.cisID = 2 }
+            return f
+        }
+        for (record, state) in [(10, 1), (11, 1), (20, 2), (30, 3), (40, 4), (90, 5), (95, 2)] {
+            layer.add(fact(UInt8(state)), ValueContext(uuid: BLEUUID(UInt16(0x2BC5)), opcode: 0x1B, fromClient: false, record: record,
+                                                       time: Timestamp(micros: Int64(record) * 100_000), connection: 1))
+        }
+        let s = try #require(layer.streams.first)
+        #expect(layer.streams.count == 1 && !s.sink && s.ase == 3 && s.cig == 1 && s.cis == 2 && s.codec?.samplingFrequencyHz == 24_000)
+        #expect(s.states.map(\.state) == [1, 2, 3, 4, 5, 2] && s.streaming?.record == 40 && s.stopped?.record == 90)
+        let text = AudioStreamRow.text([AudioStreamRow(stream: s, cis: nil, cisHandle: nil, iso: [])])
+        #expect(text.last == "    #1 Source ASE 3: LC3 24 kHz, 7.5 ms; CIS 2 of CIG 1 (not established in the capture); Codec Configured (10) → QoS Configured (20) → Enabling (30) → Streaming (40) → Disabling (90) → QoS Configured (95); streamed from record 40 to 90 (5.000000 s)")
+    }
+}
