@@ -151,6 +151,7 @@ public enum ADDecode {
                     "service data \(uuid.shortName) \(Hex.string(rest)) (not a valid Eddystone frame: \($0))"
                 }
                 if let t = eddystone { return t }
+                if let t = BroadcastAudioData.describe(u16, rest, into: &f, problem: &problem) { return t }
             }
             return "service data \(uuid.shortName) \(Hex.string(rest))"
 

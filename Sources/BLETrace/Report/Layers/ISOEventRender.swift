@@ -34,6 +34,8 @@ extension ISOEvent {
             b.append(string: ", \(p.address) (\(ISONames.addressType(p.addressType))), SID \(p.sid), PHY \(ISONames.phy(p.phy)), interval \(Fmt.interval1250(Int(p.interval)))")
         case let .periodicReport(r):
             b.append(string: "sync \(Hex.hex(r.syncHandle, width: 4)), RSSI \(r.rssi) dBm, \(ISONames.dataStatus(r.dataStatus)), \(r.data.count) bytes")
+            // A complete report's data is AD structures (a broadcast's BASE among them).
+            if r.dataStatus == 0, !r.data.isEmpty { b.append(string: ": " + ADDescriptions.text(r.data, rssi: nil)) }
         case let .periodicSyncLost(h):
             b.append(string: "sync \(Hex.hex(h, width: 4))")
         }
@@ -116,6 +118,10 @@ extension ISOEvent {
             if let v = r.subevent { s.field("subevent", v) }
             s.field("data_status", r.dataStatus)
             s.field("data", hex: r.data)
+            if r.dataStatus == 0, !r.data.isEmpty {
+                s.key("ad")
+                s.value(ADDescriptions.fields(r.data, rssi: nil))
+            }
         case let .periodicSyncLost(h):
             s.field("sync_handle", h)
         }
