@@ -81,6 +81,6 @@ import Testing
         let pa = TestSupport.decode(.event, B.leMeta(0x0E, [0] + B.le16(0x10) + [3, 1] + B.addr(Samples.thermo) + [2] + B.le16(80) + [5]))
         #expect(pa.summary == "LE Periodic Advertising Sync Established: sync 0x0010, \(Samples.thermo) (random), SID 3, PHY 2M, interval 100.00 ms")
         let report = TestSupport.decode(.event, B.leMeta(0x0F, B.le16(0x10) + [0x7F, 0xC4, 0xFF, 0, 3, 2, 1, 6]))
-        #expect(report.summary == "LE Periodic Advertising Report: sync 0x0010, RSSI -60 dBm, complete, 3 bytes")
+        #expect(report.summary == "LE Periodic Advertising Report: sync 0x0010, RSSI -60 dBm, complete, 3 bytes: flags 0x06")
     }
 }
