@@ -303,6 +303,7 @@ public final class MarkdownRenderer: EventSink, RedactableOutput {
         if let att = layers.compactMap({ $0 as? ATTLayer }).first, let m = att.seenMTU[c.id] { put("| ATT_MTU | \(m.mtu) |") }
         put("| Encrypted | \(c.encrypted ? "yes" : "no") |")
         for row in linkRows(c.id) { put(row) }
+        for row in audioRows(c) { put(row) }
         if let p = pipeline {
             for x in EncryptionSummary.entries(p) where x.connection == c.id {
                 let e = x.encryption

@@ -129,3 +129,12 @@ extension AudioStreamViewTests {
         #expect(text.last == "    #1 Source ASE 3: LC3 24 kHz, 7.5 ms; CIS 2 of CIG 1 (not established in the capture); Codec Configured (10) → QoS Configured (20) → Enabling (30) → Streaming (40) → Disabling (90) → QoS Configured (95); streamed from record 40 to 90 (5.000000 s)")
     }
 }
+
+extension ISOStreamTests {
+    @Test func markdownRowsOfACIS() throws {
+        let lines = try MarkdownBudgetTests.render(Self.unicast())
+        #expect(lines.contains("| Isochronous | CIS 1 of CIG 1 on ACL 0x0040, ISO interval 10.00 ms, SDU interval 10000/7500 µs, max SDU 40/60, PHY 2M, data path input |"), "\(lines.filter { $0.hasPrefix("| ") })")
+        #expect(lines.contains("| ISO data host → controller | 5 SDUs, 200 bytes, 1 missing |"))
+        #expect(lines.contains("| ISO data controller → host | 1 SDUs, 0 bytes, 1 flagged lost |"))
+    }
+}
