@@ -16,7 +16,7 @@ public final class AudioStreams: AnalysisLayer {
         public var maxSDU: UInt16?
         public var presentationDelay: UInt32?
         /// Each state the ASE reported, with its record (a repeated state is not listed again).
-        public var states: [(state: UInt8, record: Int)] = []
+        public var states: [(state: UInt8, record: Int, time: Timestamp)] = []
         public var streaming: (record: Int, time: Timestamp)?
         public var stopped: (record: Int, time: Timestamp)?
     }
@@ -60,7 +60,7 @@ public final class AudioStreams: AnalysisLayer {
         if let v = f.maxSDU { streams[i].maxSDU = v }
         if let v = f.presentationDelayMicros { streams[i].presentationDelay = v }
         let previous = streams[i].states.last?.state
-        if previous != f.state, streams[i].states.count < AudioStreams.maxStates { streams[i].states.append((f.state, ctx.record)) }
+        if previous != f.state, streams[i].states.count < AudioStreams.maxStates { streams[i].states.append((f.state, ctx.record, ctx.time)) }
         if f.state == 4, streams[i].streaming == nil || streams[i].stopped != nil {
             streams[i].streaming = (ctx.record, ctx.time)
             streams[i].stopped = nil

@@ -22,6 +22,8 @@ public final class ISOStreams: AnalysisLayer {
         public var invalid = 0
         public var lost = 0
         public var firstLostRecord: Int?
+        /// When SDUs were lost (a sequence gap or a lost flag), the first 64 (µs, capture time).
+        public var lossTimes: [Int64] = []
         /// Intervals between consecutive SDUs (µs): by the controller's time stamps, or the capture's.
         public var intervals = LatencyHistogram()
         public var timestamped = 0
@@ -87,7 +89,11 @@ extension ISOStreams.Stream {
             else if h.dataLength != length { broken += 1 }
             if let st = h.status {
                 if st == 1 { invalid += 1 }
-                if st == 2 { lost += 1; if firstLostRecord == nil { firstLostRecord = record } }
+                if st == 2 {
+                    lost += 1
+                    if firstLostRecord == nil { firstLostRecord = record }
+                    if lossTimes.count < 64 { lossTimes.append(time.micros) }
+                }
             }
             if let n = h.sequence {
                 if let last = lastSequence {
@@ -97,6 +103,7 @@ extension ISOStreams.Stream {
                         missing += skipped
                         gaps += 1
                         if firstGapRecord == nil { firstGapRecord = record }
+                        if lossTimes.count < 64 { lossTimes.append(time.micros) }
                     }
                 }
                 lastSequence = n

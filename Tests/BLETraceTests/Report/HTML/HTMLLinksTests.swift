@@ -51,3 +51,20 @@ import Testing
         #expect(h.distribution(perDecade: 5).contains { abs($0.lower - 251.19) < 0.01 && $0.count == 302 })
     }
 }
+
+@Suite struct HTMLAudioTests {
+    @Test(.enabled(if: TestSupport.sharedCaptures != nil))
+    func audioStreamsTimeline() throws {
+        let path = try #require(TestSupport.sharedCaptures?.appendingPathComponent("bumble_unicast_central.btsnoop").path)
+        guard FileManager.default.fileExists(atPath: path) else { return }
+        let html = try HTMLReportTests.render(file: path)
+        #expect(html.contains("<h3 id=\"audio-streams\">Audio streams</h3>"))
+        #expect(html.contains("streaming from record 193 to 264") && html.contains("streaming from record 199 to 265"))
+        #expect(html.contains("#1 Sink ASE 1") && html.contains("#1 Source ASE 2"))
+        // No loss on this capture: no marks in the audio chart.
+        let start = try #require(html.range(of: "id=\"audio-streams\""))
+        let rest = html[start.upperBound...]
+        let svg = rest[..<(rest.range(of: "</svg>")?.lowerBound ?? rest.endIndex)]
+        #expect(!svg.contains("class=\"mark\""))
+    }
+}
