@@ -92,3 +92,22 @@ import Testing
         #expect(d.first?.connections == [1] && d.first?.severity == .error)
     }
 }
+
+@Suite struct AudioServiceErrorTests {
+    @Test func aVolumeControlErrorIsNamedByItsService() throws {
+        let s = Scenario(format: .btsnoop(datalink: 1002))
+        s.connect(handle: 0x0040, peer: Samples.thermo, peerType: 1)
+        s.attOut(0x0040, [0x08, 0x01, 0x00, 0xFF, 0xFF, 0x03, 0x28])
+        s.attIn(0x0040, [0x09, 7, 0x21, 0x00, 0x0A, 0x22, 0x00, 0x7E, 0x2B])
+        s.attOut(0x0040, [0x12, 0x22, 0x00, 0x01, 0x05])
+        s.attIn(0x0040, [0x01, 0x12, 0x22, 0x00, 0x80])
+        // A CSIS code on a VCS characteristic is not a VCS error: named generically.
+        s.attOut(0x0040, [0x12, 0x22, 0x00, 0x01, 0x06])
+        s.attIn(0x0040, [0x01, 0x12, 0x22, 0x00, 0x84])
+        let (events, summary) = try TestSupport.analyze(s)
+        #expect(summary.diagnoses.map(DiagnosisText.title).contains { $0.hasSuffix("failed with an application error: VCS Invalid Change Counter (0x80)") },
+                "\(summary.diagnoses.map(DiagnosisText.title))")
+        #expect(events.contains { $0.summary.contains("VCS error 0x80 Invalid Change Counter") })
+        #expect(AudioServiceError.name("CSIS", 0x84) == "Lock Already Granted" && AudioServiceError.name("VCS", 0x84) == nil)
+    }
+}
