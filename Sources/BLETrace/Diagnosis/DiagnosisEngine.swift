@@ -32,6 +32,7 @@ public final class DiagnosisEngine: AnalysisLayer {
         context.smp = layers.lazy.compactMap { $0 as? SMPLayer }.first
         context.linkStatistics = layers.lazy.compactMap { $0 as? LinkStatistics }.first
         context.isoStreams = layers.lazy.compactMap { $0 as? ISOStreams }.first
+        context.audioStreams = layers.lazy.compactMap { $0 as? AudioStreams }.first
     }
 
     /// One look at the body: its payload is bound once and lent to each rule that reads that input.
@@ -128,6 +129,7 @@ public final class DiagnosisContext {
     /// The link statistics (flow-control stalls).
     weak var linkStatistics: LinkStatistics?
     weak var isoStreams: ISOStreams?
+    weak var audioStreams: AudioStreams?
     var firstFilteredRecord: Int?
     var list: [Diagnosis] = []
     var index: [Key: Int] = [:]

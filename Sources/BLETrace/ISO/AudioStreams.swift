@@ -24,6 +24,17 @@ public final class AudioStreams: AnalysisLayer {
     public private(set) var streams: [Stream] = []
     var index: [Int: Int] = [:]
     static let maxStreams = 256, maxStates = 32
+    static let sinkASE = BLEUUID(UInt16(0x2BC4)), sourceASE = BLEUUID(UInt16(0x2BC5)), controlPoint = BLEUUID(UInt16(0x2BC6))
+
+    /// ASE Control Point operations the server refused for an ASE (a non-zero response code): the first 256.
+    public private(set) var refusals: [(record: Int, connection: Int, opcode: UInt8, entry: ASEControlResponse.Entry)] = []
+    static let maxRefusals = 256
+
+    func refused(_ r: ASEControlResponse, _ ctx: ValueContext) {
+        for e in r.entries where e.responseCode != 0 && refusals.count < AudioStreams.maxRefusals {
+            refusals.append((ctx.record, ctx.connection, r.opcode, e))
+        }
+    }
     unowned let att: ATTLayer
     /// The ISO streams (held weakly: the analyzer owns the layers).
     weak var iso: ISOStreams?
@@ -37,8 +48,14 @@ public final class AudioStreams: AnalysisLayer {
     public func attach(to pipeline: Pipeline) {
         self.pipeline = pipeline
         att.valueObservers.append { [unowned self] d, ctx in
-            guard !ctx.fromClient, case let .ase(f)? = d.fact else { return }
-            self.add(f, ctx)
+            // Only ASE values and ASE Control Point notifications are looked at.
+            guard !ctx.fromClient, ctx.uuid == AudioStreams.sinkASE || ctx.uuid == AudioStreams.sourceASE || ctx.uuid == AudioStreams.controlPoint
+            else { return }
+            switch d.fact {
+            case let .ase(f)?: self.add(f, ctx)
+            case let .aseControlResponse(r)?: self.refused(r, ctx)
+            default: break
+            }
         }
     }
 
