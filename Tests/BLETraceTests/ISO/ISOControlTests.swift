@@ -83,4 +83,35 @@ import Testing
         let report = TestSupport.decode(.event, B.leMeta(0x0F, B.le16(0x10) + [0x7F, 0xC4, 0xFF, 0, 3, 2, 1, 6]))
         #expect(report.summary == "LE Periodic Advertising Report: sync 0x0010, RSSI -60 dBm, complete, 3 bytes: flags 0x06")
     }
+
+    @Test func testVariantsAndTheRemainingEvents() throws {
+        // LE Set CIG Parameters Test: flush timeouts, ISO interval, and per CIS NSE, PDUs and burst numbers.
+        let cigTest = [1] + B.le24(10_000) + B.le24(10_000) + [2, 3] + B.le16(8) + [0, 0, 0] + [1] + [1, 4] + B.le16(40) + B.le16(40)
+            + B.le16(44) + B.le16(44) + [2, 2] + [1, 1]
+        let t = TestSupport.decode(.command, B.command(0x2063, cigTest), direction: .hostToController)
+        guard case let .setCIGParameters(g)? = command(t) else { Issue.record("\(t.body)"); return }
+        #expect(g.test && g.flushTimeout == EachWay(2, 3) && g.isoInterval == 8 && g.cis.first?.nse == 4 && g.cis.first?.maxPDU == EachWay(44, 44))
+        #expect(t.summary == "LE Set CIG Parameters Test: CIG 1, SDU interval 10000 µs, unframed, ISO interval 10.00 ms, 1 CIS: CIS 1 max SDU 40, PHY 2M/2M")
+        // LE Create BIG Test.
+        let bigTest = [2, 0, 1] + B.le24(10_000) + B.le16(8) + [2] + B.le16(100) + B.le16(100) + [2, 0, 0, 1, 2, 0, 0] + [UInt8](repeating: 0, count: 16)
+        let bt = TestSupport.decode(.command, B.command(0x2069, bigTest), direction: .hostToController)
+        guard case let .createBIG(b)? = command(bt) else { Issue.record("\(bt.body)"); return }
+        #expect(b.test && b.isoInterval == 8 && b.nse == 2 && b.maxPDU == 100 && b.irc == 2 && b.maxLatency == nil)
+        // LE Create BIG Complete, LE Terminate BIG Complete.
+        let created = TestSupport.decode(.event, B.leMeta(0x1B, [0, 2] + B.le24(5_000) + B.le24(20_000) + [2, 2, 1, 0, 2] + B.le16(100) + B.le16(8)
+                                                            + [1] + B.le16(0x300)))
+        guard case let .bigEstablished(c)? = event(created) else { Issue.record("\(created.body)"); return }
+        #expect(c.created && c.syncDelay == 5_000 && c.phy == 2 && c.handles == [0x300])
+        #expect(created.summary == "LE Create BIG Complete: BIG 2, 1 BIS 0x0300, ISO interval 10.00 ms, latency 20000 µs, PHY 2M, NSE 2, BN 1, PTO 0, IRC 2, max PDU 100")
+        let ended = TestSupport.decode(.event, B.leMeta(0x1C, [2, 0x16]))
+        #expect(ended.summary == "LE Terminate BIG Complete: BIG 2, Connection Terminated By Local Host")
+        // LE CIS Established [v2]: the SDU fields the host asked for.
+        let v2 = B.leMeta(0x2A, [0] + B.le16(0x60) + B.le24(900) + B.le24(800) + B.le24(10_000) + B.le24(10_000) + [2, 2] + [2] + [1, 1] + [1, 1]
+                          + B.le16(40) + B.le16(40) + B.le16(8) + B.le24(2_500) + B.le16(40) + B.le16(30) + B.le24(10_000) + B.le24(7_500) + [0])
+        guard case let .cisEstablished(e)? = event(TestSupport.decode(.event, v2)) else { Issue.record("v2"); return }
+        #expect(e.subInterval == 2_500 && e.maxSDU == EachWay(40, 30) && e.sduInterval == EachWay(10_000, 7_500) && e.framing == 0)
+        // LE Read ISO TX Sync's return.
+        let sync = TestSupport.decode(.event, B.commandComplete(0x2061, B.le16(0x60) + B.le16(7) + B.le32(123_456) + B.le24(250)))
+        #expect(sync.summary == "Command Complete: LE Read ISO TX Sync: Success, handle 0x0060, sequence 7, time stamp 123456 µs, offset 250 µs")
+    }
 }
