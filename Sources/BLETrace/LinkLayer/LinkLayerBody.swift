@@ -66,6 +66,8 @@ public struct LinkLayerBody: Sendable {
         case problem(reason: String, payload: ArraySlice<UInt8>)
         /// LLID 0.
         case reservedLLID
+        /// A PDU on a CIS's access address (from LL_CIS_IND): ISO data of that stream, not ACL data.
+        case cisPDU(CISPDU)
     }
 
     public let radio: LinkLayerFacts

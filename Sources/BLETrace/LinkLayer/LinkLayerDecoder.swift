@@ -33,6 +33,9 @@ public final class LinkLayerDecoder {
     }
 
     var links: [UInt32: Link] = [:]
+    /// CIS access addresses announced by LL_CIS_IND: their stream (at most `maxCIS`).
+    var cisStreams: [UInt32: (cig: UInt8?, cis: UInt8?, acl: UInt16?)] = [:]
+    static let maxCIS = 64
     var linkOrder: [Link] = []
     var nextHandle: UInt16 = 1
     /// Extended advertising chains: ADI (DID and SID) → advertiser, for AUX_CHAIN_IND without AdvA.
@@ -88,12 +91,15 @@ public final class LinkLayerDecoder {
             pipeline.markMalformed(&e, r, layer: "LL packet", error)
             return
         }
+
         // Before version 3 the nRF Sniffer's packet ID does not say; the access address always does.
         let advertising = packet.isAdvertising
 
         // CRC: the sniffer's verdict, else computed where CRCInit is known.
         var crc = info.crc
-        let link = advertising ? nil : self.link(packet.accessAddress, create: crc != .bad)
+        // A CIS's access address is no ACL link.
+        let cisStream = advertising || cisStreams.isEmpty ? nil : cisStreams[packet.accessAddress]
+        let link = advertising || cisStream != nil ? nil : self.link(packet.accessAddress, create: crc != .bad)
         if crc == .unchecked, let value = packet.crc {
             let initial = advertising ? LLCRC.advertisingInit : link?.crcInit
             if let i = initial { crc = LLCRC.check(packet.pdu, initial: i, value: value) ? .good : .bad }
@@ -113,7 +119,10 @@ public final class LinkLayerDecoder {
             if let l = link, let c = l.connection { e.handle = l.handle; e.connection = c.id }
             return
         }
-        if advertising {
+        if let stream = cisStream {
+            stats.data += 1
+            decodeCIS(packet, info, sniffer, stream, &e)
+        } else if advertising {
             stats.advertising += 1
             decodeAdvertising(r, packet, info, sniffer, facts, &e)
         } else if let l = link ?? self.link(packet.accessAddress, create: true) {
@@ -417,6 +426,7 @@ public final class LinkLayerDecoder {
                 show(.control(d))
                 encryptionProcedure(d, dir, l, r)
                 sniffedLimits(d, dir, l, record: r.number)
+                cisSetup(d, l)
                 if let effect = d.effect { control(effect, l, r) }
             } catch {
                 e.radio = radio

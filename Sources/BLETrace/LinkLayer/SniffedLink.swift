@@ -35,6 +35,8 @@ extension LinkLayerDecoder {
         var moreData = 0
         /// Its connection events, payload and silences as the sniffer saw them.
         var events = ConnectionEvents()
+        /// The CIG and CIS of the last LL_CIS_REQ, for the LL_CIS_IND that follows it.
+        var pendingCIS: (cig: UInt8, cis: UInt8)?
         /// Its channel map, updates and packets outside it.
         var maps = ChannelMapHistory()
         /// What each side said it can send and receive (LL_LENGTH_REQ/RSP: max octets; central, peripheral),

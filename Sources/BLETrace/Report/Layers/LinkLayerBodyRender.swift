@@ -59,6 +59,8 @@ extension LinkLayerBody: LayerBody {
             b.append(string: "LL data PDU with reserved LLID 0, ")
             b.append(decimal: h?.length ?? 0)
             b.append(string: " bytes")
+        case let .cisPDU(p):
+            p.writeText(into: &b)
         }
     }
 
@@ -88,6 +90,8 @@ extension LinkLayerBody: LayerBody {
                 s.field("expected", expected)
             case let .problem(_, payload):
                 s.field("payload", hex: payload)
+            case let .cisPDU(p):
+                s.object("cis") { p.writeFields(into: &$0) }
             case .advertising, .empty, .notFollowed, .reservedLLID:
                 break
             }
