@@ -55,6 +55,8 @@ public final class LinkStatistics: AnalysisLayer {
         public var length: Int?
         public var outstanding = 0
         public var maxOutstanding = 0
+        /// Packets outstanding over time (the most in each time bucket).
+        public var overTime = PeakSeries()
         /// When every buffer became taken, while they still are.
         var fullSince: (record: Int, time: Timestamp)?
 
@@ -300,6 +302,7 @@ public final class LinkStatistics: AnalysisLayer {
     func takeBuffer(le isLE: Bool, _ e: TraceEvent) {
         updatePool(le: isLE) { p in
             p.maxOutstanding = max(p.maxOutstanding, p.outstanding)
+            p.overTime.add(p.outstanding, at: e.timestamp)
             if let c = p.count, p.outstanding >= c, p.fullSince == nil { p.fullSince = (e.record, e.timestamp) }
         }
     }
@@ -309,6 +312,7 @@ public final class LinkStatistics: AnalysisLayer {
         let pooledLE = isLE && le.count != nil
         updatePool(le: isLE) { p in
             p.outstanding = max(0, p.outstanding - 1)
+            p.overTime.add(p.outstanding, at: e.timestamp)
             if let since = p.fullSince, let c = p.count, p.outstanding < c {
                 let waited = e.timestamp.micros - since.time.micros
                 if waited > LinkStatistics.stallThreshold {

@@ -68,6 +68,10 @@ extension LinkStatistics {
             b.add("count", p.count.map { .int($0) } ?? .null)
             b.add("length", p.length.map { .int($0) } ?? .null)
             b.add("max_outstanding", p.maxOutstanding)
+            if let o = p.overTime.origin {
+                b.add("outstanding_over_time", .object(["start": .string(Timestamp(micros: o).iso8601), "bucket_us": .int(Int(p.overTime.width)),
+                                                        "peaks": .list(p.overTime.peaks.map { .int($0) })]))
+            }
             buffers.add(name, .object(b))
         }
         f.add("buffers", .object(buffers))

@@ -179,3 +179,30 @@ import Testing
         #expect(w.meanBitsPerSecond(over: 4_100_000) == Int((1250.0 * 8 / 4.1).rounded()))
     }
 }
+
+extension LinkStatisticsTests {
+    /// Buffers in use over time (issue #28): the stall's two packets hold both buffers for 1.5 s, and the
+    /// buckets with no change in between keep that level.
+    @Test func buffersInUseOverTime() throws {
+        let stats = try Self.layer(Self.capture())
+        let s = stats.le.overTime
+        #expect(s.width == 100_000 && s.peaks.max() == 2)
+        // From the stall's start, 15 buckets at 2 before the completion frees them.
+        let run = s.peaks.drop { $0 < 2 }.prefix { $0 == 2 }
+        #expect(run.count >= 15, "\(s.peaks)")
+        let html = try HTMLReportTests.render(Self.capture().writer.bytes)
+        #expect(html.contains("<h3 id=\"buffers\">Controller buffers in use</h3>") && html.contains("LE ACL buffers: 2 × 251 bytes, at most 2 in use"))
+    }
+
+    @Test func peakSeriesMergesAndKeepsTheLevel() {
+        var p = PeakSeries()
+        p.add(1, at: Timestamp(micros: 0))
+        p.add(3, at: Timestamp(micros: 50_000))
+        p.add(0, at: Timestamp(micros: 60_000))
+        p.add(2, at: Timestamp(micros: 350_000))
+        #expect(p.peaks == [3, 0, 0, 2])
+        // Past 240 buckets, pairs merge keeping the higher.
+        p.add(1, at: Timestamp(micros: 30_000_000))
+        #expect(p.width == 200_000 && p.peaks.count <= 240 && p.peaks.first == 3 && p.peaks.max() == 3)
+    }
+}

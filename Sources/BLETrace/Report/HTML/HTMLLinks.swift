@@ -9,7 +9,7 @@ import Darwin
 enum HTMLLinks {
     static let linkCharts = 8
 
-    static func section(links: LinkStatistics?, linkLayer: LinkLayerDecoder?, page: HTMLPage) -> String {
+    static func section(links: LinkStatistics?, linkLayer: LinkLayerDecoder?, origin: Int64?, page: HTMLPage) -> String {
         var h = ""
         if let stats = links, !stats.orderedLinks.isEmpty {
             h += stats.orderedLinks.allSatisfy(\.sniffed) ? "<h3 id=\"tx-latency\">Latency to acknowledgement</h3>\n"
@@ -26,6 +26,7 @@ enum HTMLLinks {
                 h += "\n"
             }
         }
+        if let stats = links { h += buffers(stats, origin: origin) }
         if let ll = linkLayer, ll.stats.channels.contains(where: { $0.packets > 0 }) {
             h += "<h3 id=\"channels\">Packet error rate per channel</h3>\n"
             let used = ll.stats.channels.enumerated().filter { $0.element.packets > 0 }
@@ -40,6 +41,24 @@ enum HTMLLinks {
                                    xTitle: "channel", yTitle: "dBm", height: 180, xMin: 0, xMax: 39, dots: true)
                 h += "\n"
             }
+        }
+        return h
+    }
+
+    /// The controller's ACL buffers in use over time (the most in each bucket), against their number.
+    static func buffers(_ stats: LinkStatistics, origin: Int64?) -> String {
+        var h = ""
+        for (name, p) in [("LE", stats.le), ("BR/EDR", stats.bredr)] {
+            guard let start = p.overTime.origin, p.overTime.peaks.count > 1 else { continue }
+            let shift = Double(start - (origin ?? start)) / 1_000_000, w = Double(p.overTime.width) / 1_000_000
+            let used = p.overTime.peaks.enumerated().map { (x: shift + Double($0.offset) * w, y: Double($0.element)) }
+            var series = [SVGChart.Series(name: "in use", points: used, style: "s0")]
+            if let c = p.count, let last = used.last { series.append(SVGChart.Series(name: "buffers", points: [(shift, Double(c)), (last.x, Double(c))], style: "s1")) }
+            if h.isEmpty { h += "<h3 id=\"buffers\">Controller buffers in use</h3>\n" }
+            h += "<p>\(name) ACL buffers: " + (p.count.map { "\($0) × \(p.length ?? 0) bytes, " } ?? "") + "at most \(p.maxOutstanding) in use"
+                + " (the most packets sent and not yet completed in each \(Ticks.label(w)) s).</p>\n"
+            h += SVGChart.line(series, label: "\(name) ACL buffers in use", xTitle: "seconds since the first record", yTitle: "packets", height: 160, yMin: 0)
+            h += "\n"
         }
         return h
     }

@@ -103,7 +103,7 @@ public final class HTMLRenderer: EventSink, RedactableOutput {
             }
         }
         out.write(HTMLCharts.section(collector, summary: summary, page: page))
-        out.write(HTMLLinks.section(links: layers.compactMap { $0 as? LinkStatistics }.first, linkLayer: pipeline?.linkLayerIfUsed, page: page))
+        out.write(HTMLLinks.section(links: layers.compactMap { $0 as? LinkStatistics }.first, linkLayer: pipeline?.linkLayerIfUsed, origin: collector.origin, page: page))
         out.write(HTMLAudio.section(layers.compactMap { $0 as? AudioStreams }.first, iso: layers.compactMap { $0 as? ISOStreams }.first,
                                     origin: collector.origin, end: collector.last, page: page))
         out.write(HTMLGATT.section(summary, att: att, log: log, identity: layers.compactMap { $0 as? IdentityLayer }.first, page: page))
