@@ -1,7 +1,6 @@
 /// The `audio_streams` summary section: one object and one text line per ASE stream.
 extension AudioStreamRow {
-    static let stateNames = ["Idle", "Codec Configured", "QoS Configured", "Enabling", "Streaming", "Disabling", "Releasing"]
-    static func stateName(_ s: UInt8) -> String { Int(s) < stateNames.count ? stateNames[Int(s)] : "state \(s)" }
+    static func stateName(_ s: UInt8) -> String { AudioNames.aseState(s) }
 
     /// "LC3 48 kHz, 10 ms, 100 octets × 1, Front Left".
     static func codecText(_ c: AudioCodecSettings) -> String {

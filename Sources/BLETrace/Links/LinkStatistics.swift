@@ -11,6 +11,14 @@ public final class LinkStatistics: AnalysisLayer {
         /// L2CAP payload bytes of the complete frames.
         public var l2capBytes = 0
         public var throughput = ThroughputWindows()
+
+        /// One packet of `bytes` carrying `frame` bytes of complete L2CAP frames.
+        mutating func add(_ bytes: Int, frame: Int, at t: Timestamp) {
+            aclPackets += 1
+            aclBytes += bytes
+            l2capBytes += frame
+            throughput.add(bytes, at: t)
+        }
     }
 
     /// One L2CAP channel of a link: complete frames, their payload bytes and the SDUs they started, each way.
@@ -263,19 +271,13 @@ public final class LinkStatistics: AnalysisLayer {
         let frame = e.l2cap?.length ?? 0
         if let h = e.l2cap { channel(i, h, tx: e.direction == .hostToController) }
         if e.direction == .hostToController {
-            orderedLinks[i].tx.aclPackets += 1
-            orderedLinks[i].tx.aclBytes += n
-            orderedLinks[i].tx.l2capBytes += frame
-            orderedLinks[i].tx.throughput.add(n, at: e.timestamp)
+            orderedLinks[i].tx.add(n, frame: frame, at: e.timestamp)
             handles[slotOf(a.handle)].pending.push(e.timestamp, connection: id)
             let le = orderedLinks[i].le
             updatePool(le: le) { p in p.outstanding += 1 }
             takeBuffer(le: le, e)
         } else {
-            orderedLinks[i].rx.aclPackets += 1
-            orderedLinks[i].rx.aclBytes += n
-            orderedLinks[i].rx.l2capBytes += frame
-            orderedLinks[i].rx.throughput.add(n, at: e.timestamp)
+            orderedLinks[i].rx.add(n, frame: frame, at: e.timestamp)
         }
     }
 

@@ -9,17 +9,7 @@ extension LinkStatistics {
         let tx = e.direction == .hostToController
         let frame = e.l2cap?.length ?? 0
         if let h = e.l2cap { channel(i, h, tx: tx) }
-        if tx {
-            orderedLinks[i].tx.aclPackets += 1
-            orderedLinks[i].tx.aclBytes += n
-            orderedLinks[i].tx.l2capBytes += frame
-            orderedLinks[i].tx.throughput.add(n, at: e.timestamp)
-        } else {
-            orderedLinks[i].rx.aclPackets += 1
-            orderedLinks[i].rx.aclBytes += n
-            orderedLinks[i].rx.l2capBytes += frame
-            orderedLinks[i].rx.throughput.add(n, at: e.timestamp)
-        }
+        if tx { orderedLinks[i].tx.add(n, frame: frame, at: e.timestamp) } else { orderedLinks[i].rx.add(n, frame: frame, at: e.timestamp) }
     }
 
     /// The other side acknowledged a data PDU of the central (`fromCentral`) or the peripheral `waited` µs

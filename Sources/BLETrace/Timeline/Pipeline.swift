@@ -268,17 +268,8 @@ public final class Pipeline {
                     e.handle = h
                     e.connection = connections.latest(h)?.id
                 }
-                switch body.params {
-                case let .le(_, .iso(i)):
-                    iso.event(i, connections: connections, record: r.number, at: r.timestamp)
-                    if let h = i.handle { e.connection = connections.latest(h)?.id }
-                case let .commandComplete(cc):
-                    if case let .iso(ret) = cc.decoded {
-                        iso.completed(cc.opcode, status: cc.status, ret, connections: connections, record: r.number, at: r.timestamp)
-                    }
-                default:
-                    break
-                }
+                // Only LE Meta and Command Complete events can be isochronous (Number Of Completed Packets skips this).
+                if body.code == 0x3E || body.code == 0x0E { isochronous(body, r, &e) }
                 if case let .classic(c) = body.params {
                     switch c {
                     case let .remoteNameComplete(0, a, name):
@@ -301,6 +292,21 @@ public final class Pipeline {
             }
         } catch {
             markMalformed(&e, r, layer: "HCI event", error)
+        }
+    }
+
+    /// An LE Meta or Command Complete event for the isochronous control plane (it opens CIS and BIS connections).
+    func isochronous(_ body: HCIEventBody, _ r: Record, _ e: inout TraceEvent) {
+        switch body.params {
+        case let .le(_, .iso(i)):
+            iso.event(i, connections: connections, record: r.number, at: r.timestamp)
+            if let h = i.handle { e.connection = connections.latest(h)?.id }
+        case let .commandComplete(cc):
+            if case let .iso(ret) = cc.decoded {
+                iso.completed(cc.opcode, status: cc.status, ret, connections: connections, record: r.number, at: r.timestamp)
+            }
+        default:
+            break
         }
     }
 
