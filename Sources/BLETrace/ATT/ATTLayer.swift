@@ -11,12 +11,12 @@ public final class ATTLayer: ChannelDecoder, AnalysisLayer {
 
     weak var pipeline: Pipeline?
     let loaded: GATTDatabaseSet?
-    public internal(set) var databases: [String: GATTDatabase] = [:]
-    public internal(set) var databaseOrder: [String] = []
+    @exclusivity(unchecked) public internal(set) var databases: [String: GATTDatabase] = [:]
+    @exclusivity(unchecked) public internal(set) var databaseOrder: [String] = []
 
 
-    var pending: [PendingKey: Pending] = [:]
-    var nextDeadline: Int64 = .max
+    @exclusivity(unchecked) var pending: [PendingKey: Pending] = [:]
+    @exclusivity(unchecked) var nextDeadline: Int64 = .max
     /// The last record where time went backwards: requests pending across it are not timed out by the clock
     /// (a timeout across it is not known to be one).
     var backwardsRecord: Int { pipeline?.stats.lastBackwards ?? 0 }
@@ -42,22 +42,22 @@ public final class ATTLayer: ChannelDecoder, AnalysisLayer {
             return Int(min(c, s))
         }
     }
-    var conns: [Int: ConnState] = [:]
+    @exclusivity(unchecked) var conns: [Int: ConnState] = [:]
 
     /// Bumped whenever a database or fallback changes what a handle lookup may return.
-    var generation = 0
-    var connObjects: [Int: Connection] = [:]
+    @exclusivity(unchecked) var generation = 0
+    @exclusivity(unchecked) var connObjects: [Int: Connection] = [:]
 
     // Counts for the summary.
-    var pduCount = 0
-    var transactions = 0
-    var latencyTotal: Int64 = 0
-    var latencyMax: Int64 = 0
+    @exclusivity(unchecked) var pduCount = 0
+    @exclusivity(unchecked) var transactions = 0
+    @exclusivity(unchecked) var latencyTotal: Int64 = 0
+    @exclusivity(unchecked) var latencyMax: Int64 = 0
     /// Transactions with a latency (time did not go backwards between request and response).
-    var timed = 0
-    var errors: [(record: Int, request: UInt8, handle: UInt16, code: UInt8)] = []
+    @exclusivity(unchecked) var timed = 0
+    @exclusivity(unchecked) var errors: [(record: Int, request: UInt8, handle: UInt16, code: UInt8)] = []
     /// Names of error codes a service defines (ANCS 0xA0–0xA3), learned from its dissector.
-    var serviceErrorNames: [UInt8: String] = [:]
+    @exclusivity(unchecked) var serviceErrorNames: [UInt8: String] = [:]
 
     /// The error name a service dissector gives (`{"<service>": {"error_name": …}}`), prefixed with the service.
     static func serviceErrorName(_ d: Dissection) -> String? {
@@ -66,31 +66,31 @@ public final class ATTLayer: ChannelDecoder, AnalysisLayer {
         }
         return nil
     }
-    var errorCount = 0
-    var unanswered: [(record: Int, opcode: UInt8, why: ATTUnanswered)] = []
-    var unansweredCount = 0
-    var unexpected: [(record: Int, opcode: UInt8)] = []
-    var unexpectedCount = 0
+    @exclusivity(unchecked) var errorCount = 0
+    @exclusivity(unchecked) var unanswered: [(record: Int, opcode: UInt8, why: ATTUnanswered)] = []
+    @exclusivity(unchecked) var unansweredCount = 0
+    @exclusivity(unchecked) var unexpected: [(record: Int, opcode: UInt8)] = []
+    @exclusivity(unchecked) var unexpectedCount = 0
 
     /// Databases from `--gatt` used for servers whose discovery the capture does not show, by device.
-    var fallbacks: [String: GATTDatabase] = [:]
+    @exclusivity(unchecked) var fallbacks: [String: GATTDatabase] = [:]
     /// MTU per connection of the connections whose state was dropped, for the summary.
-    var closedMTU: [Int: (client: UInt16?, server: UInt16?, mtu: Int)] = [:]
+    @exclusivity(unchecked) var closedMTU: [Int: (client: UInt16?, server: UInt16?, mtu: Int)] = [:]
 
     /// Values sent before discovery named their handles, per server (`EarlyValues.swift`), and those named since.
-    var early: [String: [EarlyValue]] = [:]
+    @exclusivity(unchecked) var early: [String: [EarlyValue]] = [:]
     /// Lengths of whole values read, per server and handle: how a Read Multiple Response is split.
-    var valueLengths: [String: [UInt16: Int]] = [:]
-    var earlyNamed: [EarlyValueNamed] = []
-    var earlyNamedCount = 0
+    @exclusivity(unchecked) var valueLengths: [String: [UInt16: Int]] = [:]
+    @exclusivity(unchecked) var earlyNamed: [EarlyValueNamed] = []
+    @exclusivity(unchecked) var earlyNamedCount = 0
 
     /// Names of a `--uuids` file, handed to every event for its renderer.
-    var userNames: [BLEUUID: String]?
+    @exclusivity(unchecked) var userNames: [BLEUUID: String]?
 
     /// The value dissectors: the built-in ones, then those of a `--uuids` file.
     public let registry: DissectorRegistry
     /// Called with every value a dissector decoded (battery history, identity cards, the ANCS view).
-    public var valueObservers: [(Dissection, ValueContext) -> Void] = []
+    @exclusivity(unchecked) public var valueObservers: [(Dissection, ValueContext) -> Void] = []
 
     public init(options: DecodeOptions = DecodeOptions()) {
         self.loaded = options.gatt

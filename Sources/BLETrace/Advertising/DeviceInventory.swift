@@ -90,17 +90,17 @@ public final class DeviceInventory: AnalysisLayer {
     static let maxTxPowers = 8
     static let maxBeacons = 8
 
-    var list: [Device] = []
-    var index: [Key: Int] = [:]
+    @exclusivity(unchecked) var list: [Device] = []
+    @exclusivity(unchecked) var index: [Key: Int] = [:]
     /// Reports from devices first seen after `maxDevices` were already listed; not inventoried.
-    public private(set) var overflowReports = 0
-    var tracker: ConnectionTracker?
+    @exclusivity(unchecked) public private(set) var overflowReports = 0
+    @exclusivity(unchecked) var tracker: ConnectionTracker?
     /// How many devices the text summary of `analyze` lists; nil lists all.
-    public var textLimit: Int? = 50
+    @exclusivity(unchecked) public var textLimit: Int? = 50
 
     /// IRKs: the user's, and those SMP events distributed.
-    var options = KeyOptions()
-    var smpIdentities = IdentityKeys()
+    @exclusivity(unchecked) var options = KeyOptions()
+    @exclusivity(unchecked) var smpIdentities = IdentityKeys()
     weak var pipeline: Pipeline?
 
     public init() {}

@@ -53,7 +53,7 @@ public final class FileSource: ByteSource {
 /// Bytes held in memory (tests, decompressed data).
 public final class MemorySource: ByteSource {
     let bytes: [UInt8]
-    var position = 0
+    @exclusivity(unchecked) var position = 0
     public init(_ bytes: [UInt8]) { self.bytes = bytes }
     public func read(into buffer: UnsafeMutableRawBufferPointer) throws -> Int {
         let n = min(buffer.count, bytes.count - position)
@@ -70,12 +70,12 @@ public final class MemorySource: ByteSource {
 /// reading a record costs no allocation; memory stays at the window size (grown only for a larger record).
 public final class InputBuffer {
     let source: ByteSource
-    var buffer: [UInt8]
-    var start = 0
-    var end = 0
-    var sawEOF = false
+    @exclusivity(unchecked) var buffer: [UInt8]
+    @exclusivity(unchecked) var start = 0
+    @exclusivity(unchecked) var end = 0
+    @exclusivity(unchecked) var sawEOF = false
     /// Absolute file offset of `buffer[0]`.
-    var base = 0
+    @exclusivity(unchecked) var base = 0
     let chunk: Int
 
     public init(source: ByteSource, chunk: Int = 1 << 20) {
@@ -125,7 +125,7 @@ public final class InputBuffer {
     }
 
     /// Why the input ended early, when the source failed rather than ending cleanly.
-    public private(set) var sourceError: Error?
+    @exclusivity(unchecked) public private(set) var sourceError: Error?
 
     /// " (reason)" when the source failed, else "" — appended to truncation messages.
     public var sourceNote: String {

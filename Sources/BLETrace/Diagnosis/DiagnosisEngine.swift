@@ -5,7 +5,7 @@ public final class DiagnosisEngine: AnalysisLayer {
     let rules: [DiagnosisRule]
     /// The rules that read each input, indexed by `DiagnosisInput`.
     let byInput: [[DiagnosisRule]]
-    var finished = false
+    @exclusivity(unchecked) var finished = false
 
     public init(rules: [DiagnosisRule] = DiagnosisRules.make()) {
         self.rules = rules
@@ -130,11 +130,11 @@ public final class DiagnosisContext {
     weak var linkStatistics: LinkStatistics?
     weak var isoStreams: ISOStreams?
     weak var audioStreams: AudioStreams?
-    var firstFilteredRecord: Int?
-    var list: [Diagnosis] = []
-    var index: [Key: Int] = [:]
+    @exclusivity(unchecked) var firstFilteredRecord: Int?
+    @exclusivity(unchecked) var list: [Diagnosis] = []
+    @exclusivity(unchecked) var index: [Key: Int] = [:]
     /// Diagnoses not kept once `maxDiagnoses` distinct ones were (hostile input).
-    public internal(set) var overflow = 0
+    @exclusivity(unchecked) public internal(set) var overflow = 0
     static let maxDiagnoses = 1000
 
     /// Equal causes are one diagnosis whichever peer they were seen with (`Diagnosis.peerCount` counts them).
@@ -145,7 +145,7 @@ public final class DiagnosisContext {
 
     /// True for a sniffer's capture (once a link-layer packet of a connection was seen): absences may be packets
     /// it missed.
-    public internal(set) var sniffed = false
+    @exclusivity(unchecked) public internal(set) var sniffed = false
     /// The time of the last record, the number of the last record, and the first record whose time went
     /// backwards (time-based absences are not raised across it): the pipeline's counts.
     public var lastTime: Int64? { pipeline?.stats.last?.micros }
@@ -153,7 +153,7 @@ public final class DiagnosisContext {
     public var timeBackwardsRecord: Int? { pipeline?.stats.timeBackwards?.record }
 
     /// The peer of the last LE Create Connection (a failed connection complete may name no peer).
-    public internal(set) var pendingPeer: BDAddr?
+    @exclusivity(unchecked) public internal(set) var pendingPeer: BDAddr?
 
     struct Link {
         var first = 0
@@ -162,7 +162,7 @@ public final class DiagnosisContext {
     }
     /// Per connection number: the first record naming it, and the last ACL packet from the peer (or, sniffed,
     /// the link's last data PDU, empty ones too: the link is alive). Bounded by `maxTracked`.
-    var links: [Link] = []
+    @exclusivity(unchecked) var links: [Link] = []
     static let maxTracked = 100_000
 
     @inline(__always) func clock(_ e: TraceEvent) {

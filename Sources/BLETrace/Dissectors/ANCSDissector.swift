@@ -11,11 +11,11 @@ public enum ANCSEvent: Sendable, Equatable {
 /// Per-connection ANCS state: the last Get … Attributes request written to the Control Point, and the bytes of
 /// a Data Source response not yet complete.
 public final class ANCSSession {
-    public var request: ANCS.Command?
-    public var buffer: [UInt8] = []
-    public var parts = 0
+    @exclusivity(unchecked) public var request: ANCS.Command?
+    @exclusivity(unchecked) public var buffer: [UInt8] = []
+    @exclusivity(unchecked) public var parts = 0
     /// The last command written to the Control Point (for naming an error response).
-    public var lastCommand: ANCS.Command?
+    @exclusivity(unchecked) public var lastCommand: ANCS.Command?
     /// Bound on a response gathered from notifications (the longest attribute is 65,535 bytes; eight of them).
     static let maxBuffer = 1 << 20
     public init() {}

@@ -39,16 +39,16 @@ public final class ANCSViewLayer: AnalysisLayer {
     }
 
     unowned let att: ATTLayer
-    public private(set) var records: [Record] = []
-    var index: [Key: Int] = [:]
+    @exclusivity(unchecked) public private(set) var records: [Record] = []
+    @exclusivity(unchecked) var index: [Key: Int] = [:]
     /// App identifier → display name (Get App Attributes).
-    public private(set) var appNames: [(String, String)] = []
-    public private(set) var errors: [(record: Int, code: UInt8, command: String?)] = []
-    var dataSourceProblems = 0
-    var seen = false
+    @exclusivity(unchecked) public private(set) var appNames: [(String, String)] = []
+    @exclusivity(unchecked) public private(set) var errors: [(record: Int, code: UInt8, command: String?)] = []
+    @exclusivity(unchecked) var dataSourceProblems = 0
+    @exclusivity(unchecked) var seen = false
     /// Bound on the UIDs kept; later ones are counted only.
     static let maxRecords = 100_000
-    var dropped = 0
+    @exclusivity(unchecked) var dropped = 0
 
     public init(att: ATTLayer) { self.att = att }
 

@@ -21,8 +21,8 @@ public final class BatteryHistoryLayer: AnalysisLayer {
     }
 
     unowned let att: ATTLayer
-    public private(set) var histories: [String: History] = [:]
-    var order: [String] = []
+    @exclusivity(unchecked) public private(set) var histories: [String: History] = [:]
+    @exclusivity(unchecked) var order: [String] = []
     static let maxDevices = 10_000
 
     public init(att: ATTLayer) { self.att = att }
@@ -87,8 +87,8 @@ public final class IdentityLayer: AnalysisLayer {
     }
 
     unowned let att: ATTLayer
-    public private(set) var cards: [String: Card] = [:]
-    var order: [String] = []
+    @exclusivity(unchecked) public private(set) var cards: [String: Card] = [:]
+    @exclusivity(unchecked) var order: [String] = []
     static let maxDevices = 10_000
     static let keyOrder = ["device_name", "manufacturer_name", "model_number", "serial_number", "hardware_revision",
                            "firmware_revision", "software_revision"]

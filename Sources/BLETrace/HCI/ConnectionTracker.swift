@@ -3,40 +3,40 @@ public final class Connection {
     /// 1, 2, … in order of appearance.
     public let id: Int
     public let handle: UInt16
-    public internal(set) var peer: BDAddr?
-    public internal(set) var peerType: AddressType?
+    @exclusivity(unchecked) public internal(set) var peer: BDAddr?
+    @exclusivity(unchecked) public internal(set) var peerType: AddressType?
     /// 0 central, 1 peripheral (the local controller's role); nil when unknown.
-    public internal(set) var role: UInt8?
-    public internal(set) var le: Bool
+    @exclusivity(unchecked) public internal(set) var role: UInt8?
+    @exclusivity(unchecked) public internal(set) var le: Bool
     /// False for a handle no Connection Complete opened and no HCI traffic placed on LE or BR/EDR (phones send
     /// ACL data on vendor pseudo-handles): `le` is then a guess.
-    public internal(set) var transportKnown = true
-    public internal(set) var interval: Int?
-    public internal(set) var latency: Int?
-    public internal(set) var timeout: Int?
-    public internal(set) var openedRecord: Int?
-    public internal(set) var openedAt: Timestamp?
-    public internal(set) var closedRecord: Int?
-    public internal(set) var closedAt: Timestamp?
-    public internal(set) var disconnectReason: UInt8?
-    public internal(set) var encrypted = false
+    @exclusivity(unchecked) public internal(set) var transportKnown = true
+    @exclusivity(unchecked) public internal(set) var interval: Int?
+    @exclusivity(unchecked) public internal(set) var latency: Int?
+    @exclusivity(unchecked) public internal(set) var timeout: Int?
+    @exclusivity(unchecked) public internal(set) var openedRecord: Int?
+    @exclusivity(unchecked) public internal(set) var openedAt: Timestamp?
+    @exclusivity(unchecked) public internal(set) var closedRecord: Int?
+    @exclusivity(unchecked) public internal(set) var closedAt: Timestamp?
+    @exclusivity(unchecked) public internal(set) var disconnectReason: UInt8?
+    @exclusivity(unchecked) public internal(set) var encrypted = false
     /// The parameters the connection opened with (LE), before any update.
-    public internal(set) var opening: (interval: Int, latency: Int, timeout: Int)?
+    @exclusivity(unchecked) public internal(set) var opening: (interval: Int, latency: Int, timeout: Int)?
     /// Parameter updates: (record, interval, latency, timeout).
-    public internal(set) var updates: [(record: Int, interval: Int, latency: Int, timeout: Int)] = []
+    @exclusivity(unchecked) public internal(set) var updates: [(record: Int, interval: Int, latency: Int, timeout: Int)] = []
     /// True when no connection-complete event was seen (the capture began mid-connection).
-    public internal(set) var implicit: Bool
+    @exclusivity(unchecked) public internal(set) var implicit: Bool
     /// BR/EDR: the peer's name from a Remote Name Request Complete.
-    public internal(set) var name: String?
+    @exclusivity(unchecked) public internal(set) var name: String?
     /// BR/EDR: the PSMs of the channels opened on the connection, in order of first opening.
-    public internal(set) var profiles: [UInt16] = []
+    @exclusivity(unchecked) public internal(set) var profiles: [UInt16] = []
     /// BR/EDR: the link type of the Connection Complete (1 ACL) or Synchronous Connection Complete (0 SCO,
     /// 2 eSCO); nil for LE.
-    public internal(set) var linkType: UInt8?
+    @exclusivity(unchecked) public internal(set) var linkType: UInt8?
     /// BR/EDR: pairing on this connection (Secure Simple Pairing or legacy PIN).
-    public internal(set) var pairing: ClassicPairing?
+    @exclusivity(unchecked) public internal(set) var pairing: ClassicPairing?
     /// A CIS or BIS: what stream it is and its timing.
-    public internal(set) var iso: ISOLink?
+    @exclusivity(unchecked) public internal(set) var iso: ISOLink?
 
     /// Notes a channel opened on the connection (at most 64 distinct PSMs are kept).
     func opened(psm: UInt16) {
@@ -57,10 +57,10 @@ public final class Connection {
 /// Maps connection handles to connections over the life of a capture.
 public final class ConnectionTracker {
     /// The connections kept for the summary: the first `maxListed`, in order of appearance.
-    public private(set) var all: [Connection] = []
+    @exclusivity(unchecked) public private(set) var all: [Connection] = []
     /// Every connection seen, listed or not.
-    public private(set) var total = 0
-    var open: [UInt16: Connection] = [:]
+    @exclusivity(unchecked) public private(set) var total = 0
+    @exclusivity(unchecked) var open = HandleTable<Connection>()
     /// Bounds the memory of the summary on long captures (and hostile input): connections after this many are
     /// counted and followed while open, but not kept for the summary.
     public static let maxListed = 10_000
@@ -107,16 +107,16 @@ public final class ConnectionTracker {
     public func latest(_ handle: UInt16) -> Connection? { open[handle] ?? lastOnHandle[handle] }
 
     /// The last connection each handle carried; bounded by the 12-bit handle space.
-    var lastOnHandle: [UInt16: Connection] = [:]
+    @exclusivity(unchecked) var lastOnHandle = HandleTable<Connection>()
 
     /// Handles whose ACL data showed they are no connection (`PseudoHandleVerdict.implausible`): their packets
     /// are vendor data until an event opens a connection on them.
-    public internal(set) var vendorHandles = Set<UInt16>()
+    @exclusivity(unchecked) public internal(set) var vendorHandles = Set<UInt16>()
     /// The dynamic channel of the last whole frame each way on handles no event opened (`PseudoHandleVerdict`).
-    var pseudoChannels: [UInt16: UInt16] = [:]
+    @exclusivity(unchecked) var pseudoChannels: [UInt16: UInt16] = [:]
 
     /// Names from Remote Name Request Complete events, for connections opened after them (bounded).
-    var names: [BDAddr: String] = [:]
+    @exclusivity(unchecked) var names: [BDAddr: String] = [:]
 
     /// A Remote Name Request Complete: the name of the open connections to `address`, and of later ones.
     public func named(_ address: BDAddr, _ name: String) {

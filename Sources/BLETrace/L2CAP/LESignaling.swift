@@ -186,19 +186,19 @@ public final class SignalingLayer: ChannelDecoder, AnalysisLayer {
         var mtu: UInt16
     }
 
-    var channels: [WireKey: Channel] = [:]
-    var pendingOpens: [Int: [UInt8: PendingOpen]] = [:]
+    @exclusivity(unchecked) var channels: [WireKey: Channel] = [:]
+    @exclusivity(unchecked) var pendingOpens: [Int: [UInt8: PendingOpen]] = [:]
     /// BR/EDR Connection and Create Channel Requests waiting for their response, per connection and identifier.
-    var bredrOpens: [Int: [UInt8: PendingBREDROpen]] = [:]
-    var commands = 0
-    var bredrCommands = 0
+    @exclusivity(unchecked) var bredrOpens: [Int: [UInt8: PendingBREDROpen]] = [:]
+    @exclusivity(unchecked) var commands = 0
+    @exclusivity(unchecked) var bredrCommands = 0
     /// Connections whose AVDTP signaling channel is open.
-    var avdtpSignaling: Set<Int> = []
+    @exclusivity(unchecked) var avdtpSignaling: Set<Int> = []
     /// The A2DP streams followed from AVDTP (a layer of its own for the summary).
     public let a2dp = A2DPStreams()
     /// HID reports counted per connection (a layer of its own for the summary).
     public let hid = HIDReports()
-    var opened: [(record: Int, connection: Int, psm: UInt16, cids: String)] = []
+    @exclusivity(unchecked) var opened: [(record: Int, connection: Int, psm: UInt16, cids: String)] = []
     static let maxChannels = 65_536
 
     public init(att: ATTLayer?) { self.att = att }

@@ -57,8 +57,8 @@ public final class Findings: AnalysisLayer {
     static let discoveryOpcodes: Set<Int> = [0x04, 0x06, 0x08, 0x10]
     static let maxListed = 1000
 
-    public private(set) var list: [Finding] = []
-    public private(set) var count = 0
+    @exclusivity(unchecked) public private(set) var list: [Finding] = []
+    @exclusivity(unchecked) public private(set) var count = 0
 
     public init() {}
 

@@ -2,15 +2,15 @@
 public final class TextRenderer: EventSink, RedactableOutput {
     let out: OutputWriter
     /// `--redact`: each event's text is redacted as it is written.
-    public var redactor: Redactor?
+    @exclusivity(unchecked) public var redactor: Redactor?
     /// Relative times count from here: the first event's time unless set (filters set the first record's).
-    public var origin: Timestamp?
-    var previous: Timestamp?
-    public var showSummary = true
-    public var showEvents = true
+    @exclusivity(unchecked) public var origin: Timestamp?
+    @exclusivity(unchecked) var previous: Timestamp?
+    @exclusivity(unchecked) public var showSummary = true
+    @exclusivity(unchecked) public var showEvents = true
     /// Only the printed timeline reads event summaries.
     public var readsSummaries: Bool { showEvents }
-    public var style: TextStyle
+    @exclusivity(unchecked) public var style: TextStyle
     /// Width of the prefix (record, time, direction, handle) that continuation lines are indented by.
     var indent: Int { style.time == .absolute ? TextRenderer.absolutePrefix : TextRenderer.relativePrefix }
     static let relativePrefix = 7 + 1 + 13 + 1 + 1 + 1 + 6 + 1
@@ -86,7 +86,7 @@ public final class TextRenderer: EventSink, RedactableOutput {
 
     static let malformedPrefix = Array("Malformed".utf8)
     /// The current event's text.
-    var scratch: [UInt8] = []
+    @exclusivity(unchecked) var scratch: [UInt8] = []
 
     /// Writes `scratch`, breaking at spaces so that no line passes `style.width` columns.
     func writeWrapped(indentWithTint tint: String?) {
@@ -444,9 +444,9 @@ enum EventJSON {
 public final class JSONRenderer: EventSink, RedactableOutput {
     let out: OutputWriter
     /// `--redact`: each event's text, strings and bytes are redacted as they are written.
-    public var redactor: Redactor?
-    public var showEvents = true
-    var count = 0
+    @exclusivity(unchecked) public var redactor: Redactor?
+    @exclusivity(unchecked) public var showEvents = true
+    @exclusivity(unchecked) var count = 0
     public init(out: OutputWriter) { self.out = out }
 
     public func begin(_ capture: CaptureInfo) {
@@ -470,9 +470,9 @@ public final class JSONRenderer: EventSink, RedactableOutput {
 public final class JSONLinesRenderer: EventSink, RedactableOutput {
     let out: OutputWriter
     /// `--redact`: each event's text, strings and bytes are redacted as they are written.
-    public var redactor: Redactor?
+    @exclusivity(unchecked) public var redactor: Redactor?
     /// Off for `--summary-only`: the summary line alone.
-    public var showEvents = true
+    @exclusivity(unchecked) public var showEvents = true
     public init(out: OutputWriter) { self.out = out }
 
     public func begin(_ capture: CaptureInfo) {}

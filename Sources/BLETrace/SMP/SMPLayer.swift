@@ -2,19 +2,19 @@
 public final class PairingAttempt {
     public let connection: Int
     public let startRecord: Int
-    public internal(set) var securityRequestRecord: Int?
-    public internal(set) var request: PairingFeatures?
-    public internal(set) var requestDirection: Direction?
-    public internal(set) var response: PairingFeatures?
-    public internal(set) var method: PairingMethod?
-    public internal(set) var methodDetail: String?
-    public internal(set) var secureConnections: Bool?
-    public internal(set) var failedReason: UInt8?
-    public internal(set) var failedRecord: Int?
-    public internal(set) var failedBy: String?
+    @exclusivity(unchecked) public internal(set) var securityRequestRecord: Int?
+    @exclusivity(unchecked) public internal(set) var request: PairingFeatures?
+    @exclusivity(unchecked) public internal(set) var requestDirection: Direction?
+    @exclusivity(unchecked) public internal(set) var response: PairingFeatures?
+    @exclusivity(unchecked) public internal(set) var method: PairingMethod?
+    @exclusivity(unchecked) public internal(set) var methodDetail: String?
+    @exclusivity(unchecked) public internal(set) var secureConnections: Bool?
+    @exclusivity(unchecked) public internal(set) var failedReason: UInt8?
+    @exclusivity(unchecked) public internal(set) var failedRecord: Int?
+    @exclusivity(unchecked) public internal(set) var failedBy: String?
     /// Keys seen in the key distribution phase: ("initiator" | "responder", "LTK" | "EDIV/Rand" | "IRK" | "identity address" | "CSRK").
-    public internal(set) var keys: [(from: String, key: String)] = []
-    public internal(set) var encryptionRecord: Int?
+    @exclusivity(unchecked) public internal(set) var keys: [(from: String, key: String)] = []
+    @exclusivity(unchecked) public internal(set) var encryptionRecord: Int?
 
     init(connection: Int, startRecord: Int) {
         self.connection = connection
@@ -71,9 +71,9 @@ public final class PairingAttempt {
 /// that follows it.
 public final class SMPLayer: ChannelDecoder, AnalysisLayer {
     weak var pipeline: Pipeline?
-    public private(set) var attempts: [PairingAttempt] = []
-    var current: [Int: PairingAttempt] = [:]
-    var pdus = 0
+    @exclusivity(unchecked) public private(set) var attempts: [PairingAttempt] = []
+    @exclusivity(unchecked) var current: [Int: PairingAttempt] = [:]
+    @exclusivity(unchecked) var pdus = 0
     static let maxAttempts = 10_000
 
     public init() {}

@@ -64,22 +64,22 @@ public final class ActivityLog: AnalysisLayer {
 
     let att: ATTLayer?
     weak var pipeline: Pipeline?
-    public private(set) var values: [String: [UInt16: ValueTrack]] = [:]
-    public private(set) var valueOrder: [(server: String, handle: UInt16)] = []
-    var valueCount = 0
-    public private(set) var steps: [Int: [Step]] = [:]
-    var stepIndex: [Int: (connection: Int, index: Int)] = [:]
-    var stepCount = 0
-    public private(set) var errors: [ErrorSeen] = []
-    public private(set) var latencies: [Int64] = []
+    @exclusivity(unchecked) public private(set) var values: [String: [UInt16: ValueTrack]] = [:]
+    @exclusivity(unchecked) public private(set) var valueOrder: [(server: String, handle: UInt16)] = []
+    @exclusivity(unchecked) var valueCount = 0
+    @exclusivity(unchecked) public private(set) var steps: [Int: [Step]] = [:]
+    @exclusivity(unchecked) var stepIndex: [Int: (connection: Int, index: Int)] = [:]
+    @exclusivity(unchecked) var stepCount = 0
+    @exclusivity(unchecked) public private(set) var errors: [ErrorSeen] = []
+    @exclusivity(unchecked) public private(set) var latencies: [Int64] = []
     /// Microseconds from LE Create Connection to the connection's completion, per connection id.
-    public private(set) var setupMicros: [Int: Int64] = [:]
-    var pendingCreate: Timestamp?
+    @exclusivity(unchecked) public private(set) var setupMicros: [Int: Int64] = [:]
+    @exclusivity(unchecked) var pendingCreate: Timestamp?
     /// Interval, latency and timeout as the connection opened (the tracker keeps the latest).
-    public private(set) var initialParameters: [Int: (interval: Int, latency: Int, timeout: Int)] = [:]
+    @exclusivity(unchecked) public private(set) var initialParameters: [Int: (interval: Int, latency: Int, timeout: Int)] = [:]
     /// Distinct manufacturer data (company ID and payload) per advertiser, in order of first appearance.
-    public private(set) var manufacturerData: [DeviceInventory.Key: [[UInt8]]] = [:]
-    var paths: [String: GATTPaths] = [:]
+    @exclusivity(unchecked) public private(set) var manufacturerData: [DeviceInventory.Key: [[UInt8]]] = [:]
+    @exclusivity(unchecked) var paths: [String: GATTPaths] = [:]
 
     public init(att: ATTLayer?) {
         self.att = att

@@ -72,7 +72,7 @@ extension EventSink {
 /// Reads a capture through the pipeline and the registered layers into a sink.
 public final class Analyzer {
     public let pipeline: Pipeline
-    public private(set) var layers: [AnalysisLayer] = []
+    @exclusivity(unchecked) public private(set) var layers: [AnalysisLayer] = []
     let sink: EventSink?
 
     /// `sink` receives every event; pass nil to collect only the summary.
@@ -90,7 +90,7 @@ public final class Analyzer {
 
     /// Decodes every record. A damaged file ends the run with `summary.error` set; what came before is kept.
     /// Called every 16,384 records with the reader's byte position (progress bars).
-    public var progress: ((Int) -> Void)?
+    @exclusivity(unchecked) public var progress: ((Int) -> Void)?
 
     /// Names from `--uuids` apply to everything the run prints, the summary included.
     @discardableResult

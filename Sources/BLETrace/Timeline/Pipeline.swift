@@ -80,9 +80,13 @@ public final class Pipeline {
     @exclusivity(unchecked) var l2cap = L2CAPReassembler()
     /// The isochronous control plane: CIGs, CISes, BIGs and periodic syncs (opens the CIS and BIS connections).
     let iso = ISOTracker()
-    var advertising = AdvertisingDecoder()
+    @exclusivity(unchecked) var advertising = AdvertisingDecoder()
     /// Fixed and dynamic channels → decoder. Layers register themselves here.
-    @exclusivity(unchecked) public var channels: [UInt16: ChannelDecoder] = [:]
+    @exclusivity(unchecked) public var channels: [UInt16: ChannelDecoder] = [:] {
+        didSet { fixedChannels = (0..<0x40).map { channels[UInt16($0)] } }
+    }
+    /// `channels` for the fixed CIDs (below 0x0040), read by index for every frame instead of hashed.
+    @exclusivity(unchecked) var fixedChannels = [ChannelDecoder?](repeating: nil, count: 0x40)
     /// Observers of advertising reports (device inventory, beacons). They see each report with complete data
     /// once: split extended advertising data arrives reassembled, on the report that completes it.
     @exclusivity(unchecked) public var advertisingObservers: [(AdvertisingReport, Int, Timestamp) -> Void] = []
@@ -95,7 +99,7 @@ public final class Pipeline {
     /// Called with each record's number and time before it is decoded (timeouts, idle checks).
     @exclusivity(unchecked) public var recordObservers: [(Int, Timestamp) -> Void] = []
     /// Called at the start of `finish()`, before held events are released.
-    public var finishers: [() -> Void] = []
+    @exclusivity(unchecked) public var finishers: [() -> Void] = []
     /// Observers of finished events, in record order, just before the sink gets them (findings, activity
     /// logs). A held event reaches them once, complete with what later records added to it.
     @exclusivity(unchecked) public var eventObservers: [(TraceEvent) -> Void] = []
@@ -121,9 +125,9 @@ public final class Pipeline {
     }
     public var linkLayerIfUsed: LinkLayerDecoder? { linkLayerDecoder }
     /// Events waiting to be emitted behind a held one, in record order (`hold`).
-    var queue: [TraceEvent] = []
-    var queueHead = 0
-    var held: Set<Int> = []
+    @exclusivity(unchecked) var queue: [TraceEvent] = []
+    @exclusivity(unchecked) var queueHead = 0
+    @exclusivity(unchecked) var held: Set<Int> = []
     /// Bound on the events kept behind a held one; beyond it the oldest hold is released.
     public static let maxQueued = 20_000
 
@@ -373,7 +377,7 @@ public final class Pipeline {
         e.handle = frame.handle
         e.connection = conn.id
         e.l2cap = L2CAPHeader(cid: frame.cid, length: frame.payload.count, fragments: frame.fragments, firstRecord: frame.firstRecord)
-        if let decoder = channels[frame.cid] ?? (frame.cid >= 0x0040 ? dynamicChannels : nil) {
+        if let decoder = frame.cid < 0x40 ? fixedChannels[Int(frame.cid)] : (channels[frame.cid] ?? dynamicChannels) {
             decoder.decode(frame, connection: conn, event: &e)
         } else {
             e.body = .l2cap(L2CAPPayload(payload: frame.payload))

@@ -6,11 +6,11 @@
 final class IsochronousSetupRule: DiagnosisRule {
     let inputs: [DiagnosisInput] = [.hciCommand, .hciEvent]
     /// CIS handles created and not yet established: the Create CIS record (at most 64).
-    var pendingCIS: [UInt16: Int] = [:]
-    var pendingBIG: [UInt8: Int] = [:]
-    var pendingSync: (record: Int, address: BDAddr)?
+    @exclusivity(unchecked) var pendingCIS: [UInt16: Int] = [:]
+    @exclusivity(unchecked) var pendingBIG: [UInt8: Int] = [:]
+    @exclusivity(unchecked) var pendingSync: (record: Int, address: BDAddr)?
     /// Periodic syncs established: their record, whether a BIGInfo came, whether a BIG sync was asked over them.
-    var syncs: [UInt16: (record: Int, address: BDAddr, bigInfo: Bool, used: Bool)] = [:]
+    @exclusivity(unchecked) var syncs: [UInt16: (record: Int, address: BDAddr, bigInfo: Bool, used: Bool)] = [:]
     static let maxPending = 64
 
     func hciCommand(_ c: HCICommandBody, _ e: TraceEvent, _ ctx: DiagnosisContext) {
@@ -110,8 +110,8 @@ final class IsochronousDataRule: DiagnosisRule {
     let inputs: [DiagnosisInput] = [.hciCommand, .hciEvent]
     /// Failed LE Setup ISO Data Path: the handle's Command Complete record and status (the command names the
     /// handle; the failed return may not).
-    var failedPaths: [UInt16: (record: Int, status: UInt8)] = [:]
-    var lastPathHandle: UInt16?
+    @exclusivity(unchecked) var failedPaths: [UInt16: (record: Int, status: UInt8)] = [:]
+    @exclusivity(unchecked) var lastPathHandle: UInt16?
 
     func hciEvent(_ h: HCIEventBody, _ e: TraceEvent, _ ctx: DiagnosisContext) {
         guard case let .commandComplete(cc) = h.params, cc.opcode == 0x206E, let status = cc.status, status != 0 else { return }

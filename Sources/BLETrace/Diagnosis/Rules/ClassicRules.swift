@@ -12,9 +12,9 @@ final class ChannelConfigurationRule: DiagnosisRule {
         var configured = 0
     }
     /// Per connection: BR/EDR channels opened and not yet configured both ways (bounded).
-    var open: [Int: [Open]] = [:]
+    @exclusivity(unchecked) var open: [Int: [Open]] = [:]
     /// Per connection and identifier: the SPSM of a credit-based request waiting for its response.
-    var creditRequests: [Int: [UInt8: UInt16]] = [:]
+    @exclusivity(unchecked) var creditRequests: [Int: [UInt8: UInt16]] = [:]
 
     func signaling(_ s: SignalingBody, _ e: TraceEvent, _ ctx: DiagnosisContext) {
         guard let id = e.connection else { return }
@@ -110,9 +110,9 @@ final class AudioSetupRule: DiagnosisRule {
         /// True when the local host sent the setup's first command (it is the one to send the next step).
         var byLocal: Bool?
     }
-    var setups: [Int: Setup] = [:]
+    @exclusivity(unchecked) var setups: [Int: Setup] = [:]
     /// Synchronous link requests waiting for their Synchronous Connection Complete, per ACL handle or address.
-    var synchronous: [(record: Int, connection: Int?)] = []
+    @exclusivity(unchecked) var synchronous: [(record: Int, connection: Int?)] = []
 
     /// Discover, Get (All) Capabilities, Set Configuration, Open, Start, in order.
     static func step(_ signal: UInt8) -> UInt8? {
@@ -210,8 +210,8 @@ final class AudioSetupRule: DiagnosisRule {
 final class HostStackRule: DiagnosisRule {
     let inputs: [DiagnosisInput] = [.hciCommand, .signaling, .note]
     /// btmon control channels: cookie → whether it is the daemon's; the daemon's last close.
-    var daemonCookies: Set<UInt32> = []
-    var daemonClosed: Int?
+    @exclusivity(unchecked) var daemonCookies: Set<UInt32> = []
+    @exclusivity(unchecked) var daemonClosed: Int?
 
     func hciCommand(_ c: HCICommandBody, _ e: TraceEvent, _ ctx: DiagnosisContext) {
         // Delete Stored Link Key for one address (Delete_All_Flag 0); deleting all of them is how a host that

@@ -4,7 +4,7 @@
 final class ControllerResetRule: DiagnosisRule {
     let inputs: [DiagnosisInput] = [.hciCommand, .hciEvent]
     /// True once a connection opened or scanning started (a Reset before that is the normal bring-up).
-    var active = false
+    @exclusivity(unchecked) var active = false
 
     func hciCommand(_ c: HCICommandBody, _ e: TraceEvent, _ ctx: DiagnosisContext) {
         switch c.params {

@@ -5,7 +5,7 @@
 final class EncryptionRule: DiagnosisRule {
     let inputs: [DiagnosisInput] = [.hciEvent, .hciCommand]
     /// BR/EDR: Link Key Request Negative Reply per peer address (record), waiting for an authentication failure.
-    var noLinkKey: [UInt64: Int] = [:]
+    @exclusivity(unchecked) var noLinkKey: [UInt64: Int] = [:]
 
     func hciEvent(_ h: HCIEventBody, _ e: TraceEvent, _ ctx: DiagnosisContext) {
         switch h.params {
@@ -56,9 +56,9 @@ final class InsufficientSecurityRule: DiagnosisRule {
         var count: Int
     }
     /// Per connection, per attribute handle: the first refusal (bounded to 64 handles per connection).
-    var refused: [Int: [UInt16: Refusal]] = [:]
+    @exclusivity(unchecked) var refused: [Int: [UInt16: Refusal]] = [:]
     /// Connections encrypted after a refusal.
-    var encryptedAfter: Set<Int> = []
+    @exclusivity(unchecked) var encryptedAfter: Set<Int> = []
     static let codes: Set<UInt8> = [0x05, 0x0F, 0x0C, 0x08]
 
     func att(_ a: ATTEvent, _ e: TraceEvent, _ ctx: DiagnosisContext) {
@@ -129,8 +129,8 @@ final class InsufficientSecurityRule: DiagnosisRule {
 final class WeakSecurityRule: DiagnosisRule {
     let inputs: [DiagnosisInput] = [.smp, .hciEvent, .linkLayer]
     /// LE Secure Connections pairings per connection: whether public keys and the DHKey check were seen.
-    var secure: [Int: (record: Int, publicKeys: Int, dhkeyCheck: Bool)] = [:]
-    var reportedKeySize: Set<Int> = []
+    @exclusivity(unchecked) var secure: [Int: (record: Int, publicKeys: Int, dhkeyCheck: Bool)] = [:]
+    @exclusivity(unchecked) var reportedKeySize: Set<Int> = []
 
     func smp(_ s: SMPBody, _ e: TraceEvent, _ ctx: DiagnosisContext) {
         guard let id = e.connection else { return }

@@ -42,7 +42,7 @@ final class ATTErrorRule: DiagnosisRule {
 final class ServiceChangedRule: DiagnosisRule {
     let inputs: [DiagnosisInput] = [.att, .hciEvent]
     /// Per connection: the Service Changed indication still waiting for rediscovery.
-    var waiting: [Int: Int] = [:]
+    @exclusivity(unchecked) var waiting: [Int: Int] = [:]
 
     func att(_ a: ATTEvent, _ e: TraceEvent, _ ctx: DiagnosisContext) {
         guard let id = e.connection, case let .pdu(pdu) = a.content else { return }
@@ -83,10 +83,10 @@ final class ATTTimeoutRule: DiagnosisRule {
         var record: Int
     }
     /// Sniffed timeouts waiting for the end (bounded).
-    var held: [Held] = []
+    @exclusivity(unchecked) var held: [Held] = []
     /// Sniffed captures, per connection: the last ATT response the server sent, and the first lost fragment.
-    var lastAnswer: [Int: Int] = [:]
-    var lostFragments: [Int: [Int]] = [:]
+    @exclusivity(unchecked) var lastAnswer: [Int: Int] = [:]
+    @exclusivity(unchecked) var lostFragments: [Int: [Int]] = [:]
 
     func att(_ a: ATTEvent, _ e: TraceEvent, _ ctx: DiagnosisContext) {
         guard case let .unanswered(why)? = a.transaction else {

@@ -58,7 +58,7 @@ final class ParameterUpdateRule: DiagnosisRule {
 final class ReconnectLoopRule: DiagnosisRule {
     let inputs: [DiagnosisInput] = [.hciEvent]
     /// Failures per peer: (record, time); at most 64 per peer and 10,000 peers.
-    var failures: [UInt64: [(record: Int, time: Int64)]] = [:]
+    @exclusivity(unchecked) var failures: [UInt64: [(record: Int, time: Int64)]] = [:]
     static let window: Int64 = 300_000_000
     static let failureReasons: Set<UInt8> = [0x08, 0x22, 0x3D, 0x3E, 0x28, 0x1F, 0x05, 0x06]
 
@@ -99,10 +99,10 @@ final class ReconnectLoopRule: DiagnosisRule {
 final class PeerRestartRule: DiagnosisRule {
     let inputs: [DiagnosisInput] = [.hciEvent, .advertising]
     /// Peers whose link just failed: the failure's record, time and connection. Bounded.
-    var watched: [UInt64: (record: Int, time: Int64, connection: Int?)] = [:]
+    @exclusivity(unchecked) var watched: [UInt64: (record: Int, time: Int64, connection: Int?)] = [:]
     /// Sniffer captures, per connection: the first advert from its peripheral after the link's last data PDU
     /// (bounded by the open connections). Decided at the end: data after it means the link was still alive.
-    var candidates: [Int: Int] = [:]
+    @exclusivity(unchecked) var candidates: [Int: Int] = [:]
     static let window: Int64 = 15_000_000
 
     func hciEvent(_ h: HCIEventBody, _ e: TraceEvent, _ ctx: DiagnosisContext) {

@@ -16,7 +16,7 @@ final class PairingRule: DiagnosisRule {
         var method: PairingMethod?
     }
     /// Pairings under way, per connection (bounded by the open connections).
-    var active: [Int: Active] = [:]
+    @exclusivity(unchecked) var active: [Int: Active] = [:]
     /// The SMP timeout (Core 5.4 Vol 3 Part H 3.4).
     static let timeout: Int64 = 30_000_000
 
@@ -123,9 +123,9 @@ final class PairingRule: DiagnosisRule {
 final class ClassicPairingRule: DiagnosisRule {
     let inputs: [DiagnosisInput] = [.hciEvent, .hciCommand]
     /// Per peer address: SSP started at this record (not completed yet).
-    var ssp: [UInt64: Int] = [:]
+    @exclusivity(unchecked) var ssp: [UInt64: Int] = [:]
     /// Per handle: Authentication Requested at this record.
-    var auth: [UInt16: (record: Int, connection: Int?)] = [:]
+    @exclusivity(unchecked) var auth: [UInt16: (record: Int, connection: Int?)] = [:]
 
     func hciEvent(_ h: HCIEventBody, _ e: TraceEvent, _ ctx: DiagnosisContext) {
         guard case let .classic(c) = h.params else { return }
