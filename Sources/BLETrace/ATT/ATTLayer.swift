@@ -23,20 +23,20 @@ public final class ATTLayer: ChannelDecoder, AnalysisLayer {
 
     /// Per-connection state.
     final class ConnState {
-        var clientMTU: UInt16?
-        var serverMTU: UInt16?
-        var mtuRecord: Int?
-        var pdus = 0
+        @exclusivity(unchecked) var clientMTU: UInt16?
+        @exclusivity(unchecked) var serverMTU: UInt16?
+        @exclusivity(unchecked) var mtuRecord: Int?
+        @exclusivity(unchecked) var pdus = 0
         /// Read Blob reassembly: handle and bytes so far, per server side.
-        var blob: [Bool: (handle: UInt16, bytes: [UInt8])] = [:]
+        @exclusivity(unchecked) var blob: [Bool: (handle: UInt16, bytes: [UInt8])] = [:]
         /// Queued Prepare Write Requests, per server side.
-        var prepared: [Bool: [(handle: UInt16, offset: UInt16, value: [UInt8])]] = [:]
+        @exclusivity(unchecked) var prepared: [Bool: [(handle: UInt16, offset: UInt16, value: [UInt8])]] = [:]
         /// State of stateful value dissectors (ANCS, cycling speed and cadence).
         let values = DissectorState()
         /// The server's database key for this connection's peer, kept while the peer stays the same.
-        var peerKey: (peer: BDAddr?, key: String)?
+        @exclusivity(unchecked) var peerKey: (peer: BDAddr?, key: String)?
         /// Handle lookups of `DescribeContext`, one memo per server side (index 1: the peer is the server).
-        var located: [LocateMemo?] = [nil, nil]
+        @exclusivity(unchecked) var located: [LocateMemo?] = [nil, nil]
         var mtu: Int {
             guard let c = clientMTU, let s = serverMTU else { return 23 }
             return Int(min(c, s))

@@ -67,6 +67,8 @@ public struct AdvertisingBody: Sendable {
     public var source: Source
     /// The reports reassembly held or completed; nil (no allocation) when every report stands alone.
     public var reassembly: [Reassembly]?
+    /// Whether some report's AD structures are malformed, once the decoder has looked (`checkAD`); nil before.
+    var adMalformed: Bool?
 
     public init(_ source: Source) {
         self.source = source
@@ -104,6 +106,16 @@ public struct AdvertisingBody: Sendable {
     /// "advertising data from <address>: <problem>" for the first malformed AD structure of a report with
     /// complete data that the controller did not truncate.
     public var malformedReason: String? {
+        if adMalformed == false { return nil }
+        return findMalformed()
+    }
+
+    /// Looks at the AD structures once, so that `malformedReason` need not walk them again for well-formed data.
+    mutating func checkAD() {
+        adMalformed = findMalformed() != nil
+    }
+
+    func findMalformed() -> String? {
         for (i, r) in reports.enumerated() {
             let o = outcome(i)
             if case .partial = o { continue }

@@ -113,13 +113,7 @@ public struct JSONBytes: FieldSink {
 
     public mutating func hex(_ v: ArraySlice<UInt8>) {
         item()
-        bytes.append(UInt8(ascii: "\""))
-        let digits = Hex.digits
-        for x in v {
-            bytes.append(digits[Int(x >> 4)])
-            bytes.append(digits[Int(x & 0xF)])
-        }
-        bytes.append(UInt8(ascii: "\""))
+        bytes.appendQuotedHex(v)
     }
 
     @inline(__always) mutating func open(_ byte: UInt8, list: Bool) {

@@ -125,21 +125,21 @@ extension Array where Element == UInt8 {
         s.withUTF8 { append(contentsOf: $0) }
     }
 
-    /// A decimal integer, without building a String.
+    /// A decimal integer, without building a String: the digits made on the stack, least significant first,
+    /// then appended in order (no reversal in the array, whose every change checks its uniqueness).
     mutating func append(decimal v: Int) {
-        if v < 0 {
-            append(UInt8(ascii: "-"))
-            if v == Int.min { append(string: String(v).dropFirst().description); return }
-            append(decimal: -v)
-            return
+        if v >= 0 && v < 10 { append(UInt8(truncatingIfNeeded: 48 &+ v)); return }
+        var x = v.magnitude
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { digits in
+            var i = 20
+            repeat {
+                i -= 1
+                digits[i] = 48 &+ UInt8(truncatingIfNeeded: x % 10)
+                x /= 10
+            } while x > 0
+            if v < 0 { append(UInt8(ascii: "-")) }
+            while i < 20 { append(digits[i]); i += 1 }
         }
-        if v < 10 { append(UInt8(ascii: "0") + UInt8(v)); return }
-        // Digits come out least significant first: append them, then turn them around in place.
-        let start = count
-        var x = v
-        while x > 0 { append(UInt8(ascii: "0") + UInt8(x % 10)); x /= 10 }
-        var i = start, j = count - 1
-        while i < j { swapAt(i, j); i += 1; j -= 1 }
     }
 
     /// A non-negative integer right-aligned in `width` columns (spaces in front), or zero-padded.
@@ -186,6 +186,23 @@ extension Array where Element == UInt8 {
         append(decimal: Int(rem / 60 % 60), width: 2, zeroPad: true); append(UInt8(ascii: ":"))
         append(decimal: Int(rem % 60), width: 2, zeroPad: true); append(UInt8(ascii: "."))
         append(decimal: Int(us), width: 6, zeroPad: true); append(UInt8(ascii: "Z"))
+    }
+
+    /// `v` as lower-case hex digits in quotes: the room made in one step, the digits written through one
+    /// pointer (two appends per byte would check the array's uniqueness and capacity twice each).
+    mutating func appendQuotedHex(_ v: ArraySlice<UInt8>) {
+        let start = count
+        append(contentsOf: repeatElement(UInt8(ascii: "\""), count: v.count &* 2 &+ 2))
+        withUnsafeMutableBufferPointer { out in
+            Hex.digits.withUnsafeBufferPointer { d in
+                var i = start &+ 1
+                for x in v {
+                    out[i] = d[Int(x >> 4)]
+                    out[i &+ 1] = d[Int(x & 0xF)]
+                    i &+= 2
+                }
+            }
+        }
     }
 
     /// "0x" and `width` upper-case hex digits.

@@ -41,17 +41,29 @@ public enum SafeText {
         b = out
     }
 
-    /// Where the first control character is, or nil.
+    /// Where the first control character is, or nil. Eight bytes at a time: a word with no byte below 0x20, no
+    /// 0x7F and no 0xC2 (the lead byte of a C1 control) is skipped whole; a word with one is looked at byte by byte.
     static func firstControl(_ b: [UInt8], from start: Int) -> Int? {
-        var i = start
-        let n = b.count
-        while i < n {
-            let c = b[i]
-            if needsEscape(c) { return i }
-            if c == 0xC2, i + 1 < n, b[i + 1] >= 0x80, b[i + 1] <= 0x9F { return i }
-            i += 1
+        b.withUnsafeBufferPointer { u -> Int? in
+            guard let base = u.baseAddress else { return nil }
+            let raw = UnsafeRawPointer(base)
+            let n = u.count
+            var i = start
+            while i < n {
+                if i + 8 <= n {
+                    let w = raw.loadUnaligned(fromByteOffset: i, as: UInt64.self)
+                    if !(ByteScan.hasLess(w, 0x20) || ByteScan.has(w, 0x7F) || ByteScan.has(w, 0xC2)) {
+                        i += 8
+                        continue
+                    }
+                }
+                let c = u[i]
+                if needsEscape(c) { return i }
+                if c == 0xC2, i + 1 < n, u[i + 1] >= 0x80, u[i + 1] <= 0x9F { return i }
+                i += 1
+            }
+            return nil
         }
-        return nil
     }
 
     /// `s` with its control characters escaped.

@@ -292,6 +292,7 @@ public final class Pipeline {
                 advertising.take(&body, record: r.number) { report in
                     for o in advertisingObservers { o(report, r.number, r.timestamp) }
                 }
+                body.checkAD()
                 e.body = .adv(body)
             }
         } catch {
