@@ -1,0 +1,71 @@
+import Testing
+@testable import BLETrace
+
+/// The word-at-a-time and pointer paths of the writers (issue #30) give what the byte-by-byte ones gave.
+@Suite struct ByteFormattingTests {
+    /// The first control character, byte by byte: the definition `SafeText.firstControl` must keep.
+    static func slowFirstControl(_ b: [UInt8], from start: Int) -> Int? {
+        var i = start
+        while i < b.count {
+            let c = b[i]
+            if c < 0x20 || c == 0x7F { return i }
+            if c == 0xC2, i + 1 < b.count, b[i + 1] >= 0x80, b[i + 1] <= 0x9F { return i }
+            i += 1
+        }
+        return nil
+    }
+
+    @Test("control characters and C1 controls are found at every position, across word boundaries")
+    func firstControlEverywhere() {
+        let plain = Array("abcdefghijklmnopqrstuvwxyz0123".utf8)
+        let specials: [[UInt8]] = [[0x00], [0x09], [0x0A], [0x1B], [0x1F], [0x7F], [0xC2, 0x80], [0xC2, 0x9F],
+                                   [0xC2, 0xA0], [0xC2, 0x41], [0xE2, 0x86, 0x92], [0x20], [0xC2]]
+        var checked = 0
+        for length in 0...plain.count {
+            let base = Array(plain.prefix(length))
+            for position in 0...length {
+                for special in specials {
+                    let b = Array(base[..<position]) + special + Array(base[position...])
+                    for start in [0, 1, 7, 8, 9] where start <= b.count {
+                        #expect(SafeText.firstControl(b, from: start) == Self.slowFirstControl(b, from: start),
+                                "bytes \(b), from \(start)")
+                        checked += 1
+                    }
+                }
+            }
+        }
+        #expect(checked > 10_000)
+        // An escaped string is the same whether the control sits in the first word or the last.
+        #expect(SafeText.escaped("0123456789abcdef\u{1B}x") == "0123456789abcdef\\x1bx")
+        #expect(SafeText.escaped("0123456\u{85}89") == "0123456\\u008589")
+    }
+
+    @Test("decimals from the stack buffer: zero, one digit, signs, the extremes")
+    func decimals() {
+        for v in [0, 1, 9, 10, 99, 100, 12_345, -1, -9, -10, -12_345, Int.max, Int.min, 1_000_000_007] {
+            var b: [UInt8] = [0x78]
+            b.append(decimal: v)
+            #expect(String(decoding: b, as: UTF8.self) == "x" + String(v))
+        }
+        var padded: [UInt8] = []
+        padded.append(decimal: 42, width: 6, zeroPad: true)
+        padded.append(decimal: -7, width: 4, zeroPad: false)
+        #expect(String(decoding: padded, as: UTF8.self) == "000042  -7")
+    }
+
+    @Test("hex values written through one pointer, after what the buffer held")
+    func quotedHex() {
+        var b = Array("k:".utf8)
+        b.appendQuotedHex([0x00, 0x0F, 0xA5, 0xFF][...])
+        #expect(String(decoding: b, as: UTF8.self) == "k:\"000fa5ff\"")
+        var empty: [UInt8] = []
+        empty.appendQuotedHex([][...])
+        #expect(String(decoding: empty, as: UTF8.self) == "\"\"")
+        let slice = [UInt8](0...20)[3..<6]
+        var j = JSONBytes()
+        j.beginObject()
+        j.field("v", hex: slice)
+        j.endObject()
+        #expect(String(decoding: j.bytes, as: UTF8.self) == "{\"v\":\"030405\"}")
+    }
+}
