@@ -120,7 +120,11 @@ public final class SQLiteTriageStore: TriageStore {
         }
     }
 
+    /// Moves everything written into the main file (the WAL emptied), so that the .sqlite file alone holds the
+    /// store (copied, mailed, attached), then closes. GRDB's readers are read-only connections, which cannot
+    /// checkpoint when they are the last to close.
     public func close() {
+        _ = try? pool.writeWithoutTransaction { db in try db.checkpoint(.truncate) }
         try? pool.close()
     }
 

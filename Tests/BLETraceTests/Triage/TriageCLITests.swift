@@ -25,6 +25,11 @@ import Testing
         #expect(report.status == 0)
         #expect(report.out == run.out)
         #expect(report.err.isEmpty)
+        // The .sqlite file alone holds the store (the WAL was checkpointed at the end of the run).
+        let copy = Self.database()
+        defer { TriageStoreTests.cleanUp(copy) }
+        try FileManager.default.copyItem(atPath: db, toPath: copy)
+        #expect(try Self.run(["triage", "--db", copy, "--report"]).out == run.out)
 
         let json = try Self.run(["triage", "--db", db, "--report", "--format", "json"])
         let object = try #require(try JSONSerialization.jsonObject(with: Data(json.out.utf8)) as? [String: Any])
