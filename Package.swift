@@ -13,6 +13,7 @@ let package = Package(
         .package(url: "https://github.com/weichsel/ZIPFoundation", from: "0.9.19"),
         .package(url: "https://github.com/jpsim/Yams", from: "5.0.1"),
         .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
     ],
     targets: [
         .systemLibrary(
@@ -30,7 +31,8 @@ let package = Package(
             dependencies: ["CPcap", "CZlibShim", .product(name: "ZIPFoundation", package: "ZIPFoundation"),
                            .product(name: "Yams", package: "Yams"),
                            .product(name: "Crypto", package: "swift-crypto"),
-                           .product(name: "_CryptoExtras", package: "swift-crypto")]
+                           .product(name: "_CryptoExtras", package: "swift-crypto"),
+                           .product(name: "GRDB", package: "GRDB.swift")]
         ),
         .executableTarget(
             name: "bletrace",

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Sets up a fresh machine for bletrace (libpcap headers, pkg-config) and builds the release binary.
+# Sets up a fresh machine for bletrace (libpcap, zlib and SQLite headers, pkg-config) and builds the release binary.
 # Usage: bash scripts/setup.sh            (add --with-tshark to also install tshark for the comparison tests,
 #        and --with-chromium to install Debian's chromium for the HTML report's browser test and screenshots)
 set -euo pipefail
@@ -11,6 +11,7 @@ if [ "$(id -u)" -ne 0 ]; then sudo_cmd=(sudo); fi
 missing=()
 dpkg -s libpcap-dev >/dev/null 2>&1 || missing+=(libpcap-dev)
 dpkg -s zlib1g-dev >/dev/null 2>&1 || missing+=(zlib1g-dev)
+dpkg -s libsqlite3-dev >/dev/null 2>&1 || missing+=(libsqlite3-dev)
 command -v pkg-config >/dev/null 2>&1 || missing+=(pkg-config)
 for arg in "$@"; do
   case "$arg" in

@@ -1,0 +1,173 @@
+import Foundation
+
+/// `bletrace triage` as a library call: finds the captures in the files, analyses those the store does not
+/// hold yet on `jobs` threads (each capture once, by content hash), and writes each one's rows from the
+/// calling thread, one transaction per capture, as soon as it is done. Analyses in flight are bounded
+/// (twice the jobs), so memory does not grow with the number of files.
+public final class TriageRun: @unchecked Sendable {
+    public struct Options: Sendable {
+        public var jobs = ProcessInfo.processInfo.activeProcessorCount
+        /// Analyse and store again captures already stored with this bletrace version.
+        public var force = false
+        public var analysis = TriageAnalysis.Options()
+        public init() {}
+    }
+
+    public struct Progress: Sendable {
+        public var filesDone = 0
+        public var filesTotal = 0
+        /// Captures analysed and stored by this run, those of them that failed, and those already stored.
+        public var analysed = 0
+        public var failed = 0
+        public var skipped = 0
+        public var seconds = 0.0
+    }
+
+    public struct Outcome: Sendable {
+        /// The content hashes of every capture found, in input order (each once).
+        public var hashes: [String] = []
+        public var progress = Progress()
+        /// Captures found twice (the same content under two paths): analysed and stored once.
+        public var duplicates = 0
+        /// Captures another process stored while this one analysed them.
+        public var storedElsewhere = 0
+    }
+
+    enum Item {
+        case unit(TriageUnit, duplicate: Bool)
+        case record(TriageRecord)
+        case skipped
+        case fileDone
+    }
+
+    let files: [String]
+    let options: Options
+    let stored: [String: String]
+    let lock = NSCondition()
+    var next = 0
+    var active = 0
+    var stop = false
+    var queue: [Item] = []
+    /// Records analysed but not yet written.
+    var pending = 0
+    var claimed = Set<String>()
+
+    init(files: [String], options: Options, stored: [String: String]) {
+        self.files = files
+        self.options = options
+        self.stored = stored
+    }
+
+    /// Runs the triage. `progress` is called on the calling thread after each capture and file.
+    public static func run(files: [String], store: TriageStore, options: Options,
+                           progress: ((Progress) -> Void)? = nil) throws -> Outcome {
+        let run = TriageRun(files: files, options: options, stored: try store.storedVersions())
+        return try run.execute(store: store, progress: progress)
+    }
+
+    func execute(store: TriageStore, progress: ((Progress) -> Void)?) throws -> Outcome {
+        let start = DispatchTime.now().uptimeNanoseconds
+        var outcome = Outcome()
+        outcome.progress.filesTotal = files.count
+        let jobs = max(1, min(options.jobs, max(files.count, 1)))
+        lock.lock()
+        active = jobs
+        lock.unlock()
+        for _ in 0..<jobs {
+            let t = Thread { [self] in self.work() }
+            t.stackSize = 16 << 20
+            t.start()
+        }
+        var failure: Error? = nil
+        while true {
+            lock.lock()
+            while queue.isEmpty && active > 0 { lock.wait() }
+            if queue.isEmpty && active == 0 {
+                lock.unlock()
+                break
+            }
+            let items = queue
+            queue.removeAll(keepingCapacity: true)
+            lock.unlock()
+            for item in items {
+                switch item {
+                case let .unit(u, duplicate):
+                    outcome.hashes.append(u.sha256)
+                    if duplicate { outcome.duplicates += 1 }
+                case let .record(r):
+                    if failure == nil {
+                        do {
+                            if try !store.write(r, replace: options.force) { outcome.storedElsewhere += 1 }
+                            outcome.progress.analysed += 1
+                            if r.capture.status == .failed { outcome.progress.failed += 1 }
+                        } catch {
+                            failure = error
+                            lock.lock()
+                            stop = true
+                            lock.unlock()
+                        }
+                    }
+                    lock.lock()
+                    pending -= 1
+                    lock.broadcast()
+                    lock.unlock()
+                case .skipped:
+                    outcome.progress.skipped += 1
+                case .fileDone:
+                    outcome.progress.filesDone += 1
+                }
+            }
+            outcome.progress.seconds = Double(DispatchTime.now().uptimeNanoseconds &- start) / 1e9
+            if failure == nil { progress?(outcome.progress) }
+        }
+        if let f = failure { throw f }
+        var seen = Set<String>()
+        outcome.hashes = outcome.hashes.filter { seen.insert($0).inserted }
+        return outcome
+    }
+
+    func push(_ item: Item) {
+        lock.lock()
+        queue.append(item)
+        lock.broadcast()
+        lock.unlock()
+    }
+
+    /// A worker: takes the next file, finds its captures, analyses those not stored yet.
+    func work() {
+        let limit = 2 * max(1, options.jobs)
+        while true {
+            lock.lock()
+            guard !stop, next < files.count else {
+                active -= 1
+                lock.broadcast()
+                lock.unlock()
+                return
+            }
+            let path = files[next]
+            next += 1
+            lock.unlock()
+            for unit in TriageInputs.units(of: path) {
+                lock.lock()
+                let duplicate = !claimed.insert(unit.sha256).inserted
+                let skip = duplicate || (!options.force && stored[unit.sha256] == options.analysis.version)
+                let halted = stop
+                lock.unlock()
+                push(.unit(unit, duplicate: duplicate))
+                if halted { break }
+                if skip {
+                    push(.skipped)
+                    continue
+                }
+                let record = TriageAnalysis.analyse(unit, options: options.analysis)
+                lock.lock()
+                while pending >= limit && !stop { lock.wait() }
+                pending += 1
+                queue.append(.record(record))
+                lock.broadcast()
+                lock.unlock()
+            }
+            push(.fileDone)
+        }
+    }
+}

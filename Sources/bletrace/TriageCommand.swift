@@ -1,0 +1,163 @@
+import ArgumentParser
+import Foundation
+import BLETrace
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+extension TriageRender.Format: ExpressibleByArgument {}
+
+struct Triage: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        abstract: "Analyse many captures into a database: which failed, how, and what the failures have in common.",
+        discussion: """
+        Every capture in the files, directories (recursive) and glob patterns given is analysed once (in \
+        parallel), and its facts are stored: diagnoses, devices, connections, Device Information per peer, \
+        link statistics, findings (tables in docs/triage.md). A capture already stored with the same content \
+        hash and bletrace version is skipped, so a run that was stopped picks up where it was. The report \
+        lists each capture and, per diagnosis, how many captures have it, by peer firmware revision and model.
+
+        Exit status: 0, 1 when --fail-on matches a capture, 2 for a bad option or a store that cannot be used \
+        (a capture that cannot be read is stored as failed, not an exit status).
+
+        Examples:
+          bletrace triage nightly/ --db nightly.sqlite
+          bletrace triage 'rig-*/btsnoop_hci.log*' bugreports/ --jobs 8 --fail-on error
+          bletrace triage --db nightly.sqlite --report --format markdown > triage.md
+          bletrace triage shard-3/ --db postgresql://triage@db.lab/fleet
+        """
+    )
+
+    @Argument(help: "Captures, directories (searched recursively) and glob patterns; bugreports hold one capture per Bluetooth log.")
+    var paths: [String] = []
+
+    @Option(name: .long, help: ArgumentHelp("The store: an SQLite file, or postgresql://… for a PostgreSQL server (needs libpq5).", valueName: "file|url"))
+    var db = "bletrace-triage.sqlite"
+
+    @Option(name: .shortAndLong, help: "Captures analysed at once (default: the number of cores).")
+    var jobs: Int?
+
+    @Flag(name: .long, help: "Analyse and store again the captures already stored with this bletrace version.")
+    var force = false
+
+    @Option(name: .long, parsing: .unconditional, help: ArgumentHelp("Give up on a capture after this many seconds: it is stored as failed (\"timeout after N s\").", valueName: "seconds"))
+    var timeout: Double?
+
+    @Flag(name: .long, help: "Print the report from the store without analysing anything.")
+    var report = false
+
+    @Option(name: .shortAndLong, help: "Report format: text, json, csv (one row per capture) or markdown.")
+    var format: TriageRender.Format = .text
+
+    @Flag(name: .long, help: "Store and print addresses and names as pseudonyms, as analyze --redact does (per capture). A store is all redacted or all plain.")
+    var redact = false
+
+    @Option(name: .long, help: "Exit with status 1 when a capture has a diagnosis of this severity or worse: error or warning.")
+    var failOn: FailOn?
+
+    @Flag(name: .shortAndLong, help: "No progress and no notes on standard error (errors still go there).")
+    var quiet = false
+
+    func fail(_ message: String) -> ExitCode {
+        reportError(message)
+        return ExitCode(2)
+    }
+
+    func run() throws {
+        if let j = jobs, j < 1 { throw fail("--jobs: \(j) is not a number of parallel analyses (1 or more)") }
+        if let t = timeout, !(t.isFinite && t > 0) { throw fail("--timeout: \(t) is not a number of seconds (more than 0)") }
+        if report && !paths.isEmpty { throw fail("--report reads the store only: give no captures with it") }
+        if !report && paths.isEmpty { throw fail("give the captures or directories to triage (or --report to print what --db holds)") }
+        let postgres = TriageStores.isPostgres(db)
+        if report && !postgres && !FileManager.default.fileExists(atPath: db) {
+            throw fail("--db \(db): no such store (run bletrace triage with captures first)")
+        }
+        var files: [String] = []
+        if !report {
+            let found = TriageInputs.files(paths, exclude: postgres ? [] : [db, db + "-wal", db + "-shm", db + "-journal"])
+            if !found.missing.isEmpty {
+                throw fail(found.missing.map { "\($0): no such file or directory" }.joined(separator: "; "))
+            }
+            files = found.files
+        }
+        let store: TriageStore
+        do {
+            store = try TriageStores.open(db)
+            try store.prepare(redacted: redact, check: !report)
+        } catch let e as TriageStoreError {
+            throw fail(e.description)
+        }
+        defer { store.close() }
+
+        var records: [TriageRecord]
+        do {
+            if report {
+                records = try store.load()
+            } else {
+                var options = TriageRun.Options()
+                if let j = jobs { options.jobs = j }
+                options.force = force
+                options.analysis.redact = redact
+                options.analysis.timeout = timeout
+                let bar = TriageProgress(quiet: quiet)
+                let outcome = try TriageRun.run(files: files, store: store, options: options) { bar?.update($0) }
+                bar?.finish()
+                let wanted = Set(outcome.hashes)
+                records = try store.load().filter { wanted.contains($0.capture.sha256) }
+                if !quiet {
+                    let p = outcome.progress
+                    var note = "triaged \(outcome.hashes.count) capture\(outcome.hashes.count == 1 ? "" : "s") from \(files.count) file\(files.count == 1 ? "" : "s") into \(db): \(p.analysed) analysed"
+                    if p.failed > 0 { note += " (\(p.failed) failed)" }
+                    note += ", \(p.skipped) already stored"
+                    if p.seconds > 0 && p.analysed > 0 { note += ", \(String(format: "%.1f", Double(p.analysed) / p.seconds)) captures/s" }
+                    reportError(note)
+                }
+            }
+        } catch let e as TriageStoreError {
+            throw fail(e.description)
+        }
+
+        let out = OutputWriter(fd: 1)
+        TriageRender.write(TriageReport(records), format: format, to: out)
+        try checkOutput(out)
+        if let f = failOn {
+            let hits = TriageReport.matches(records, atLeast: f.severity)
+            if let first = hits.first {
+                if !quiet {
+                    reportError("--fail-on \(f.rawValue): \(hits.count) capture\(hits.count == 1 ? "" : "s") with a diagnosis at or above \(f.rawValue), first \(first.capture): \(first.id)")
+                }
+                throw ExitCode(1)
+            }
+        }
+    }
+}
+
+/// The progress line on a terminal: files done of all, captures per second, failures.
+final class TriageProgress {
+    var lastDraw: Int64 = 0
+    var drawn = false
+
+    init?(quiet: Bool) {
+        guard !quiet, isatty(2) != 0 else { return nil }
+    }
+
+    func update(_ p: TriageRun.Progress) {
+        let t = ProgressBar.now()
+        guard t - lastDraw > 100_000 || p.filesDone == p.filesTotal else { return }
+        lastDraw = t
+        let rate = p.seconds > 0 ? Double(p.analysed) / p.seconds : 0
+        var line = "\r\u{1B}[2K" + "bletrace: triage \(p.filesDone)/\(p.filesTotal) files, \(p.analysed) analysed (\(String(format: "%.1f", rate))/s)"
+        if p.skipped > 0 { line += ", \(p.skipped) already stored" }
+        line += ", \(p.failed) failed"
+        line.withUTF8 { buf in _ = write(2, buf.baseAddress, buf.count) }
+        drawn = true
+    }
+
+    func finish() {
+        guard drawn else { return }
+        var clear = "\r\u{1B}[2K"
+        clear.withUTF8 { buf in _ = write(2, buf.baseAddress, buf.count) }
+    }
+}
