@@ -202,37 +202,22 @@ enum Environment {
 /// A progress line on standard error, for long files on a terminal.
 final class ProgressBar {
     let total: Int
-    var lastDraw: Int64 = 0
-    var drawn = false
-    let start = ProgressBar.now()
+    let line = StatusLine()
+    let start = StatusLine.now()
 
     init?(total: Int?, quiet: Bool) {
         guard !quiet, let t = total, t > 4 << 20, isatty(2) != 0 else { return nil }
         self.total = t
     }
 
-    static func now() -> Int64 {
-        var ts = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &ts)
-        return Int64(ts.tv_sec) * 1_000_000 + Int64(ts.tv_nsec) / 1000
-    }
-
     func update(_ position: Int) {
-        let t = ProgressBar.now()
-        guard t - start > 300_000, t - lastDraw > 100_000, position >= 0 else { return }
-        lastDraw = t
+        guard StatusLine.now() - start > 300_000, position >= 0, line.due() else { return }
         let fraction = min(1.0, Double(position) / Double(max(total, 1)))
         let cells = 30
         let filled = Int(fraction * Double(cells))
         let bar = String(repeating: "█", count: filled) + String(repeating: "·", count: cells - filled)
-        var line = "\r\u{1B}[2K" + "bletrace: [\(bar)] \(Int(fraction * 100))% \(position >> 20)/\(total >> 20) MiB"
-        line.withUTF8 { buf in _ = write(2, buf.baseAddress, buf.count) }
-        drawn = true
+        line.draw("bletrace: [\(bar)] \(Int(fraction * 100))% \(position >> 20)/\(total >> 20) MiB")
     }
 
-    func finish() {
-        guard drawn else { return }
-        var clear = "\r\u{1B}[2K"
-        clear.withUTF8 { buf in _ = write(2, buf.baseAddress, buf.count) }
-    }
+    func finish() { line.finish() }
 }

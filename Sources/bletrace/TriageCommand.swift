@@ -136,28 +136,20 @@ struct Triage: ParsableCommand {
 
 /// The progress line on a terminal: files done of all, captures per second, failures.
 final class TriageProgress {
-    var lastDraw: Int64 = 0
-    var drawn = false
+    let line = StatusLine()
 
     init?(quiet: Bool) {
         guard !quiet, isatty(2) != 0 else { return nil }
     }
 
     func update(_ p: TriageRun.Progress) {
-        let t = ProgressBar.now()
-        guard t - lastDraw > 100_000 || p.filesDone == p.filesTotal else { return }
-        lastDraw = t
+        guard line.due(force: p.filesDone == p.filesTotal) else { return }
         let rate = p.seconds > 0 ? Double(p.analysed) / p.seconds : 0
-        var line = "\r\u{1B}[2K" + "bletrace: triage \(p.filesDone)/\(p.filesTotal) files, \(p.analysed) analysed (\(String(format: "%.1f", rate))/s)"
-        if p.skipped > 0 { line += ", \(p.skipped) already stored" }
-        line += ", \(p.failed) failed"
-        line.withUTF8 { buf in _ = write(2, buf.baseAddress, buf.count) }
-        drawn = true
+        var text = "bletrace: triage \(p.filesDone)/\(p.filesTotal) files, \(p.analysed) analysed (\(String(format: "%.1f", rate))/s)"
+        if p.skipped > 0 { text += ", \(p.skipped) already stored" }
+        text += ", \(p.failed) failed"
+        line.draw(text)
     }
 
-    func finish() {
-        guard drawn else { return }
-        var clear = "\r\u{1B}[2K"
-        clear.withUTF8 { buf in _ = write(2, buf.baseAddress, buf.count) }
-    }
+    func finish() { line.finish() }
 }

@@ -50,12 +50,22 @@ public struct TriageReport: Sendable, Equatable {
     public var damaged: Int
     public var failed: Int
 
+    /// A capture's diagnoses by id, in the order they first appear, with the counts of one id added up (a
+    /// diagnosis is one per peer: `weak_security` on two peers is `weak_security×2`).
+    static func byID(_ list: [TriageDiagnosis]) -> [(id: String, count: Int)] {
+        var out: [(id: String, count: Int)] = []
+        for d in list.sorted(by: { $0.ordinal < $1.ordinal }) {
+            if let i = out.firstIndex(where: { $0.id == d.id }) { out[i].count += d.count } else { out.append((d.id, d.count)) }
+        }
+        return out
+    }
+
     public init(_ records: [TriageRecord]) {
         let sorted = records.sorted { ($0.capture.path, $0.capture.member ?? "", $0.capture.sha256) < ($1.capture.path, $1.capture.member ?? "", $1.capture.sha256) }
         lines = sorted.map { r in
             Line(file: r.capture.path, member: r.capture.member, sha256: r.capture.sha256, status: r.capture.status,
                  records: r.capture.records, devices: r.capture.devices, connections: r.capture.connections,
-                 diagnoses: r.diagnoses.sorted { $0.ordinal < $1.ordinal }.map { ($0.id, $0.count) }, error: r.capture.error)
+                 diagnoses: TriageReport.byID(r.diagnoses), error: r.capture.error)
         }
         let read = sorted.filter { $0.capture.status != .failed }
         analysed = read.count
