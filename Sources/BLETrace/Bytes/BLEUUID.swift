@@ -66,15 +66,18 @@ public struct BLEUUID: Hashable, Sendable, Comparable, CustomStringConvertible {
 
     /// Canonical upper-case text: "0000180F-0000-1000-8000-00805F9B34FB".
     public var canonical: String {
-        var out = [UInt8]()
-        out.reserveCapacity(36)
-        for i in 0..<32 {
-            if i == 8 || i == 12 || i == 16 || i == 20 { out.append(UInt8(ascii: "-")) }
-            let word = i < 16 ? high : low
-            let shift = UInt64(60 - 4 * (i % 16))
-            out.append(Hex.upperDigits[Int((word >> shift) & 0xF)])
+        // Written straight into the string's storage: always 36 bytes.
+        String(unsafeUninitializedCapacity: 36) { out in
+            var n = 0
+            for i in 0..<32 {
+                if i == 8 || i == 12 || i == 16 || i == 20 { out[n] = UInt8(ascii: "-"); n += 1 }
+                let word = i < 16 ? high : low
+                let shift = UInt64(60 - 4 * (i % 16))
+                out[n] = Hex.upperDigits[Int((word >> shift) & 0xF)]
+                n += 1
+            }
+            return n
         }
-        return String(decoding: out, as: UTF8.self)
     }
 
     /// The short form for SIG UUIDs ("180F"), the canonical form otherwise.

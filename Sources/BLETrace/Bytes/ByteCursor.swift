@@ -180,6 +180,27 @@ public struct BDAddr: Hashable, Comparable, Sendable, CustomStringConvertible {
         return v
     }
 
+    /// The 17 bytes of `description`, appended without making a String.
+    public func write(into b: inout [UInt8]) {
+        withText { b.append(contentsOf: $0) }
+    }
+
+    /// `description`'s bytes, made on the stack, lent to `body`.
+    @inline(__always) public func withText<T>(_ body: (UnsafeBufferPointer<UInt8>) -> T) -> T {
+        let v = value
+        return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 17) { out in
+            var n = 0
+            for i in stride(from: 5, through: 0, by: -1) {
+                let b = Int(truncatingIfNeeded: (v >> (UInt64(i) * 8)) & 0xFF)
+                out[n] = Hex.upperDigits[b >> 4]
+                out[n + 1] = Hex.upperDigits[b & 0xF]
+                n += 2
+                if i > 0 { out[n] = UInt8(ascii: ":"); n += 1 }
+            }
+            return body(UnsafeBufferPointer(out))
+        }
+    }
+
     public var description: String {
         let v = value
         // Written straight into the string's storage: always exactly 17 bytes.

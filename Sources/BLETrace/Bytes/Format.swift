@@ -10,14 +10,26 @@ public enum Fmt {
         var decimals = 0
         var s = scale
         while s > 1 { s /= 10; decimals += 1 }
-        var text = String(whole)
-        if decimals > 0 {
-            var digits = [Character](repeating: "0", count: decimals)
-            var i = decimals - 1
-            while i >= 0 { digits[i] = Character(String(frac % 10)); frac /= 10; i -= 1 }
-            text += "." + String(digits)
+        // Made on the stack (at most 1 + 20 + 1 + 18 bytes), so a short result is a String with no allocation.
+        return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 64) { out -> String in
+            var n = 0
+            if neg { out[n] = UInt8(ascii: "-"); n += 1 }
+            var digits = 0
+            var w = whole
+            repeat { digits += 1; w /= 10 } while w > 0
+            w = whole
+            var k = n + digits - 1
+            repeat { out[k] = 48 &+ UInt8(truncatingIfNeeded: w % 10); w /= 10; k -= 1 } while w > 0
+            n += digits
+            if decimals > 0 {
+                out[n] = UInt8(ascii: ".")
+                n += 1
+                var i = n + decimals - 1
+                while i >= n { out[i] = 48 &+ UInt8(truncatingIfNeeded: frac % 10); frac /= 10; i -= 1 }
+                n += decimals
+            }
+            return String(decoding: UnsafeBufferPointer(rebasing: out[0..<n]), as: UTF8.self)
         }
-        return neg ? "-" + text : text
     }
 
     /// Connection interval units (1.25 ms) in milliseconds: "30.00 ms".

@@ -12,6 +12,8 @@ public protocol FieldSink {
     mutating func string(utf8 v: ArraySlice<UInt8>)
     /// Bytes, written as lowercase hex without separators.
     mutating func hex(_ v: ArraySlice<UInt8>)
+    /// A device address as a string value (JSON writes its 17 bytes in place; the default makes the String).
+    mutating func address(_ a: BDAddr)
     mutating func null()
     mutating func beginObject()
     mutating func endObject()
@@ -20,12 +22,16 @@ public protocol FieldSink {
 }
 
 extension FieldSink {
+    public mutating func address(_ a: BDAddr) { string(a.description) }
+
     @inline(__always) public mutating func field(_ k: String, _ v: Int) { key(k); int(v) }
     @inline(__always) public mutating func field<T: FixedWidthInteger>(_ k: String, _ v: T) { key(k); int(Int(v)) }
     @inline(__always) public mutating func field(_ k: String, _ v: String) { key(k); string(v) }
     @inline(__always) public mutating func field(_ k: String, _ v: Bool) { key(k); bool(v) }
     @inline(__always) public mutating func field(_ k: String, hex v: ArraySlice<UInt8>) { key(k); hex(v) }
     @inline(__always) public mutating func field(_ k: String, hex v: [UInt8]) { key(k); hex(v[...]) }
+    /// A device address as its string ("AA:BB:CC:DD:EE:FF").
+    @inline(__always) public mutating func field(_ k: String, address a: BDAddr) { key(k); address(a) }
 
     /// A member whose value is an object written by `body`.
     @inline(__always) public mutating func object(_ k: String, _ body: (inout Self) -> Void) {
@@ -110,6 +116,13 @@ public struct JSONBytes: FieldSink {
     public mutating func string(_ v: String) { item(); JSONOut.string(v, into: &bytes) }
     public mutating func string(utf8 v: ArraySlice<UInt8>) { item(); JSONOut.string(utf8: v, into: &bytes) }
     public mutating func null() { item(); bytes.append(string: "null") }
+    /// An address never needs escaping: quotes around its 17 bytes.
+    public mutating func address(_ a: BDAddr) {
+        item()
+        bytes.append(UInt8(ascii: "\""))
+        a.write(into: &bytes)
+        bytes.append(UInt8(ascii: "\""))
+    }
 
     public mutating func hex(_ v: ArraySlice<UInt8>) {
         item()

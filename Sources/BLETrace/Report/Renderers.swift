@@ -429,9 +429,13 @@ enum EventJSON {
         EventText.write(e, into: &b)
         let escape = b.withUnsafeBufferPointer { ByteScan.needsJSONEscape(UnsafeBufferPointer(rebasing: $0[start...])) }
         if escape {
-            let raw = Array(b[start...])
-            b.removeSubrange((start - 1)...)
-            JSONOut.string(utf8: raw[...], into: &b)
+            // The text moved aside (on the stack when short) and written back escaped, quotes included.
+            let n = b.count - start
+            withUnsafeTemporaryAllocation(of: UInt8.self, capacity: n) { raw in
+                b.withUnsafeBufferPointer { src in _ = raw.initialize(from: UnsafeBufferPointer(rebasing: src[start...])) }
+                b.removeSubrange((start - 1)...)
+                JSONOut.escaped(UnsafeBufferPointer(raw), into: &b)
+            }
         } else {
             b.append(UInt8(ascii: "\""))
         }

@@ -68,4 +68,58 @@ import Testing
         j.endObject()
         #expect(String(decoding: j.bytes, as: UTF8.self) == "{\"v\":\"030405\"}")
     }
+
+    /// `Fmt.fixed` as it was written before it moved to the stack: the definition it must keep.
+    static func slowFixed(_ value: Int, scale: Int) -> String {
+        let neg = value < 0
+        let mag = value.magnitude
+        let whole = mag / UInt(scale)
+        var frac = mag % UInt(scale)
+        var decimals = 0
+        var s = scale
+        while s > 1 { s /= 10; decimals += 1 }
+        var text = String(whole)
+        if decimals > 0 {
+            var digits = [Character](repeating: "0", count: decimals)
+            var i = decimals - 1
+            while i >= 0 { digits[i] = Character(String(frac % 10)); frac /= 10; i -= 1 }
+            text += "." + String(digits)
+        }
+        return neg ? "-" + text : text
+    }
+
+    @Test("fixed-point text made on the stack equals the String-built one")
+    func fixedPoint() {
+        for scale in [1, 10, 100, 1000, 1024, 1_000_000, 1_000_000_000_000_000_000] {
+            for v in [0, 1, 5, 9, 10, 99, 125, 3125, 100_000, 4_000_123, -1, -125, -3125, Int.max, Int.min + 1, Int.min] {
+                #expect(Fmt.fixed(v, scale: scale) == Self.slowFixed(v, scale: scale), "\(v) / \(scale)")
+            }
+        }
+        #expect(Fmt.interval1250(24) == "30.00 ms")
+    }
+
+    @Test("addresses and UUIDs written without intermediate Strings read the same")
+    func addressesAndUUIDs() {
+        let a = BDAddr(0x00_1A_7D_DA_71_13)
+        var b: [UInt8] = []
+        a.write(into: &b)
+        #expect(String(decoding: b, as: UTF8.self) == a.description)
+        #expect(a.description == "00:1A:7D:DA:71:13")
+        var j = JSONBytes()
+        j.beginObject()
+        j.field("address", address: a)
+        j.endObject()
+        #expect(String(decoding: j.bytes, as: UTF8.self) == "{\"address\":\"00:1A:7D:DA:71:13\"}")
+        var f = FieldsBuilder()
+        f.beginObject()
+        f.field("address", address: a)
+        f.endObject()
+        var viaString = FieldsBuilder()
+        viaString.beginObject()
+        viaString.field("address", a.description)
+        viaString.endObject()
+        #expect(f.result == viaString.result)
+        let u = BLEUUID(string: "0000180f-0000-1000-8000-00805f9b34fb")
+        #expect(u?.canonical == "0000180F-0000-1000-8000-00805F9B34FB")
+    }
 }

@@ -10,8 +10,10 @@ enum ADDescriptions {
     /// The JSON list of the AD structures of `data` (`ADParser.describe`).
     static func fields(_ data: ArraySlice<UInt8>, rssi: Int?) -> FieldValue { describe(data, rssi: rssi).fields }
 
+    /// The data as a slice: a lookup hashes the record's own bytes (no copy); a key kept in the table holds a
+    /// copy of its own, so the table does not keep the reader's buffer alive.
     struct Key: Hashable {
-        var data: [UInt8]
+        var data: ArraySlice<UInt8>
         var rssi: Int?
     }
 
@@ -27,7 +29,7 @@ enum ADDescriptions {
     /// manufacturer data decoders read the RSSI, so other data is looked up without it.
     static func describe(_ data: ArraySlice<UInt8>, rssi: Int?) -> (fields: FieldValue, text: String) {
         let readsRSSI = ADSequence(data).contains { $0.type == 0x16 || $0.type == 0x20 || $0.type == 0x21 || $0.type == 0xFF }
-        let key = Key(data: Array(data), rssi: readsRSSI ? rssi : nil)
+        let key = Key(data: data, rssi: readsRSSI ? rssi : nil)
         memo.lock.lock()
         let known = memo.table[key]
         memo.lock.unlock()
@@ -35,7 +37,7 @@ enum ADDescriptions {
         let d = ADParser.describe(ADParser.parse(data), rssi: rssi)
         memo.lock.lock()
         if memo.table.count >= maxMemo { memo.table.removeAll(keepingCapacity: true) }
-        memo.table[key] = d
+        memo.table[Key(data: Array(data)[...], rssi: key.rssi)] = d
         memo.lock.unlock()
         return d
     }

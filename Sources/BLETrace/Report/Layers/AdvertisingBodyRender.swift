@@ -8,7 +8,7 @@ extension AdvertisingBody: LayerBody {
             b.append(string: index == 0 ? (sniffed ? " " : ": ") : "; ")
             r.type.write(into: &b)
             b.append(UInt8(ascii: " "))
-            b.append(string: r.address.description)
+            r.address.write(into: &b)
             b.append(string: " (")
             b.append(string: r.addressType.name)
             b.append(UInt8(ascii: ")"))
@@ -69,7 +69,7 @@ extension AdvertisingBody: LayerBody {
 
     func writeReport<S: FieldSink>(_ r: AdvertisingReport, _ o: ExtendedAdvertisingReassembler.Outcome, into s: inout S) {
         s.field("event_type", r.type.name)
-        s.field("address", r.address.description)
+        s.field("address", address: r.address)
         s.field("address_type", r.addressType.name)
         s.field("connectable", r.connectable)
         s.field("scannable", r.scannable)
@@ -77,7 +77,7 @@ extension AdvertisingBody: LayerBody {
         if let rssi = r.rssi { s.field("rssi", rssi) }
         if let tx = r.txPower { s.field("tx_power", tx) }
         if let sid = r.sid { s.field("sid", sid) }
-        if let da = r.directAddress { s.field("direct_address", da.description) }
+        if let da = r.directAddress { s.field("direct_address", address: da) }
         if r.incomplete { s.field("data_status", "incomplete, more data to come") }
         if r.truncated { s.field("data_status", "incomplete, truncated") }
         s.field("data", hex: r.data)
@@ -107,10 +107,14 @@ extension AdvertisingBody: LayerBody {
 extension AdvertisingEventType {
     /// The type's name: "ADV_IND", "SCAN_RSP to ADV_IND", "extended connectable, scannable", "AUX_ADV_IND", …
     public var name: String {
+        // Legacy types are a table's names: no bytes to assemble.
+        if case let .legacy(t) = self { return HCIText.legacyAdvType(t) }
         var b: [UInt8] = []
         write(into: &b)
         return String(decoding: b, as: UTF8.self)
     }
+
+    static let extendedBits: [(UInt16, String)] = [(0x01, "connectable"), (0x02, "scannable"), (0x04, "directed"), (0x08, "scan response")]
 
     func write(into b: inout [UInt8]) {
         switch self {
@@ -135,8 +139,7 @@ extension AdvertisingEventType {
             }
             b.append(string: "extended")
             var first = true
-            for (bit, part) in [(0x01, "connectable"), (0x02, "scannable"), (0x04, "directed"), (0x08, "scan response")]
-            where type & UInt16(bit) != 0 {
+            for (bit, part) in AdvertisingEventType.extendedBits where type & bit != 0 {
                 b.append(string: first ? " " : ", ")
                 b.append(string: part)
                 first = false
