@@ -201,21 +201,7 @@ public struct BDAddr: Hashable, Comparable, Sendable, CustomStringConvertible {
         }
     }
 
-    public var description: String {
-        let v = value
-        // Written straight into the string's storage: always exactly 17 bytes.
-        return String(unsafeUninitializedCapacity: 17) { out in
-            var n = 0
-            for i in stride(from: 5, through: 0, by: -1) {
-                let b = Int(truncatingIfNeeded: (v >> (UInt64(i) * 8)) & 0xFF)
-                out[n] = Hex.upperDigits[b >> 4]
-                out[n + 1] = Hex.upperDigits[b & 0xF]
-                n += 2
-                if i > 0 { out[n] = UInt8(ascii: ":"); n += 1 }
-            }
-            return n
-        }
-    }
+    public var description: String { withText { String(decoding: $0, as: UTF8.self) } }
 
     public static func < (a: BDAddr, b: BDAddr) -> Bool { a.value < b.value }
 }
