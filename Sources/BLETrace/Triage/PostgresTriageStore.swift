@@ -209,11 +209,7 @@ public final class PostgresTriageStore: TriageStore {
 
     public func meta() throws -> [String: String] {
         do {
-            var out: [String: String] = [:]
-            for row in try run("SELECT key, value FROM meta").rows {
-                if row.count == 2, case let .text(k) = row[0], case let .text(v) = row[1] { out[k] = v }
-            }
-            return out
+            return Self.textPairs(try run("SELECT key, value FROM meta").rows)
         } catch let e as ServerError {
             throw TriageStoreError.badSchema("\(name) is not a bletrace triage store: \(e.message)")
         }
@@ -221,11 +217,7 @@ public final class PostgresTriageStore: TriageStore {
 
     public func storedVersions() throws -> [String: String] {
         do {
-            var out: [String: String] = [:]
-            for row in try run("SELECT sha256, bletrace_version FROM captures").rows {
-                if row.count == 2, case let .text(k) = row[0], case let .text(v) = row[1] { out[k] = v }
-            }
-            return out
+            return Self.textPairs(try run("SELECT sha256, bletrace_version FROM captures").rows)
         } catch let e as ServerError {
             throw TriageStoreError.failed("\(name): cannot read the stored captures: \(e.message)")
         }

@@ -55,28 +55,12 @@ public final class SQLiteTriageStore: TriageStore {
     }
 
     public func meta() throws -> [String: String] {
-        try guarded("not a bletrace triage store") {
-            try pool.read { db in
-                var out: [String: String] = [:]
-                for row in try Row.fetchAll(db, sql: "SELECT key, value FROM meta") {
-                    let v = Array(row.databaseValues).map(SQLiteTriageStore.value)
-                    if v.count == 2, case let .text(k) = v[0], case let .text(x) = v[1] { out[k] = x }
-                }
-                return out
-            }
-        }
+        try guarded("not a bletrace triage store") { Self.textPairs(try read("SELECT key, value FROM meta")) }
     }
 
     public func storedVersions() throws -> [String: String] {
         try guarded("cannot read the stored captures") {
-            try pool.read { db in
-                var out: [String: String] = [:]
-                for row in try Row.fetchAll(db, sql: "SELECT sha256, bletrace_version FROM captures") {
-                    let v = Array(row.databaseValues).map(SQLiteTriageStore.value)
-                    if v.count == 2, case let .text(k) = v[0], case let .text(x) = v[1] { out[k] = x }
-                }
-                return out
-            }
+            Self.textPairs(try read("SELECT sha256, bletrace_version FROM captures"))
         }
     }
 
@@ -111,9 +95,7 @@ public final class SQLiteTriageStore: TriageStore {
             try pool.read { db in
                 var out: [String: [[SQLValue]]] = [:]
                 for table in TriageSchema.tables {
-                    out[table.name] = try Row.fetchAll(db, sql: TriageSchema.select(table)).map { row in
-                        row.databaseValues.map(SQLiteTriageStore.value)
-                    }
+                    out[table.name] = try Self.valueRows(db, TriageSchema.select(table))
                 }
                 return out
             }
@@ -126,6 +108,16 @@ public final class SQLiteTriageStore: TriageStore {
     public func close() {
         _ = try? pool.writeWithoutTransaction { db in try db.checkpoint(.truncate) }
         try? pool.close()
+    }
+
+    /// The rows of `sql` as values, in a read of their own.
+    func read(_ sql: String) throws -> [[SQLValue]] {
+        try pool.read { db in try Self.valueRows(db, sql) }
+    }
+
+    /// The rows of `sql` as values, within a read already open.
+    static func valueRows(_ db: Database, _ sql: String) throws -> [[SQLValue]] {
+        try Row.fetchAll(db, sql: sql).map { row in row.databaseValues.map(SQLiteTriageStore.value) }
     }
 
     static func value(_ v: DatabaseValue) -> SQLValue {

@@ -42,6 +42,15 @@ extension TriageStore {
     /// Every stored capture with its facts.
     public func load() throws -> [TriageRecord] { try TriageRecord.assemble(rows()) }
 
+    /// Rows of two text columns (key, value) as a dictionary; other rows are left out.
+    static func textPairs(_ rows: [[SQLValue]]) -> [String: String] {
+        var out: [String: String] = [:]
+        for row in rows {
+            if row.count == 2, case let .text(k) = row[0], case let .text(v) = row[1] { out[k] = v }
+        }
+        return out
+    }
+
     /// The meta rows a new store gets.
     static func initialMeta(redacted: Bool) -> [(String, String)] {
         [("schema_version", String(TriageSchema.version)), ("redacted", redacted ? "1" : "0"),

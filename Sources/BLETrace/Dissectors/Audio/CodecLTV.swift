@@ -52,6 +52,26 @@ enum AudioLTV {
         return try c.bytes(Int(n))
     }
 
+    /// The items of a sequence of fixed-length numeric LTVs (codec capabilities and configuration): a type
+    /// `length` knows, with that many value bytes, becomes `make(type, value)`; any other is `other`, and the
+    /// first wrong length is the problem ("`kind` type T LTV: …").
+    static func numericItems<Item>(_ bytes: ArraySlice<UInt8>, _ what: String, kind: String, length: (UInt8) -> Int?,
+                                   make: (UInt8, UInt32) -> Item, other: (UInt8, [UInt8]) -> Item) -> ([Item], String?) {
+        let (ltvs, p) = split(bytes, what)
+        var problem = p
+        var items: [Item] = []
+        for (t, v) in ltvs {
+            guard let expected = length(t) else { items.append(other(t, Array(v))); continue }
+            guard v.count == expected else {
+                if problem == nil { problem = wrongLength("\(kind) type \(t)", v.count, expected) }
+                items.append(other(t, Array(v)))
+                continue
+            }
+            items.append(make(t, le(v)))
+        }
+        return (items, problem)
+    }
+
     static func wrongLength(_ what: String, _ got: Int, _ expected: Int) -> String {
         "\(what) LTV: " + DissectorText.length(got, expected: expected)
     }
@@ -92,30 +112,22 @@ public struct CodecCapabilities: Equatable, Sendable {
     public var problem: String?
 
     public init(_ bytes: ArraySlice<UInt8>) {
-        let (ltvs, p) = AudioLTV.split(bytes, "Codec_Specific_Capabilities")
-        problem = p
-        for (t, v) in ltvs {
-            let expected: Int
+        (items, problem) = AudioLTV.numericItems(bytes, "Codec_Specific_Capabilities", kind: "capability", length: { t in
             switch t {
-            case 0x01: expected = 2
-            case 0x02, 0x03, 0x05: expected = 1
-            case 0x04: expected = 4
-            default: items.append(.other(type: t, value: Array(v))); continue
+            case 0x01: return 2
+            case 0x02, 0x03, 0x05: return 1
+            case 0x04: return 4
+            default: return nil
             }
-            guard v.count == expected else {
-                if problem == nil { problem = AudioLTV.wrongLength("capability type \(t)", v.count, expected) }
-                items.append(.other(type: t, value: Array(v)))
-                continue
-            }
-            let x = AudioLTV.le(v)
+        }, make: { t, x in
             switch t {
-            case 0x01: items.append(.samplingFrequencies(UInt16(truncatingIfNeeded: x)))
-            case 0x02: items.append(.frameDurations(UInt8(truncatingIfNeeded: x)))
-            case 0x03: items.append(.channelCounts(UInt8(truncatingIfNeeded: x)))
-            case 0x04: items.append(.octetsPerFrame(min: UInt16(truncatingIfNeeded: x), max: UInt16(truncatingIfNeeded: x >> 16)))
-            default: items.append(.maxFramesPerSDU(UInt8(truncatingIfNeeded: x)))
+            case 0x01: return .samplingFrequencies(UInt16(truncatingIfNeeded: x))
+            case 0x02: return .frameDurations(UInt8(truncatingIfNeeded: x))
+            case 0x03: return .channelCounts(UInt8(truncatingIfNeeded: x))
+            case 0x04: return .octetsPerFrame(min: UInt16(truncatingIfNeeded: x), max: UInt16(truncatingIfNeeded: x >> 16))
+            default: return .maxFramesPerSDU(UInt8(truncatingIfNeeded: x))
             }
-        }
+        }, other: { .other(type: $0, value: $1) })
     }
 
     /// The supported sampling frequencies in Hz.
@@ -187,30 +199,22 @@ public struct CodecConfiguration: Equatable, Sendable {
     public var problem: String?
 
     public init(_ bytes: ArraySlice<UInt8>) {
-        let (ltvs, p) = AudioLTV.split(bytes, "Codec_Specific_Configuration")
-        problem = p
-        for (t, v) in ltvs {
-            let expected: Int
+        (items, problem) = AudioLTV.numericItems(bytes, "Codec_Specific_Configuration", kind: "configuration", length: { t in
             switch t {
-            case 0x01, 0x02, 0x05: expected = 1
-            case 0x03: expected = 4
-            case 0x04: expected = 2
-            default: items.append(.other(type: t, value: Array(v))); continue
+            case 0x01, 0x02, 0x05: return 1
+            case 0x03: return 4
+            case 0x04: return 2
+            default: return nil
             }
-            guard v.count == expected else {
-                if problem == nil { problem = AudioLTV.wrongLength("configuration type \(t)", v.count, expected) }
-                items.append(.other(type: t, value: Array(v)))
-                continue
-            }
-            let x = AudioLTV.le(v)
+        }, make: { t, x in
             switch t {
-            case 0x01: items.append(.samplingFrequency(UInt8(truncatingIfNeeded: x)))
-            case 0x02: items.append(.frameDuration(UInt8(truncatingIfNeeded: x)))
-            case 0x03: items.append(.channelAllocation(x))
-            case 0x04: items.append(.octetsPerFrame(UInt16(truncatingIfNeeded: x)))
-            default: items.append(.frameBlocksPerSDU(UInt8(truncatingIfNeeded: x)))
+            case 0x01: return .samplingFrequency(UInt8(truncatingIfNeeded: x))
+            case 0x02: return .frameDuration(UInt8(truncatingIfNeeded: x))
+            case 0x03: return .channelAllocation(x)
+            case 0x04: return .octetsPerFrame(UInt16(truncatingIfNeeded: x))
+            default: return .frameBlocksPerSDU(UInt8(truncatingIfNeeded: x))
             }
-        }
+        }, other: { .other(type: $0, value: $1) })
     }
 
     public var samplingFrequencyHz: Int? {
