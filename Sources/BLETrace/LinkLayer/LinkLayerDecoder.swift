@@ -260,11 +260,13 @@ public final class LinkLayerDecoder {
 
     // MARK: Data channel
 
-    /// Air time in µs of a data PDU with `length` payload bytes (preamble, AA, header, payload, CRC).
-    static func airtime(_ length: Int, phy: Int?) -> Int {
+    /// Air time in µs of a data PDU with `length` payload bytes (preamble, AA, header, payload, CRC). On the
+    /// LE Coded PHY: 376 µs for preamble, access address, coding indicator and TERM1, then the PDU, CRC and
+    /// TERM2 at 64 µs a byte for S=8 or 16 µs for S=2 (Core 5.4 Vol 6 Part B 2.2); S=8 when the indicator is unknown.
+    static func airtime(_ length: Int, phy: Int?, coding: UInt8? = nil) -> Int {
         switch phy {
         case 1: return (2 + 4 + 2 + length + 3) * 4
-        case 2: return 376 + (2 + length + 3) * 64
+        case 2: return coding == 1 ? 376 + (2 + length + 3) * 16 + 6 : 376 + (2 + length + 3) * 64 + 24
         default: return (1 + 4 + 2 + length + 3) * 8
         }
     }
@@ -280,7 +282,7 @@ public final class LinkLayerDecoder {
         var payload = c.rest()
 
         // Direction.
-        let air = LinkLayerDecoder.airtime(h.length, phy: info.phy)
+        let air = LinkLayerDecoder.airtime(h.length, phy: info.phy, coding: info.codingIndicator)
         var dir: LLDirection
         if let d = info.direction {
             dir = d

@@ -49,6 +49,9 @@ public struct SnifferInfo: Sendable {
     public var auxType: Int?
     /// 0 LE 1M, 1 LE 2M, 2 LE Coded.
     public var phy: Int?
+    /// LE Coded PHY: the coding indicator sent after the access address (0 S=8, 1 S=2), where the sniffer
+    /// captured it (nRF Sniffer); nil on the uncoded PHYs.
+    public var codingIndicator: UInt8?
     /// The sniffer's own clock for the packet in µs (Ubertooth's), preferred to the capture's timestamps
     /// when inferring which side sent a packet.
     public var radioMicros: Int64?
@@ -86,6 +89,8 @@ public struct NordicHeader: Sendable {
     public var eventCounter: UInt16
     public var time: UInt32
     public var advertising: Bool
+    /// LE Coded PHY: the coding indicator byte's value (its low 2 bits) that followed the access address.
+    public var codingIndicator: UInt8? = nil
 }
 
 /// Parses the pseudo-headers of pcap link types 251 (none), 256 (BLUETOOTH_LE_LL_WITH_PHDR) and 272
@@ -203,8 +208,22 @@ public enum SnifferHeader {
         let eventCounter = try c.u16le()
         let time = try c.u32le()
         try c.skip(eventHeaderLength - 10)
-        let packet = c.rest()
+        var packet = c.rest()
+        // On the LE Coded PHY the nRF Sniffer keeps the coding indicator (one byte, S=8 or S=2) between the
+        // access address and the PDU header (Core 5.4 Vol 6 Part B 2.2); the PDU starts after it.
+        var codingIndicator: UInt8? = nil
+        if (flags >> 4) & 0x7 == 2, packet.count >= 5 {
+            var rest = ByteCursor(packet)
+            let aa = try rest.bytes(4)
+            codingIndicator = try rest.u8() & 0x03
+            var joined = [UInt8]()
+            joined.reserveCapacity(packet.count - 1)
+            joined += aa
+            joined += rest.rest()
+            packet = joined[...]
+        }
         var s = SnifferInfo(linkType: LinkType.nordicBLE)
+        s.codingIndicator = codingIndicator
         s.channel = channel
         s.rssi = rssi
         // Before version 3 one packet ID (0x06) carries both kinds; the access address tells them apart. Some
@@ -229,7 +248,8 @@ public enum SnifferHeader {
         }
         s.header = .nordic(NordicHeader(board: board, version: version, headerLength: headerLength, payloadLength: payloadLength,
                                         counter: counter, packetID: packetID, flags: flags, channel: channelByte, rssi: rssi,
-                                        eventCounter: eventCounter, time: time, advertising: advertising))
+                                        eventCounter: eventCounter, time: time, advertising: advertising,
+                                        codingIndicator: codingIndicator))
         return (s, packet)
     }
 }

@@ -26,6 +26,14 @@ struct TSharkComparisonTests {
         var role: String? = nil
         /// bletrace only: the record of the request this response answers.
         var request: Int? = nil
+        /// bletrace only: the connection the PDU was on (its peer names the server's database).
+        var connection: Int? = nil
+        /// bletrace only: the server of the PDU's bearer is the peer (false: the local host serves).
+        var peerIsServer = true
+        /// bletrace only: the UUIDs of a Read By Group Type Response's groups.
+        var groupUUIDs: [BLEUUID] = []
+        /// tshark only: the 16-bit UUIDs it resolved the PDU's handles to (`btatt.uuid16`), in order.
+        var resolved: [Int] = []
         static func == (a: Row, b: Row) -> Bool {
             a.record == b.record && a.opcode == b.opcode && a.handles == b.handles && a.value == b.value
         }
@@ -38,8 +46,12 @@ struct TSharkComparisonTests {
         var rows: [Row] = []
         /// Sniffer captures: the `ll` layer of every record.
         var ll: [Int: Fields] = [:]
+        /// Connection number → peer address, as the ATT layer keys its servers' databases.
+        var peers: [Int: String] = [:]
         func begin(_ capture: CaptureInfo) {}
-        func end(_ summary: Summary) {}
+        func end(_ summary: Summary) {
+            for c in summary.connections { if let p = c.peer { peers[c.id] = p.description } }
+        }
         func event(_ e: TraceEvent) {
             if let l = e.layer("ll") { ll[e.record] = l }
             guard let att = e.layer("att"), let op = att["opcode"]?.intValue else { return }
@@ -47,6 +59,11 @@ struct TSharkComparisonTests {
             if case let .hex(v)? = att["value"] { value = v }
             var row = Row(record: e.record, opcode: op, handles: TSharkComparisonTests.handles(att), value: value)
             row.request = att["request"]?.intValue
+            row.connection = e.connection
+            if case let .att(a) = e.body { row.peerIsServer = a.peerIsServer }
+            if op == 0x11, case let .list(items)? = att["entries"] {
+                for case let .object(o) in items { if let u = o["uuid"]?.stringValue.flatMap({ BLEUUID(string: $0) }) { row.groupUUIDs.append(u) } }
+            }
             if let g = e.layer("gatt") {
                 row.role = g["role"]?.stringValue
                 let place = row.role == "descriptor" ? g["descriptor"] : g["characteristic"]
@@ -79,7 +96,8 @@ struct TSharkComparisonTests {
     }
 
     static func tsharkRows(_ path: String) throws -> [Row] {
-        let text = try TestSupport.runTShark(["-r", path, "-T", "fields", "-e", "frame.number", "-e", "btatt.opcode", "-e", "btatt.handle", "-e", "btatt.value"])
+        let text = try TestSupport.runTShark(["-r", path, "-T", "fields", "-e", "frame.number", "-e", "btatt.opcode", "-e", "btatt.handle", "-e", "btatt.value",
+                                              "-e", "btatt.uuid16"])
         var rows: [Row] = []
         for line in text.split(separator: "\n") {
             let cols = line.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
@@ -87,7 +105,9 @@ struct TSharkComparisonTests {
             let op = Int(cols[1].dropFirst(2), radix: 16) ?? -1
             let hs = cols.count > 2 && !cols[2].isEmpty ? cols[2].split(separator: ",").compactMap { Int($0.dropFirst(2), radix: 16) } : []
             let v = cols.count > 3 && !cols[3].isEmpty ? Hex.parse(cols[3]) : nil
-            rows.append(Row(record: rec, opcode: op, handles: hs, value: v))
+            var row = Row(record: rec, opcode: op, handles: hs, value: v)
+            if cols.count > 4, !cols[4].isEmpty { row.resolved = cols[4].split(separator: ",").compactMap { Int($0.dropFirst(2), radix: 16) } }
+            rows.append(row)
         }
         return rows
     }
@@ -108,8 +128,20 @@ struct TSharkComparisonTests {
     /// Explains a difference that is tshark's, not bletrace's; nil when the difference is unexplained.
     /// `declarations` holds every handle that is a characteristic declaration in some server of the capture;
     /// `linked` maps a response's record to the handle of the request bletrace linked it to.
-    static func tsharkError(ours o: Row, theirs t: Row, declarations: Set<Int>) -> String? {
+    static func tsharkError(ours o: Row, theirs t: Row, declarations: Set<Int>, types: AttributeTypes = [:],
+                            peers: [Int: String] = [:]) -> String? {
         guard o.record == t.record, o.opcode == t.opcode else { return nil }
+        // 0. tshark names a handle by what it learned from any server in the capture; a later connection to another
+        //    device with its own database at that handle is then dissected as the first one's attribute (whoisbe:
+        //    a Write to a vendor characteristic at 0x0018 shown as Appearance, a group's 128-bit UUID shown as the
+        //    value of "Device Information"). Handles are per server (Core 5.4 Vol 3 Part F 3.2.2): when tshark's
+        //    UUID for the handle is not this peer's attribute there but another server's, its field is the other
+        //    server's, and bletrace's value (the PDU's bytes) stands.
+        if o.handles == t.handles, let h = o.handles.first, let u = t.resolved.first,
+           let c = o.connection, let server = o.peerIsServer ? peers[c] : "local", !(types[server]?[h]?.contains(u) ?? false),
+           types.contains(where: { $0.key != server && $0.value[h]?.contains(u) == true }) {
+            return "handle resolved with another server's database"
+        }
         // 1. tshark prints no btatt.value for attributes whose value it dissects into type-specific fields
         //    (SIG-defined characteristics and descriptors such as 0x2902, 0x2A05, 0x2A19, 0x2A26), and splits a
         //    Read Multiple Response into per-handle fields. The PDU carries the value all the same: Write Request,
@@ -139,6 +171,26 @@ struct TSharkComparisonTests {
         return nil
     }
 
+    /// Per server (the database's device, a peer address): handle → the 16-bit UUIDs bletrace knows there
+    /// (a service's UUID at its declaration, a characteristic's at its declaration and value, a descriptor's type).
+    typealias AttributeTypes = [String: [Int: Set<Int>]]
+
+    static func attributeTypes(_ att: ATTLayer?) -> AttributeTypes {
+        var out: AttributeTypes = [:]
+        for var db in att?.exportDatabases() ?? [] {
+            var m: [Int: Set<Int>] = [:]
+            func add(_ h: UInt16, _ u: BLEUUID?) { if let v = u?.uuid16 { m[Int(h), default: []].insert(Int(v)) } }
+            for s in db.orderedServices() { add(s.start, s.uuid) }
+            for ch in db.orderedCharacteristics() {
+                add(ch.handle, ch.uuid)
+                add(ch.valueHandle, ch.uuid)
+            }
+            for (h, u) in db.types { add(h, u) }
+            out[db.device] = m
+        }
+        return out
+    }
+
     @Test("ATT PDUs match tshark record by record", .enabled(if: TSharkComparisonTests.available))
     func compare() throws {
         let files = Self.hciCaptures()
@@ -152,11 +204,13 @@ struct TSharkComparisonTests {
             let analyzer = Analyzer(sink: c)
             analyzer.run(reader, path: path)
             var declarations = Set<Int>()
-            if let att = analyzer.layers.compactMap({ $0 as? ATTLayer }).first {
+            let att = analyzer.layers.compactMap({ $0 as? ATTLayer }).first
+            if let att {
                 for var db in att.exportDatabases() {
                     for ch in db.orderedCharacteristics() { declarations.insert(Int(ch.handle)) }
                 }
             }
+            let types = Self.attributeTypes(att)
             let theirs = try Self.tsharkRows(path)
             let ours = c.rows
             let name = (path as NSString).lastPathComponent
@@ -169,7 +223,7 @@ struct TSharkComparisonTests {
                     continue
                 }
                 if o == t { matched += 1; continue }
-                if let why = Self.tsharkError(ours: o, theirs: t, declarations: declarations) {
+                if let why = Self.tsharkError(ours: o, theirs: t, declarations: declarations, types: types, peers: c.peers) {
                     explained += 1
                     reasons[why.hasPrefix("value dissected as") ? "value dissected by UUID" : why, default: 0] += 1
                     continue

@@ -74,6 +74,15 @@ import Testing
         #expect(e.summary == "Number Of Completed Packets: 0x0040: 3, 0x0041: 1")
     }
 
+    @Test("Number Of Completed Packets: a handle's 4 reserved top bits are not part of it (crossnite's controller sets them)")
+    func completedPacketsMasksTheHandle() throws {
+        let e = TestSupport.decode(.event, HCIBuilder.event(0x13, [1] + HCIBuilder.le16(0xF004) + HCIBuilder.le16(2)))
+        let b = try #require(body(e))
+        guard case let .completedPackets(p) = b.params else { Issue.record("not Number of Completed Packets"); return }
+        #expect(p.map { $0.handle } == [0x004])
+        #expect(p.map { $0.count } == [2])
+    }
+
     @Test func truncatedEventIsMalformed() {
         let e = TestSupport.decode(.event, HCIBuilder.event(0x05, [0x00, 0x40]))
         #expect(e.malformed != nil)

@@ -131,6 +131,27 @@ struct SnifferHeaderTests {
         #expect(p.auxType == nil) // primary channel: no aux type
     }
 
+    @Test("nRF on the LE Coded PHY: the coding indicator after the access address is read and skipped", arguments: [UInt8(0), 1])
+    func nordicCoded(ci: UInt8) throws {
+        let data = LL.conn(LL.data(llid: 2, sn: 1, nesn: 0, [5, 0, 4, 0, 0x0A, 0x03, 0x00]))
+        // As the nRF Sniffer writes it: access address, coding indicator, then header, payload and CRC.
+        let coded = Array(data.prefix(4)) + [ci] + Array(data.dropFirst(4))
+        let (s, rest) = try SnifferHeader.parse(linkType: 272, LL.nordic(coded, flags: LL.dflags(central: true, phy: 2))[...])
+        #expect(Array(rest) == data)
+        #expect(s.phy == 2)
+        #expect(s.codingIndicator == ci)
+        #expect(s.fields["phy"] == .string("LE Coded"))
+        #expect(s.fields["coding"] == .string(ci == 0 ? "S=8" : "S=2"))
+        // The uncoded PHYs have no indicator: the packet is passed on whole.
+        let (u, same) = try SnifferHeader.parse(linkType: 272, LL.nordic(data, flags: LL.dflags(central: true, phy: 0))[...])
+        #expect(Array(same) == data)
+        #expect(u.codingIndicator == nil && u.fields["coding"] == nil)
+        // A coded packet too short for its indicator is passed on as it is (the decoder then calls it malformed).
+        let short: [UInt8] = [0xD6, 0xBE, 0x89, 0x8E]
+        let (_, r) = try SnifferHeader.parse(linkType: 272, LL.nordic(short, flags: LL.dflags(central: true, phy: 2))[...])
+        #expect(Array(r) == short)
+    }
+
     @Test("nRF: unknown header version and short headers are errors, not traps")
     func nordicBad() {
         var bytes = LL.nordic(adv, flags: 1)

@@ -25,8 +25,11 @@ struct LinkCountTSharkTests {
                 guard let s = sent else { continue }
                 if s { counts[handle, default: Counts()].tx += 1 } else { counts[handle, default: Counts()].rx += 1 }
             } else if !c[4].isEmpty {
+                // A Connection_Handle is 12 bits (Core 5.4 Vol 4 Part E 5.4.2, 7.7.19); some controllers (crossnite's)
+                // set the 4 bits above it in Number Of Completed Packets (0xF004 for 0x004), which tshark prints as
+                // they are. Both sides count them under the 12-bit handle.
                 let handles = c[4].split(separator: ",").compactMap(hex), numbers = c[5].split(separator: ",").compactMap { Int($0) }
-                for (h, n) in zip(handles, numbers) { counts[UInt16(h), default: Counts()].completed += n }
+                for (h, n) in zip(handles, numbers) { counts[UInt16(h & 0x0FFF), default: Counts()].completed += n }
             }
         }
         return counts

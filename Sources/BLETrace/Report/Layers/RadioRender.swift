@@ -76,6 +76,7 @@ extension SnifferPseudoHeader {
                 if encrypted { s.field("mic_ok", h.flags & 0x08 != 0) }
             }
             s.field("phy", SnifferHeader.phyName(Int((h.flags >> 4) & 0x7)))
+            if let ci = h.codingIndicator { s.field("coding", ci == 0 ? "S=8" : ci == 1 ? "S=2" : "reserved \(ci)") }
             s.field("channel", Int(h.channel))
             s.field("rssi", h.rssi)
             s.field("event_counter", Int(h.eventCounter))
