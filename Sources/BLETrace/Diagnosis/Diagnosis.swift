@@ -125,15 +125,18 @@ public enum DiagnosisID: String, Sendable, CaseIterable {
     case bigSyncLost = "big_sync_lost"
     case bigSyncFailed = "big_sync_failed"
     case isoPathMissing = "iso_path_missing"
+    // Added with the real-capture review (issue #36)
+    case bluetoothOff = "bluetooth_off"
+    case supervisionTimeoutShort = "supervision_timeout_short"
 
     /// The severity a diagnosis of this id has unless the rule lowers it.
     public var severity: DiagnosisSeverity {
         switch self {
         case .peerRestarted, .connectionParametersRejected, .reconnectLoop, .weakSecurity, .attributeNotPermitted,
              .applicationError, .attError, .commandRejected, .l2capChannelNotConfigured, .flowControlStall, .interference,
-             .isoDataLoss, .isoPathMissing:
+             .isoDataLoss, .isoPathMissing, .supervisionTimeoutShort:
             return .warning
-        case .captureIncomplete, .unbonded:
+        case .captureIncomplete, .unbonded, .bluetoothOff:
             return .info
         default:
             return .error
@@ -149,6 +152,31 @@ public enum CaptureLimit: Sendable, Equatable {
     case undecrypted(pdus: Int)
     /// A fragment of the frame was lost: the record where the frame could not be completed.
     case lostFragment(record: Int)
+}
+
+/// Why what a rule saw is context rather than a fault: the local host's own doing, an optional feature, or a
+/// normal state the trace shows. A diagnosis with one is `info`, and its explanation says why.
+public enum Benign: Sendable, Equatable, Hashable {
+    /// A vendor-specific command (OGF 0x3F): hosts probe for vendor features the controller may lack.
+    case vendorCommand
+    /// Unknown HCI Command or Unsupported Feature: an optional feature the controller does not have.
+    case optionalFeature
+    /// Unknown Connection Identifier: the connection closed before the command reached the controller.
+    case racedDisconnect
+    /// A cancel command with nothing left to cancel.
+    case nothingToCancel
+    /// Answered while the host was still setting the controller up (before any scan, advertising or connection).
+    case startup
+    /// The same command had just succeeded (at `record`): the host sent it twice.
+    case duplicate(record: Int)
+    /// A BR/EDR link policy command sent for an LE connection handle.
+    case classicCommandOnLE
+    /// An A2DP stream opened and not started: phones open the stream when the headset connects and start it
+    /// when something plays.
+    case streamOpenNotStarted
+    /// The request was pending when the link went down (closed by the local host, or lost: that is the link's
+    /// diagnosis); only an answer missing for the full 30 s on a live link is an ATT timeout.
+    case linkClosedFirst
 }
 
 /// Why a pairing or an encrypted link is weak.
@@ -273,6 +301,8 @@ public struct DiagnosisFacts: Sendable, Equatable {
     public var iso: ISOProblem?
     /// True when a later event on the same connection shows that the cause was dealt with (not used for grouping).
     public var recovered = false
+    /// Why this is context rather than a fault (the diagnosis is then info).
+    public var benign: Benign?
 
     public init() {}
 
@@ -291,7 +321,8 @@ public struct DiagnosisFacts: Sendable, Equatable {
         // is one cause), else by its handle.
         let attribute = location.flatMap { l in l.descriptor?.uuid ?? l.characteristic?.uuid ?? l.service?.uuid }
         return GroupKey(reason: reason, opcode: opcode, handle: attribute == nil ? handle : nil, attribute: attribute, byLocal: byLocal,
-                        weakness: weakness, problem: problem.map(CaptureProblemKind.init), psm: psm, stage: stage, iso: iso?.kind)
+                        weakness: weakness, problem: problem.map(CaptureProblemKind.init), psm: psm, stage: stage, iso: iso?.kind,
+                        benign: benign.map(BenignKind.init))
     }
 
     struct GroupKey: Hashable {
@@ -305,6 +336,27 @@ public struct DiagnosisFacts: Sendable, Equatable {
         var psm: UInt16?
         var stage: UInt8?
         var iso: Int?
+        var benign: BenignKind?
+    }
+}
+
+/// A benign reason's kind, without its record (equal reasons group).
+enum BenignKind: Hashable {
+    case vendorCommand, optionalFeature, racedDisconnect, nothingToCancel, startup, duplicate, classicCommandOnLE,
+         streamOpenNotStarted, linkClosedFirst
+
+    init(_ b: Benign) {
+        switch b {
+        case .vendorCommand: self = .vendorCommand
+        case .optionalFeature: self = .optionalFeature
+        case .racedDisconnect: self = .racedDisconnect
+        case .nothingToCancel: self = .nothingToCancel
+        case .startup: self = .startup
+        case .duplicate: self = .duplicate
+        case .classicCommandOnLE: self = .classicCommandOnLE
+        case .streamOpenNotStarted: self = .streamOpenNotStarted
+        case .linkClosedFirst: self = .linkClosedFirst
+        }
     }
 }
 

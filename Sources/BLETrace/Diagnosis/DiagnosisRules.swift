@@ -5,7 +5,8 @@ public enum DiagnosisRules {
             // Capture first: what it cannot show qualifies the rest.
             CaptureLimitsRule(),
             // Link
-            LinkEndRule(), ParameterUpdateRule(), ReconnectLoopRule(), PeerRestartRule(), InterferenceRule(), SniffedLinkLossRule(),
+            LinkEndRule(), ParameterUpdateRule(), ReconnectLoopRule(), PeerRestartRule(), SupervisionTimeoutRule(), InterferenceRule(),
+            SniffedLinkLossRule(),
             // Security
             PairingRule(), EncryptionRule(), InsufficientSecurityRule(), WeakSecurityRule(),
             // GATT

@@ -74,7 +74,11 @@ extension DiagnosisText {
             s = "The server answered the request with \(attError(f))."
         case .controllerReset:
             s = f.byLocal == false ? "The controller reported a hardware error; the host usually resets it, dropping every link."
-                : "The host reset the controller while it had links or was scanning: every link and scan ended there."
+                : "The host reset the controller while \(f.number.map { $0 == 1 ? "a link was" : "\($0) links were" } ?? "links were") still open: every link and scan ended there."
+        case .bluetoothOff:
+            s = "The host closed its links and stopped scanning, then reset the controller: Bluetooth was switched off (or the stack restarted on purpose). Links it closed are not failures."
+        case .supervisionTimeoutShort:
+            s = "The supervision timeout covers only \(f.number ?? 0) of the connection events in which the peripheral must answer (interval × (1 + latency)): a few missed packets in a row, normal on a busy 2.4 GHz band, end the link."
         case .commandRejected:
             s = "The controller answered the command with an error status, so what it was to do did not happen."
         case .interference:
@@ -97,6 +101,7 @@ extension DiagnosisText {
         case .stackRestarted:
             s = "btmon saw the daemon's control channel close and open again: the host stack restarted and every link it held was dropped."
         }
+        if let b = f.benign { s += " " + benignSentence(b) }
         switch f.limit {
         case .snifferMayHaveMissed?:
             s += " This is a sniffer's capture: the answer may have been sent and missed by the sniffer."
@@ -162,6 +167,21 @@ extension DiagnosisText {
         }
     }
 
+    /// Why a diagnosis is context, not a fault (its severity is info).
+    static func benignSentence(_ b: Benign) -> String {
+        switch b {
+        case .vendorCommand: return "It is a vendor command: hosts send these to probe for vendor features, and a refusal only means the controller lacks one."
+        case .optionalFeature: return "The controller does not support it: an optional feature the host asked about and does without."
+        case .racedDisconnect: return "The connection had already closed when the command reached the controller: a race with the disconnect, not a fault."
+        case .nothingToCancel: return "There was nothing left to cancel: the procedure had already ended."
+        case .startup: return "It came while the host was still setting the controller up."
+        case let .duplicate(r): return "The same command had just succeeded (record \(r)): the host sent it twice, and the repeat changes nothing."
+        case .classicCommandOnLE: return "It is a BR/EDR link policy command sent for an LE connection, which has no such policy: harmless."
+        case .streamOpenNotStarted: return "Phones open the stream when the headset connects and start it only when something plays: an open stream with no audio is normal."
+        case .linkClosedFirst: return "The link went down while it was pending (see the link's own diagnosis or the disconnect): not an ATT timeout, which needs 30 s on a live link."
+        }
+    }
+
     public static func advice(_ d: Diagnosis) -> String {
         let f = d.facts
         switch d.id {
@@ -198,7 +218,10 @@ extension DiagnosisText {
         case .applicationError: return "Look up the error code in the service's specification or the peer's firmware."
         case .attError: return "Check the request's parameters against the server's database."
         case .controllerReset: return "Look at the controller's firmware log and the host's reason for the reset around that time."
-        case .commandRejected: return "Check the command's parameters and the controller's state when it was sent."
+        case .bluetoothOff: return "Nothing to fix unless nobody switched Bluetooth off: then look at the host's log for why its stack shut down."
+        case .supervisionTimeoutShort: return "Ask for a supervision timeout of at least 6 times interval × (1 + latency) (the central chooses it in the connection or update)."
+        case .commandRejected:
+            return f.benign != nil ? "Nothing to fix: this is context for reading the log." : "Check the command's parameters and the controller's state when it was sent."
         case .interference: return "Leave those channels out of the channel map (LE Set Host Channel Classification), move the link away from the Wi-Fi channel that overlaps them, or capture closer to the devices to rule out the sniffer."
         case .flowControlStall: return "Look at the link around those records: a peer that stopped acknowledging (range, interference, a busy peripheral) keeps the buffers taken; the Links section shows the TX latency to completion."
         case .captureIncomplete: return "Keep it in mind when reading absences; capture again with a complete log if they matter."

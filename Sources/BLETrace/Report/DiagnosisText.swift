@@ -119,7 +119,10 @@ public enum DiagnosisText {
             return "Connection parameters with \(p) were rejected: \(status(f.reason))"
         case .reconnectLoop:
             return "\(p): \(f.number ?? d.count) failed connections within \(seconds(f.micros ?? 0)): a reconnect loop"
-        case .pairingRejectedByUser: return "Pairing with \(p) was rejected: \(smpReason(f.reason))" + side(d)
+        case .pairingRejectedByUser:
+            if f.opcode == 0x042D { return "Pairing with \(p) was rejected: the numeric comparison was declined (User Confirmation Request Negative Reply)" + side(d) }
+            if f.opcode == 0x042F { return "Pairing with \(p) was rejected: the passkey entry was cancelled (User Passkey Request Negative Reply)" + side(d) }
+            return "Pairing with \(p) was rejected: \(smpReason(f.reason))" + side(d)
         case .pairingWrongPasskey: return "Pairing with \(p) failed: the confirm value did not match (wrong passkey)" + side(d)
         case .pairingUnsupported: return "Pairing with \(p) failed: \(smpReason(f.reason))" + side(d)
         case .pairingTimeout: return "Pairing with \(p) stopped: no SMP PDU for 30 s and no Pairing Failed"
@@ -144,7 +147,11 @@ public enum DiagnosisText {
         case .attError: return "\(target(f)) failed: \(attError(f))"
         case .controllerReset:
             if let r = f.reason, f.byLocal == false { return "The controller reported a hardware error (code \(Hex.hex(r, width: 2)))" }
+            if let n = f.number { return "The host reset the controller with \(n == 1 ? "a link" : "\(n) links") still open" }
             return "The controller was reset after connections or scanning had started"
+        case .bluetoothOff: return "Bluetooth was switched off: the host closed its links, then reset the controller"
+        case .supervisionTimeoutShort:
+            return "The link to \(p) accepted a supervision timeout of \(f.timeout.map(Fmt.timeout10) ?? "?") at interval \(f.interval.map(Fmt.interval1250) ?? "?"), latency \(f.stage.map { String($0) } ?? "0"): only \(f.number ?? 0) chances to hear the peripheral"
         case .interference:
             let list = zip(f.channels ?? [], f.channelPerMille ?? []).map { "\($0) (\(Fmt.fixed($1, scale: 10)) %)" }
             return "Channel\(list.count == 1 ? "" : "s") \(list.joined(separator: ", ")) lost far more packets than the rest of the link's (median \(Fmt.fixed(f.number ?? 0, scale: 10)) %)"
@@ -207,6 +214,7 @@ public enum DiagnosisText {
         }
         if let sig = f.opcode { return "A2DP setup with \(p): \(A2DPNames.signal(UInt8(truncatingIfNeeded: sig))) was rejected (\(A2DPNames.error(f.reason ?? 0)))" }
         if f.stage == 6 { return "A2DP stream with \(p) started and no media followed" }
+        if f.benign == .streamOpenNotStarted { return "A2DP stream with \(p) open, no audio played (never started)" }
         let next = ["Discover", "Get Capabilities", "Set Configuration", "Open", "Start"][min(Int(f.stage ?? 0), 4)]
         let who = f.byLocal.map { $0 ? ": the local host never sent \(next)" : ": \(p) never sent \(next)" } ?? ""
         return "A2DP setup with \(p) stopped after " + audioStep(f.stage ?? 0) + who

@@ -18,7 +18,11 @@ import Testing
         #expect(user.facts.byLocal == true)
         #expect(user.evidence.count == 2)
         #expect(try DX.one(Self.pairingFailed(0x01, byHost: false), .pairingRejectedByUser).facts.byLocal == false)
-        #expect(try DX.one(Self.pairingFailed(0x04), .pairingWrongPasskey).facts.reason == 0x04)
+        // Confirm Value Failed is a wrong passkey in Passkey Entry (KeyboardDisplay and DisplayOnly)…
+        #expect(try DX.one(Self.pairingFailed(0x04, response: DX.pairingResponse(io: 0x00)), .pairingWrongPasskey).facts.reason == 0x04)
+        // …and not in Numeric Comparison (both KeyboardDisplay, Secure Connections) or Just Works.
+        #expect(try DX.one(Self.pairingFailed(0x04), .pairingFailed).facts.method == .numericComparison)
+        #expect(try !DX.ids(Self.pairingFailed(0x04, response: DX.pairingResponse(io: 0x03))).contains(.pairingWrongPasskey))
         #expect(try DX.one(Self.pairingFailed(0x08), .pairingFailed).facts.reason == 0x08)
         // Authentication requirements: the initiator wants MITM, the responder has no input and no output.
         let u = try DX.one(Self.pairingFailed(0x03, request: DX.pairingRequest(io: 0x04, authReq: 0x05),

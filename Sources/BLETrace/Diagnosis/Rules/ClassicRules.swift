@@ -96,7 +96,8 @@ final class ChannelConfigurationRule: DiagnosisRule {
 }
 
 /// `audio_setup_stalled`: an AVDTP setup (Discover → Get Capabilities → Set Configuration → Open → Start) that
-/// stops part-way or is rejected, a Start with no media, or a SCO/eSCO link requested and never completed.
+/// stops part-way or is rejected, a Start with no media, or a SCO/eSCO link requested and never completed. A
+/// stream opened and never started is info: nothing asked to play.
 final class AudioSetupRule: DiagnosisRule {
     let inputs: [DiagnosisInput] = [.signaling, .media, .hciCommand, .hciEvent]
     struct Setup {
@@ -190,7 +191,10 @@ final class AudioSetupRule: DiagnosisRule {
             let f = DiagnosisFacts(reason: r.code, opcode: UInt16(r.signal), stage: s.reached)
             ctx.raise(Diagnosis(id: .audioSetupStalled, facts: f, peer: c?.peer, connection: id, evidence: [r.record, s.first]))
         } else if s.reached < 5 {
-            ctx.raise(Diagnosis(id: .audioSetupStalled, facts: DiagnosisFacts(byLocal: s.byLocal, stage: s.reached), peer: c?.peer, connection: id,
+            // Opened and never started: phones open the stream at connect and start it on playback (context).
+            var f = DiagnosisFacts(byLocal: s.byLocal, stage: s.reached)
+            if s.reached == 4 { f.benign = .streamOpenNotStarted }
+            ctx.raise(Diagnosis(id: .audioSetupStalled, severity: f.benign == nil ? nil : .info, facts: f, peer: c?.peer, connection: id,
                                 evidence: [s.last, s.first]))
         } else if s.media == 0, let start = s.startRecord {
             // Started, and not one media packet followed.

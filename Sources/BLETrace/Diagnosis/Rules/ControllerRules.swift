@@ -1,20 +1,36 @@
 /// Controller rules: resets and hardware errors, and commands the controller refused.
 
-/// `controller_reset`: HCI Reset after connections or scanning started, or a Hardware Error event.
+/// `controller_reset` and `bluetooth_off`: an HCI Reset after connections or scanning started, and a Hardware
+/// Error event. A Reset sent once the host had closed every link (its Disconnects, scans turned off) is
+/// Bluetooth being switched off or the stack restarting on purpose: the host's own action, `bluetooth_off`
+/// (info). A Reset with links still open cut them: `controller_reset` (warning, the host did it). A Hardware
+/// Error is the controller's failure (error).
 final class ControllerResetRule: DiagnosisRule {
     let inputs: [DiagnosisInput] = [.hciCommand, .hciEvent]
     /// True once a connection opened or scanning started (a Reset before that is the normal bring-up).
     @exclusivity(unchecked) var active = false
+    /// The links open now (handles), and the host's Disconnect commands since the last Reset (at most 8 kept).
+    @exclusivity(unchecked) var open: Set<UInt16> = []
+    @exclusivity(unchecked) var hostDisconnects: [Int] = []
 
     func hciCommand(_ c: HCICommandBody, _ e: TraceEvent, _ ctx: DiagnosisContext) {
         switch c.params {
         case let .scanEnable(enable, _) where enable != 0: active = true
         case let .extendedScanEnable(enable, _, _, _) where enable != 0: active = true
         case .createConnection, .extendedCreateConnection: active = true
+        case .disconnect:
+            if hostDisconnects.count < 8 { hostDisconnects.append(e.record) }
         default:
-            guard c.opcode == 0x0C03, active else { return }
-            active = false
-            ctx.raise(Diagnosis(id: .controllerReset, facts: DiagnosisFacts(opcode: 0x0C03, byLocal: true), evidence: [e.record]))
+            guard c.opcode == 0x0C03 else { return }
+            defer { active = false; open.removeAll(); hostDisconnects.removeAll() }
+            guard active else { return }
+            if open.isEmpty {
+                ctx.raise(Diagnosis(id: .bluetoothOff, facts: DiagnosisFacts(opcode: 0x0C03, byLocal: true), evidence: [e.record] + hostDisconnects))
+            } else {
+                var f = DiagnosisFacts(opcode: 0x0C03, byLocal: true, number: open.count)
+                f.handle = open.min()
+                ctx.raise(Diagnosis(id: .controllerReset, severity: .warning, facts: f, evidence: [e.record]))
+            }
         }
     }
 
@@ -23,29 +39,91 @@ final class ControllerResetRule: DiagnosisRule {
         case let .hardwareError(code):
             ctx.raise(Diagnosis(id: .controllerReset, facts: DiagnosisFacts(reason: code, byLocal: false), evidence: [e.record]))
         default:
-            if h.change != nil { active = true }
+            switch h.change {
+            case let .opened(handle, _, _, _, _, _, _, _)?:
+                active = true
+                if open.count < 4096 { open.insert(handle) }
+            case let .closed(handle, _)?:
+                open.remove(handle)
+            case .some:
+                active = true
+            case nil:
+                break
+            }
         }
     }
 }
 
 /// `command_rejected`: an HCI command answered with an error status, grouped by command and status. A
 /// connection that failed is the link rules' (its Command Status is the first sign, not a separate cause).
+/// What the trace shows to be the host's own doing or an optional feature is context (info, with the reason):
+/// a vendor command (capability probes), Unknown HCI Command or Unsupported Feature (a feature the controller
+/// lacks), Unknown Connection Identifier (the link closed first, or a BR/EDR policy command on an LE handle),
+/// a cancel with nothing to cancel, and the same command again after it had just succeeded.
 final class CommandRejectedRule: DiagnosisRule {
-    let inputs: [DiagnosisInput] = [.hciEvent]
+    let inputs: [DiagnosisInput] = [.hciCommand, .hciEvent]
+    /// Per opcode: the handle of the last command sent, and of the last that succeeded with its record and time
+    /// (bounded: one entry per opcode, at most `maxOpcodes`).
+    @exclusivity(unchecked) var sent: [UInt16: UInt16?] = [:]
+    @exclusivity(unchecked) var succeeded: [UInt16: (handle: UInt16?, record: Int, time: Int64)] = [:]
+    /// LE connection handles open now.
+    @exclusivity(unchecked) var leHandles: Set<UInt16> = []
+    static let maxOpcodes = 512
+    /// How long after a success the same command counts as a repeat.
+    static let repeatWindow: Int64 = 5_000_000
+    /// Inquiry Cancel, Create Connection Cancel, Remote Name Request Cancel, LE Create Connection Cancel,
+    /// Periodic Inquiry exit, LE Extended Create Connection cancel through LE Create Connection Cancel.
+    static let cancels: Set<UInt16> = [0x0402, 0x0404, 0x0408, 0x041A, 0x200E]
+
+    func hciCommand(_ c: HCICommandBody, _ e: TraceEvent, _ ctx: DiagnosisContext) {
+        if sent[c.opcode] != nil || sent.count < CommandRejectedRule.maxOpcodes { sent.updateValue(c.handle, forKey: c.opcode) }
+    }
 
     func hciEvent(_ h: HCIEventBody, _ e: TraceEvent, _ ctx: DiagnosisContext) {
         let op: UInt16, status: UInt8
         switch h.params {
         case let .commandComplete(c):
-            guard let s = c.status, s != 0 else { return }
+            guard let s = c.status else { return }
             op = c.opcode; status = s
-        case let .commandStatus(s, _, o) where s != 0:
+        case let .commandStatus(s, _, o):
             op = o; status = s
         default:
+            switch h.change {
+            case let .opened(handle, _, _, _, _, _, _, le)? where le:
+                if leHandles.count < 4096 { leHandles.insert(handle) }
+            case let .closed(handle, _)?:
+                leHandles.remove(handle)
+            default:
+                break
+            }
             return
         }
         guard op != 0 else { return }
-        ctx.raise(Diagnosis(id: .commandRejected, facts: DiagnosisFacts(reason: status, opcode: op), evidence: [e.record]))
+        let handle = sent[op] ?? nil
+        if status == 0 {
+            if succeeded[op] != nil || succeeded.count < CommandRejectedRule.maxOpcodes {
+                succeeded[op] = (handle, e.record, e.timestamp.micros)
+            }
+            return
+        }
+        var f = DiagnosisFacts(reason: status, opcode: op)
+        f.benign = benign(op, status: status, handle: handle, e)
+        ctx.raise(Diagnosis(id: .commandRejected, severity: f.benign == nil ? nil : .info, facts: f, evidence: [e.record]))
+    }
+
+    func benign(_ op: UInt16, status: UInt8, handle: UInt16?, _ e: TraceEvent) -> Benign? {
+        if op >> 10 == 0x3F { return .vendorCommand }
+        if status == 0x01 || status == 0x11 { return .optionalFeature }
+        if CommandRejectedRule.cancels.contains(op) { return .nothingToCancel }
+        if status == 0x02 {
+            // Link Policy commands (OGF 0x02) are BR/EDR's: on an LE handle the controller knows no such link.
+            if op >> 10 == 0x02, let h = handle, leHandles.contains(h) { return .classicCommandOnLE }
+            return .racedDisconnect
+        }
+        if let s = succeeded[op], s.handle == handle, e.timestamp.micros &- s.time <= CommandRejectedRule.repeatWindow {
+            return .duplicate(record: s.record)
+        }
+        return nil
     }
 }
 

@@ -1,7 +1,9 @@
 /// Encryption rules: stored keys that no longer match, encryption that failed, requests refused for lack of
 /// security, and links whose security is weak.
 
-/// `bond_lost` (PIN or Key Missing: one side forgot the bond) and `encryption_failed` (MIC failure, other errors).
+/// `bond_lost` (PIN or Key Missing: one side forgot the bond) and `encryption_failed` (MIC failure, other errors);
+/// BR/EDR `pairing_rejected_by_user` (the local host's User Confirmation or Passkey Request Negative Reply),
+/// which is then the cause of the authentication failure that follows, not a lost bond.
 final class EncryptionRule: DiagnosisRule {
     let inputs: [DiagnosisInput] = [.hciEvent, .hciCommand]
     /// BR/EDR: Link Key Request Negative Reply per peer address (record), waiting for an authentication failure.
@@ -32,6 +34,13 @@ final class EncryptionRule: DiagnosisRule {
                                 connection: conn?.id, evidence: [e.record]))
         case 0x040C: // Link Key Request Negative Reply
             if case let .classic(.addressOnly(a)) = c.params, noLinkKey.count < 1000 { noLinkKey[a.value] = e.record }
+        case 0x042D, 0x042F: // User Confirmation / User Passkey Request Negative Reply: the local user said no.
+            guard case let .classic(.addressOnly(a)) = c.params else { return }
+            // The pairing that follows fails because of it: a rejection, not a lost bond.
+            noLinkKey[a.value] = nil
+            let conn = ctx.pipeline?.connections.all.last { $0.peer == a && !$0.le && $0.closedRecord == nil }
+            ctx.raise(Diagnosis(id: .pairingRejectedByUser, facts: DiagnosisFacts(reason: c.opcode == 0x042D ? 0x0C : 0x01, opcode: c.opcode, byLocal: true),
+                                peer: a, connection: conn?.id, evidence: [e.record]))
         default:
             return
         }

@@ -38,7 +38,9 @@ final class ATTErrorRule: DiagnosisRule {
     }
 }
 
-/// `stale_gatt_cache`: a Service Changed indication not followed on that connection by rediscovery.
+/// `stale_gatt_cache`: a Service Changed indication from the peer's server not followed on that connection by
+/// the local client's rediscovery. The local host indicating its own Service Changed to the peer is not one: the
+/// peer (often a peripheral that uses no service of the phone's) need not discover.
 final class ServiceChangedRule: DiagnosisRule {
     let inputs: [DiagnosisInput] = [.att, .hciEvent]
     /// Per connection: the Service Changed indication still waiting for rediscovery.
@@ -50,7 +52,7 @@ final class ServiceChangedRule: DiagnosisRule {
         case 0x10, 0x04, 0x08:
             // Read By Group Type, Find Information, Read By Type: the client discovers again.
             if !waiting.isEmpty { waiting[id] = nil }
-        case 0x1D where a.location?.characteristic?.uuid?.uuid16 == 0x2A05:
+        case 0x1D where a.peerIsServer && a.location?.characteristic?.uuid?.uuid16 == 0x2A05:
             if waiting.count < 10_000 { waiting[id] = e.record }
         default:
             return
@@ -64,7 +66,7 @@ final class ServiceChangedRule: DiagnosisRule {
 
     func raise(_ id: Int, _ record: Int, _ ctx: DiagnosisContext) {
         let c = ctx.connection(id)
-        ctx.raise(Diagnosis(id: .staleGATTCache, facts: DiagnosisFacts(opcode: 0x1D), peer: c?.peer, connection: id, evidence: [record]))
+        ctx.raise(Diagnosis(id: .staleGATTCache, facts: DiagnosisFacts(opcode: 0x1D, byLocal: false), peer: c?.peer, connection: id, evidence: [record]))
     }
 
     func finish(_ ctx: DiagnosisContext) {
@@ -73,7 +75,9 @@ final class ServiceChangedRule: DiagnosisRule {
     }
 }
 
-/// `att_timeout`: a request with no response for 30 s, or none before the link went down. On a sniffer's
+/// `att_timeout`: a request with no response for 30 s on a link that stayed up (error). One pending when the
+/// link went down is context (info): the host closed the link, or the link was lost and that is its own
+/// diagnosis; the absence was never given its 30 s. On a sniffer's
 /// capture the response may be a packet the sniffer missed: those wait until the end, and stay errors only when
 /// the server went on answering other requests; otherwise they are info, with what the capture could not show.
 final class ATTTimeoutRule: DiagnosisRule {
@@ -104,7 +108,12 @@ final class ATTTimeoutRule: DiagnosisRule {
         // reason 0: 30 s passed; 1: the link went down first.
         let f = DiagnosisFacts(reason: why == .timeout ? 0 : 1, opcode: UInt16(op), handle: a.handle, location: a.location,
                                byLocal: ctx.sniffed ? nil : a.peerIsServer)
-        let d = Diagnosis(id: .attTimeout, facts: f, peer: c?.peer, connection: c?.id, evidence: [e.record])
+        var d = Diagnosis(id: .attTimeout, facts: f, peer: c?.peer, connection: c?.id, evidence: [e.record])
+        if why == .connectionClosed {
+            d.facts.benign = .linkClosedFirst
+            d.severity = .info
+            if let closed = c?.closedRecord { d.evidence.append(closed) }
+        }
         if ctx.sniffed {
             if held.count < 1000 { held.append(Held(diagnosis: d, record: e.record)) }
         } else {

@@ -30,12 +30,27 @@ final class LinkEndRule: DiagnosisRule {
         case let .le(sub, .connectionComplete(c)) where (sub == 0x01 || sub == 0x0A) && c.status == 0x3E:
             ctx.raise(Diagnosis(id: .connectionNotEstablished, facts: DiagnosisFacts(reason: c.status),
                                 peer: c.peer.value == 0 ? ctx.pendingPeer : c.peer, evidence: [e.record]))
+        case let .connectionComplete(status, _, address, _, _) where LinkEndRule.classicFailure(status):
+            // BR/EDR: the page was not answered (Page Timeout 0x04) or the peer refused or failed the connection.
+            ctx.raise(Diagnosis(id: .connectionNotEstablished, facts: DiagnosisFacts(reason: status), peer: address, evidence: [e.record]))
         case let .le(_, .connectionUpdate(status, _, _, _, _)) where status == 0x3B:
             let c = ctx.connection(e.connection)
             ctx.raise(Diagnosis(id: .connectionParametersRejected, facts: DiagnosisFacts(reason: status), peer: c?.peer,
                                 connection: c?.id, evidence: [e.record]))
         default:
             return
+        }
+    }
+}
+
+extension LinkEndRule {
+    /// A BR/EDR Connection Complete status that means the connection failed on the air or at the peer: not the
+    /// host's own cancel (0x02 Unknown Connection Identifier after Create Connection Cancel), an existing
+    /// connection (0x0B) or a command refusal the Command Status already gave (0x01, 0x0C, 0x11, 0x12).
+    static func classicFailure(_ status: UInt8) -> Bool {
+        switch status {
+        case 0x04, 0x05, 0x06, 0x08, 0x0D, 0x0E, 0x0F, 0x13, 0x14, 0x15, 0x1F, 0x22, 0x28, 0x3E: return true
+        default: return false
         }
     }
 }
@@ -69,6 +84,8 @@ final class ReconnectLoopRule: DiagnosisRule {
             peer = ctx.connection(e.connection)?.peer
         case let .le(sub, .connectionComplete(c)) where (sub == 0x01 || sub == 0x0A) && c.status == 0x3E:
             peer = c.peer.value == 0 ? ctx.pendingPeer : c.peer
+        case let .connectionComplete(status, _, address, _, _) where LinkEndRule.classicFailure(status):
+            peer = address
         default:
             return
         }
@@ -94,50 +111,64 @@ final class ReconnectLoopRule: DiagnosisRule {
     }
 }
 
-/// `peer_restarted`: a peer whose link was lost or never established advertises again within 15 s, or (on a
-/// sniffer's capture) a peer advertises while its connection is still open: it probably reset.
+/// `peer_restarted`: a peer that advertises for new connections while the local side still holds its link: a
+/// device that keeps a link does not advertise to be connected again, so it left the link without a word (a
+/// reset or crash); the link is lost later. Only while the link is up from the local side: never after a failed
+/// connection (0x3E), a link the host closed, or a supervision timeout (advertising then is what a peripheral
+/// does). On a sniffer's capture: a peripheral that advertises after its link's last packet from it, while the
+/// central goes on polling the link (the sniffer still follows it: it did not lose both sides).
 final class PeerRestartRule: DiagnosisRule {
-    let inputs: [DiagnosisInput] = [.hciEvent, .advertising]
-    /// Peers whose link just failed: the failure's record, time and connection. Bounded.
-    @exclusivity(unchecked) var watched: [UInt64: (record: Int, time: Int64, connection: Int?)] = [:]
-    /// Sniffer captures, per connection: the first advert from its peripheral after the link's last data PDU
-    /// (bounded by the open connections). Decided at the end: data after it means the link was still alive.
+    let inputs: [DiagnosisInput] = [.hciEvent, .advertising, .linkLayer]
+    /// HCI captures: the open connections' peers (address → connection id), and each connection's handle.
+    @exclusivity(unchecked) var openPeers: [UInt64: Int] = [:]
+    @exclusivity(unchecked) var handles: [UInt16: UInt64] = [:]
+    /// Connections already diagnosed (once each).
+    @exclusivity(unchecked) var raised: Set<Int> = []
+    /// Sniffer captures, per connection: the first connectable advert from its peripheral after the link's last
+    /// packet from the peripheral, and the last packet each side sent (bounded by the open connections).
     @exclusivity(unchecked) var candidates: [Int: Int] = [:]
-    static let window: Int64 = 15_000_000
+    @exclusivity(unchecked) var lastCentral: [Int: Int] = [:]
+    @exclusivity(unchecked) var lastPeripheral: [Int: Int] = [:]
+    static let maxTracked = 10_000
 
     func hciEvent(_ h: HCIEventBody, _ e: TraceEvent, _ ctx: DiagnosisContext) {
-        switch h.params {
-        case let .disconnectionComplete(0, _, reason) where reason == 0x08 || reason == 0x3E:
-            if let c = ctx.connection(e.connection), let p = c.peer { watch(p, e, c.id) }
-        case let .le(sub, .connectionComplete(c)) where (sub == 0x01 || sub == 0x0A) && c.status == 0x3E:
-            if let p = c.peer.value == 0 ? ctx.pendingPeer : c.peer { watch(p, e, nil) }
+        switch h.change {
+        case let .opened(handle, peer, _, _, _, _, _, le)? where le && peer.value != 0:
+            guard let id = e.connection, openPeers.count < PeerRestartRule.maxTracked else { return }
+            openPeers[peer.value] = id
+            handles[handle] = peer.value
+        case let .closed(handle, _)?:
+            if let p = handles.removeValue(forKey: handle) { openPeers[p] = nil }
         default:
             return
         }
     }
 
-    func watch(_ p: BDAddr, _ e: TraceEvent, _ conn: Int?) {
-        guard p.value != 0, watched.count < 1000 || watched[p.value] != nil else { return }
-        watched[p.value] = (e.record, e.timestamp.micros, conn)
+    func linkLayer(_ ll: LinkLayerBody, _ e: TraceEvent, _ ctx: DiagnosisContext) {
+        guard let id = e.connection, lastCentral[id] != nil || lastCentral.count < PeerRestartRule.maxTracked else { return }
+        // On a sniffer's capture `<` (host to controller) is central to peripheral.
+        switch e.direction {
+        case .hostToController: lastCentral[id] = e.record
+        case .controllerToHost: lastPeripheral[id] = e.record
+        case .unknown: return
+        }
     }
 
     func advertised(_ report: AdvertisingReport, record: Int, at time: Timestamp, _ ctx: DiagnosisContext) {
+        guard report.connectable else { return }
         let a = report.address.value
-        if !watched.isEmpty, let w = watched[a] {
-            let gap = time.micros &- w.time
-            if gap >= 0 && gap <= PeerRestartRule.window {
-                var f = DiagnosisFacts()
-                f.micros = gap
-                ctx.raise(Diagnosis(id: .peerRestarted, facts: f, peer: report.address, connection: w.connection, evidence: [record, w.record]))
-            }
-            if gap > PeerRestartRule.window || gap >= 0 { watched[a] = nil }
+        if !openPeers.isEmpty, let id = openPeers[a], !raised.contains(id) {
+            let c = ctx.connection(id)
+            guard let opened = c?.openedRecord, opened < record else { return }
+            raised.insert(id)
+            let heard = ctx.lastHeard(id)
+            ctx.raise(Diagnosis(id: .peerRestarted, facts: DiagnosisFacts(), peer: report.address, connection: id,
+                                evidence: [record] + (heard.map { [$0.record] } ?? [])))
             return
         }
-        // A sniffed peripheral that advertises while its connection is open, after the link carried data and
-        // with no data after it, has left the connection: it reset.
-        guard ctx.sniffed, report.connectable, let open = ctx.pipeline?.connections.open else { return }
+        guard ctx.sniffed, let open = ctx.pipeline?.connections.open else { return }
         for c in open.values where c.peer?.value == a && c.closedRecord == nil {
-            guard let opened = c.openedRecord, opened < record, let data = ctx.lastHeard(c.id)?.record, data > opened else { continue }
+            guard let opened = c.openedRecord, opened < record, let data = lastPeripheral[c.id], data > opened else { continue }
             if let cand = candidates[c.id], cand > data { continue }
             candidates[c.id] = record
         }
@@ -145,10 +176,40 @@ final class PeerRestartRule: DiagnosisRule {
 
     func finish(_ ctx: DiagnosisContext) {
         for (id, advert) in candidates.sorted(by: { $0.value < $1.value }) {
-            guard let c = ctx.connection(id), let data = ctx.lastHeard(id), data.record < advert else { continue }
-            ctx.raise(Diagnosis(id: .peerRestarted, facts: DiagnosisFacts(), peer: c.peer, connection: id, evidence: [advert, data.record]))
+            guard let c = ctx.connection(id), let data = lastPeripheral[id], data < advert,
+                  let polled = lastCentral[id], polled > advert else { continue }
+            ctx.raise(Diagnosis(id: .peerRestarted, facts: DiagnosisFacts(), peer: c.peer, connection: id, evidence: [advert, data, polled]))
         }
         candidates.removeAll()
+    }
+}
+
+/// `supervision_timeout_short`: an LE link whose supervision timeout covers fewer than four of the connection
+/// events in which the peripheral must answer (interval × (1 + latency)): legal when over twice that span
+/// (Core 5.4 Vol 6 Part B 4.5.2), but a few missed packets in a row end the link. Once per connection.
+final class SupervisionTimeoutRule: DiagnosisRule {
+    let inputs: [DiagnosisInput] = [.hciEvent]
+    @exclusivity(unchecked) var raised: Set<Int> = []
+    static let minimumEvents = 4
+
+    func hciEvent(_ h: HCIEventBody, _ e: TraceEvent, _ ctx: DiagnosisContext) {
+        let interval: Int, latency: Int, timeout: Int
+        switch h.change {
+        case let .opened(_, _, _, _, i, l, t, le)? where le: interval = i; latency = l; timeout = t
+        case let .updated(_, i, l, t)?: interval = i; latency = l; timeout = t
+        default: return
+        }
+        guard let id = e.connection, interval > 0, timeout > 0, !raised.contains(id), raised.count < 10_000 else { return }
+        // Timeout in 10 ms units, interval in 1.25 ms units: events = timeout × 8 / (interval × (1 + latency)).
+        let span = interval * (1 + latency)
+        let events = timeout * 8 / span
+        guard events < SupervisionTimeoutRule.minimumEvents else { return }
+        guard let c = ctx.connection(id), c.le else { return }
+        raised.insert(id)
+        var f = DiagnosisFacts(stage: UInt8(clamping: latency), number: events)
+        f.interval = interval
+        f.timeout = timeout
+        ctx.raise(Diagnosis(id: .supervisionTimeoutShort, facts: f, peer: c.peer, connection: id, evidence: [e.record]))
     }
 }
 

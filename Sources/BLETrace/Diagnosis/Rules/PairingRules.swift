@@ -1,7 +1,7 @@
 /// Pairing rules (LE SMP, Core 5.4 Vol 3 Part H 3.5.5): why a pairing failed, and pairings that stopped.
 
-/// `pairing_rejected_by_user`, `pairing_wrong_passkey`, `pairing_unsupported`, `pairing_failed` from Pairing
-/// Failed, and `pairing_timeout` for a pairing that stops with no SMP PDU for 30 s and no Pairing Failed.
+/// `pairing_rejected_by_user`, `pairing_wrong_passkey` (Confirm Value Failed in Passkey Entry),
+/// `pairing_unsupported`, `pairing_failed` from Pairing Failed, and `pairing_timeout` for a pairing that stops with no SMP PDU for 30 s and no Pairing Failed.
 final class PairingRule: DiagnosisRule {
     let inputs: [DiagnosisInput] = [.smp, .hciEvent, .linkLayer]
 
@@ -93,7 +93,9 @@ final class PairingRule: DiagnosisRule {
         let id: DiagnosisID
         switch reason {
         case 0x01, 0x0C: id = .pairingRejectedByUser
-        case 0x04: id = .pairingWrongPasskey
+        // Confirm Value Failed is a wrong passkey only where a passkey was used; in Just Works and Numeric
+        // Comparison (or when the method is not known) the confirm check failed for another reason.
+        case 0x04: id = a?.method == .passkeyEntry ? .pairingWrongPasskey : .pairingFailed
         case 0x03, 0x05, 0x06: id = .pairingUnsupported
         default: id = .pairingFailed
         }
