@@ -6,7 +6,7 @@ public enum DiagnosisRules {
             CaptureLimitsRule(),
             // Link
             LinkEndRule(), ParameterUpdateRule(), ReconnectLoopRule(), PeerRestartRule(), SupervisionTimeoutRule(), InterferenceRule(),
-            SniffedLinkLossRule(),
+            SniffedLinkLossRule(), SniffedRejectRule(),
             // Security
             PairingRule(), EncryptionRule(), InsufficientSecurityRule(), WeakSecurityRule(),
             // GATT

@@ -23,9 +23,9 @@ extension DiagnosisText {
             if let q = f.silenceMicros { s += " The peer's last ACL packet came \(seconds(q)) before the disconnect." }
             s += " The peer went out of range, was switched off, or stopped answering (a crash or reset)."
         case .peerRestarted:
-            s = f.micros != nil
-                ? "The peer's link failed, and it was advertising again soon after: a device that keeps a link does not advertise for a new one."
-                : "The peripheral advertised for new connections while the sniffer still followed its connection: it had left the link without a word."
+            s = f.reason == 0x08
+                ? "The peer advertised for new connections while the local side still held its link, was not heard on the link after that, and the link ended in a supervision timeout: it had left the link without a word."
+                : "The peripheral advertised for new connections while the sniffer still followed its connection and the central kept polling it: it had left the link without a word."
         case .connectionNotEstablished:
             s = "The connection request was sent but the peer never answered on the data channel (0x3E): it stopped advertising, moved out of range, or the first packets were lost."
         case .procedureTimeout:
@@ -50,6 +50,7 @@ extension DiagnosisText {
             s = "Encryption was started with a stored key and one side no longer had it: it was unpaired, reset or reinstalled while the other kept the bond."
         case .encryptionFailed:
             s = f.reason == 0x3D ? "A packet's MIC did not verify: the two sides encrypted with different keys, or the link was corrupted."
+                : f.opcode == 0x03 ? "The link layer refused the encryption request (LL_ENC_REQ answered with a reject, \(status(f.reason))): the link stays unencrypted."
                 : "The controller could not start encryption with the key it was given (\(status(f.reason)))."
         case .insufficientSecurity:
             s = "The server refused the request until the link is encrypted (or authenticated, or with a longer key)"

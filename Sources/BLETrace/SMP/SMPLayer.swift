@@ -6,6 +6,10 @@ public final class PairingAttempt {
     @exclusivity(unchecked) public internal(set) var request: PairingFeatures?
     @exclusivity(unchecked) public internal(set) var requestDirection: Direction?
     @exclusivity(unchecked) public internal(set) var response: PairingFeatures?
+    /// The Pairing Response's record: where the method was chosen.
+    @exclusivity(unchecked) public internal(set) var responseRecord: Int?
+    /// A Pairing Random was exchanged: phase 2 ran, so a legacy pairing's key can be derived from what was sent.
+    @exclusivity(unchecked) public internal(set) var randomExchanged = false
     @exclusivity(unchecked) public internal(set) var method: PairingMethod?
     @exclusivity(unchecked) public internal(set) var methodDetail: String?
     @exclusivity(unchecked) public internal(set) var secureConnections: Bool?
@@ -139,6 +143,7 @@ public final class SMPLayer: ChannelDecoder, AnalysisLayer {
         case let .pairingResponse(p):
             let a = attempt(connection.id, e.record, fresh: false)
             a.response = p
+            a.responseRecord = e.record
             if let q = a.request {
                 let m = PairingMethodTable.method(initiator: q, responder: p)
                 a.method = m.method
@@ -159,7 +164,9 @@ public final class SMPLayer: ChannelDecoder, AnalysisLayer {
         case .securityRequest:
             let a = attempt(connection.id, e.record, fresh: true)
             a.securityRequestRecord = e.record
-        case .pairingConfirm, .pairingRandom, .pairingPublicKey, .pairingDHKeyCheck, .keypressNotification, .unknown:
+        case .pairingRandom:
+            current[connection.id]?.randomExchanged = true
+        case .pairingConfirm, .pairingPublicKey, .pairingDHKeyCheck, .keypressNotification, .unknown:
             break
         }
         e.body = .smp(body)

@@ -141,6 +141,12 @@ final class IsochronousDataRule: DiagnosisRule {
                 // Input: the host sends SDUs to the controller; output: the controller delivers them.
                 let used = streams.contains { $0.connection == c.id && $0.outgoing == !output && $0.packets > 0 }
                 guard !used else { continue }
+                // A CIS direction with no payload (max PDU 0: no ASE streams that way) has nothing to carry.
+                if case .cis = link.kind {
+                    let incoming = (c.role ?? 0) == 0 ? link.maxPDU.pToC : link.maxPDU.cToP
+                    let outgoing = (c.role ?? 0) == 0 ? link.maxPDU.cToP : link.maxPDU.pToC
+                    if (output ? incoming : outgoing) == 0 { continue }
+                }
                 f.iso = .pathWithoutData(handle: c.handle, output: output)
                 ctx.raise(Diagnosis(id: .isoPathMissing, facts: f, peer: c.peer, connection: c.id, evidence: [opened]))
             }

@@ -62,10 +62,10 @@ final class ControllerResetRule: DiagnosisRule {
 /// a cancel with nothing to cancel, and the same command again after it had just succeeded.
 final class CommandRejectedRule: DiagnosisRule {
     let inputs: [DiagnosisInput] = [.hciCommand, .hciEvent]
-    /// Per opcode: the handle of the last command sent, and of the last that succeeded with its record and time
-    /// (bounded: one entry per opcode, at most `maxOpcodes`).
-    @exclusivity(unchecked) var sent: [UInt16: UInt16?] = [:]
-    @exclusivity(unchecked) var succeeded: [UInt16: (handle: UInt16?, record: Int, time: Int64)] = [:]
+    /// Per opcode: the last command sent, and the last that succeeded with its record and time (bounded: one
+    /// entry per opcode, at most `maxOpcodes`).
+    @exclusivity(unchecked) var sent: [UInt16: HCICommandBody] = [:]
+    @exclusivity(unchecked) var succeeded: [UInt16: (command: HCICommandBody, record: Int, time: Int64)] = [:]
     /// LE connection handles open now.
     @exclusivity(unchecked) var leHandles: Set<UInt16> = []
     static let maxOpcodes = 512
@@ -76,7 +76,7 @@ final class CommandRejectedRule: DiagnosisRule {
     static let cancels: Set<UInt16> = [0x0402, 0x0404, 0x0408, 0x041A, 0x200E]
 
     func hciCommand(_ c: HCICommandBody, _ e: TraceEvent, _ ctx: DiagnosisContext) {
-        if sent[c.opcode] != nil || sent.count < CommandRejectedRule.maxOpcodes { sent.updateValue(c.handle, forKey: c.opcode) }
+        if sent[c.opcode] != nil || sent.count < CommandRejectedRule.maxOpcodes { sent[c.opcode] = c }
     }
 
     func hciEvent(_ h: HCIEventBody, _ e: TraceEvent, _ ctx: DiagnosisContext) {
@@ -99,28 +99,35 @@ final class CommandRejectedRule: DiagnosisRule {
             return
         }
         guard op != 0 else { return }
-        let handle = sent[op] ?? nil
+        let command = sent[op]
         if status == 0 {
-            if succeeded[op] != nil || succeeded.count < CommandRejectedRule.maxOpcodes {
-                succeeded[op] = (handle, e.record, e.timestamp.micros)
+            if let command, succeeded[op] != nil || succeeded.count < CommandRejectedRule.maxOpcodes {
+                succeeded[op] = (command, e.record, e.timestamp.micros)
             }
             return
         }
         var f = DiagnosisFacts(reason: status, opcode: op)
-        f.benign = benign(op, status: status, handle: handle, e)
+        f.benign = benign(op, status: status, command: command, e)
         ctx.raise(Diagnosis(id: .commandRejected, severity: f.benign == nil ? nil : .info, facts: f, evidence: [e.record]))
     }
 
-    func benign(_ op: UInt16, status: UInt8, handle: UInt16?, _ e: TraceEvent) -> Benign? {
+    func benign(_ op: UInt16, status: UInt8, command: HCICommandBody?, _ e: TraceEvent) -> Benign? {
+        let handle = command?.handle
         if op >> 10 == 0x3F { return .vendorCommand }
-        if status == 0x01 || status == 0x11 { return .optionalFeature }
+        // Unknown HCI Command, Unsupported Feature or Parameter Value, Unsupported Remote / LL Parameter Value.
+        if [0x01, 0x11, 0x1A, 0x20].contains(status) { return .optionalFeature }
+        // Informational parameters (OGF 0x04: versions, features and their pages, buffer sizes) only read what the
+        // controller has: a refusal is a capability probe's answer.
+        if op >> 10 == 0x04 { return .optionalFeature }
         if CommandRejectedRule.cancels.contains(op) { return .nothingToCancel }
         if status == 0x02 {
             // Link Policy commands (OGF 0x02) are BR/EDR's: on an LE handle the controller knows no such link.
             if op >> 10 == 0x02, let h = handle, leHandles.contains(h) { return .classicCommandOnLE }
             return .racedDisconnect
         }
-        if let s = succeeded[op], s.handle == handle, e.timestamp.micros &- s.time <= CommandRejectedRule.repeatWindow {
+        // The same parameters (compared in words, only here, on a failure) as a success moments before.
+        if let s = succeeded[op], let command, e.timestamp.micros &- s.time <= CommandRejectedRule.repeatWindow,
+           String(describing: s.command.params) == String(describing: command.params) {
             return .duplicate(record: s.record)
         }
         return nil

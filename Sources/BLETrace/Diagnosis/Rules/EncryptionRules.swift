@@ -188,23 +188,27 @@ final class WeakSecurityRule: DiagnosisRule {
         let cracked = Dictionary(ctx.pipeline.map(EncryptionSummary.entries)?.compactMap { en in en.connection.map { ($0, en.encryption) } } ?? [],
                                  uniquingKeysWith: { a, _ in a })
         guard let smp = ctx.smp else { return }
-        for a in smp.attempts where a.failedReason == nil {
+        // A pairing that produced no key (it stopped before phase 2's random values, encryption or key
+        // distribution) has no weak key to find.
+        for a in smp.attempts where a.failedReason == nil && (a.randomExchanged || a.encryptionRecord != nil || !a.keys.isEmpty) {
             guard let q = a.request, let r = a.response else { continue }
             let c = ctx.connection(a.connection)
             func raise(_ w: Weakness) {
                 ctx.raise(Diagnosis(id: .weakSecurity, facts: DiagnosisFacts(weakness: w), peer: c?.peer, connection: a.connection,
-                                    evidence: [a.startRecord]))
+                                    evidence: [a.startRecord] + (a.responseRecord.map { [$0] } ?? [])))
             }
             let sc = q.secureConnections && r.secureConnections
             let link = cracked[a.connection]
             if !sc {
+                // Legacy pairing names its method: Just Works there is part of the same weakness, not a second one.
                 raise(.legacyPairing(method: a.method, cracked: link?.tk != nil))
-            }
-            if a.method == .justWorks {
+            } else if a.method == .justWorks {
+                // Only when both sides' IO capabilities allowed an authenticated method: with NoInputNoOutput on one
+                // side Just Works is the only method, whatever MITM flag was set.
                 var mq = q, mr = r
                 mq.authReq |= 0x04; mr.authReq |= 0x04
                 let possible = PairingMethodTable.method(initiator: mq, responder: mr).method != .justWorks
-                if q.mitm || r.mitm || possible { raise(.justWorksDespiteMITM(mitmRequested: q.mitm || r.mitm)) }
+                if possible { raise(.justWorksDespiteMITM(mitmRequested: q.mitm || r.mitm)) }
             }
             let size = Int(min(q.maxKeySize, r.maxKeySize))
             if size < 16, !reportedKeySize.contains(a.connection) { raise(.keySize(size)) }

@@ -33,7 +33,8 @@ final class LinkEndRule: DiagnosisRule {
         case let .connectionComplete(status, _, address, _, _) where LinkEndRule.classicFailure(status):
             // BR/EDR: the page was not answered (Page Timeout 0x04) or the peer refused or failed the connection.
             ctx.raise(Diagnosis(id: .connectionNotEstablished, facts: DiagnosisFacts(reason: status), peer: address, evidence: [e.record]))
-        case let .le(_, .connectionUpdate(status, _, _, _, _)) where status == 0x3B:
+        // Unacceptable Connection Parameters, Invalid LL Parameters, Unsupported LL Parameter Value: the peer refused.
+        case let .le(_, .connectionUpdate(status, _, _, _, _)) where [0x3B, 0x1E, 0x20].contains(status):
             let c = ctx.connection(e.connection)
             ctx.raise(Diagnosis(id: .connectionParametersRejected, facts: DiagnosisFacts(reason: status), peer: c?.peer,
                                 connection: c?.id, evidence: [e.record]))
@@ -69,6 +70,32 @@ final class ParameterUpdateRule: DiagnosisRule {
     }
 }
 
+/// On a sniffer's capture, what LL_REJECT_IND and LL_REJECT_EXT_IND refuse: the encryption procedure (LL_ENC_REQ
+/// answered with an error: `encryption_failed`, the key or its bond missing on one side) or a connection update
+/// (Unacceptable Connection Parameters 0x3B: `connection_parameters_rejected`). The error code is the rejecter's.
+final class SniffedRejectRule: DiagnosisRule {
+    let inputs: [DiagnosisInput] = [.linkLayer]
+
+    func linkLayer(_ ll: LinkLayerBody, _ e: TraceEvent, _ ctx: DiagnosisContext) {
+        guard case let .control(c) = ll.content else { return }
+        let rejected: UInt8?, code: UInt8
+        switch c.parameters {
+        case let .error(x) where c.opcode == 0x0D: rejected = nil; code = x // LL_REJECT_IND answers LL_ENC_REQ only
+        case let .rejectExtended(op, x): rejected = op; code = x
+        default: return
+        }
+        let conn = ctx.connection(e.connection)
+        // `<` is central to peripheral on a sniffer's capture: the side that sent the reject.
+        var f = DiagnosisFacts(reason: code, opcode: UInt16(rejected ?? 0x03), byLocal: nil)
+        f.interval = conn?.interval
+        if code == 0x3B || rejected == 0x0F || rejected == 0x00 {
+            ctx.raise(Diagnosis(id: .connectionParametersRejected, facts: f, peer: conn?.peer, connection: conn?.id, evidence: [e.record]))
+        } else if rejected == nil || rejected == 0x03 {
+            ctx.raise(Diagnosis(id: .encryptionFailed, facts: f, peer: conn?.peer, connection: conn?.id, evidence: [e.record]))
+        }
+    }
+}
+
 /// `reconnect_loop`: three or more connections to one peer ending in failure within five minutes.
 final class ReconnectLoopRule: DiagnosisRule {
     let inputs: [DiagnosisInput] = [.hciEvent]
@@ -95,7 +122,8 @@ final class ReconnectLoopRule: DiagnosisRule {
     }
 
     func finish(_ ctx: DiagnosisContext) {
-        for (peer, list) in failures where list.count >= 3 {
+        // In order of each peer's first failure: the grouped diagnosis's evidence must not depend on hashing.
+        for (peer, list) in failures.sorted(by: { ($0.value.first?.record ?? 0) < ($1.value.first?.record ?? 0) }) where list.count >= 3 {
             // The densest five-minute window.
             var best = 0, bestStart = 0, j = 0
             for i in list.indices {
@@ -106,24 +134,27 @@ final class ReconnectLoopRule: DiagnosisRule {
             let recs = list[bestStart..<(bestStart + best)].map(\.record)
             var f = DiagnosisFacts(number: best)
             f.micros = list[bestStart + best - 1].time &- list[bestStart].time
-            ctx.raise(Diagnosis(id: .reconnectLoop, facts: f, peer: BDAddr(peer), evidence: recs))
+            // The loop spans its failures: first to last.
+            var d = Diagnosis(id: .reconnectLoop, facts: f, peer: BDAddr(peer), evidence: recs)
+            d.lastRecord = recs.last ?? d.lastRecord
+            ctx.raise(d)
         }
     }
 }
 
-/// `peer_restarted`: a peer that advertises for new connections while the local side still holds its link: a
-/// device that keeps a link does not advertise to be connected again, so it left the link without a word (a
-/// reset or crash); the link is lost later. Only while the link is up from the local side: never after a failed
-/// connection (0x3E), a link the host closed, or a supervision timeout (advertising then is what a peripheral
-/// does). On a sniffer's capture: a peripheral that advertises after its link's last packet from it, while the
+/// `peer_restarted`: a peer that advertises for new connections while the local side still holds its link, is
+/// not heard on the link again, and the link then ends in a supervision timeout: it left the link without a word
+/// (a reset or crash). Phones and computers advertise while connected, so the advert alone proves nothing; the
+/// silence and the timeout that follow do. Never after a failed connection (0x3E), a link the host closed, or a
+/// supervision timeout (advertising then is what a peripheral does). On a sniffer's capture: a peripheral that advertises after its link's last packet from it, while the
 /// central goes on polling the link (the sniffer still follows it: it did not lose both sides).
 final class PeerRestartRule: DiagnosisRule {
     let inputs: [DiagnosisInput] = [.hciEvent, .advertising, .linkLayer]
     /// HCI captures: the open connections' peers (address → connection id), and each connection's handle.
     @exclusivity(unchecked) var openPeers: [UInt64: Int] = [:]
     @exclusivity(unchecked) var handles: [UInt16: UInt64] = [:]
-    /// Connections already diagnosed (once each).
-    @exclusivity(unchecked) var raised: Set<Int> = []
+    /// HCI captures, per open connection: the first connectable advert from its peer while it was open.
+    @exclusivity(unchecked) var advertisedWhileOpen: [Int: Int] = [:]
     /// Sniffer captures, per connection: the first connectable advert from its peripheral after the link's last
     /// packet from the peripheral, and the last packet each side sent (bounded by the open connections).
     @exclusivity(unchecked) var candidates: [Int: Int] = [:]
@@ -137,8 +168,14 @@ final class PeerRestartRule: DiagnosisRule {
             guard let id = e.connection, openPeers.count < PeerRestartRule.maxTracked else { return }
             openPeers[peer.value] = id
             handles[handle] = peer.value
-        case let .closed(handle, _)?:
+        case let .closed(handle, reason)?:
             if let p = handles.removeValue(forKey: handle) { openPeers[p] = nil }
+            guard let id = e.connection, let advert = advertisedWhileOpen.removeValue(forKey: id), reason == 0x08 else { return }
+            // Not heard on the link after the advert: it had left it.
+            if let heard = ctx.lastHeard(id), heard.record > advert { return }
+            let c = ctx.connection(id)
+            ctx.raise(Diagnosis(id: .peerRestarted, facts: DiagnosisFacts(reason: reason), peer: c?.peer, connection: id,
+                                evidence: [advert, e.record] + (ctx.lastHeard(id).map { [$0.record] } ?? [])))
         default:
             return
         }
@@ -157,13 +194,10 @@ final class PeerRestartRule: DiagnosisRule {
     func advertised(_ report: AdvertisingReport, record: Int, at time: Timestamp, _ ctx: DiagnosisContext) {
         guard report.connectable else { return }
         let a = report.address.value
-        if !openPeers.isEmpty, let id = openPeers[a], !raised.contains(id) {
-            let c = ctx.connection(id)
-            guard let opened = c?.openedRecord, opened < record else { return }
-            raised.insert(id)
-            let heard = ctx.lastHeard(id)
-            ctx.raise(Diagnosis(id: .peerRestarted, facts: DiagnosisFacts(), peer: report.address, connection: id,
-                                evidence: [record] + (heard.map { [$0.record] } ?? [])))
+        if !openPeers.isEmpty, let id = openPeers[a] {
+            // The first advert after the peer was last heard (a later packet from it starts the watch again).
+            if let at = advertisedWhileOpen[id], (ctx.lastHeard(id)?.record ?? 0) < at { return }
+            if let opened = ctx.connection(id)?.openedRecord, opened < record { advertisedWhileOpen[id] = record }
             return
         }
         guard ctx.sniffed, let open = ctx.pipeline?.connections.open else { return }

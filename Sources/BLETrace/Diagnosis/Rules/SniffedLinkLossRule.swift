@@ -1,7 +1,8 @@
 /// `link_lost` seen by a sniffer (no HCI event says it): on a link that was not terminated, the peripheral's
-/// packets stopped while the central kept transmitting for at least half the supervision timeout, and the
-/// capture went on past the timeout. The central polls a silent peripheral until the timeout, so this is how a
-/// supervision timeout looks from the air; a sniffer that lost the link instead sees both sides stop at once.
+/// packets stopped while the central kept transmitting for the whole supervision timeout, and the capture went
+/// on past it. The central polls a silent peripheral until the timeout, so this is how a supervision timeout
+/// looks from the air; a sniffer that lost the link instead sees both sides stop at once, and a central that
+/// stopped polling sooner (an attacker's own dongle, a central that left the link unseen) proves no timeout.
 /// The peripheral's longest silence before the loss tells how much margin the link had had.
 final class SniffedLinkLossRule: DiagnosisRule {
     let inputs: [DiagnosisInput] = []
@@ -14,7 +15,7 @@ final class SniffedLinkLossRule: DiagnosisRule {
             let limit = Int64(timeout) * 10_000
             let (polled, o1) = central.subtractingReportingOverflow(peripheral)
             let (after, o2) = end.subtractingReportingOverflow(peripheral)
-            guard !o1, !o2, polled * 2 >= limit, after >= limit else { continue }
+            guard !o1, !o2, polled >= limit, after >= limit else { continue }
             var f = DiagnosisFacts()
             f.interval = l.interval
             f.timeout = timeout
