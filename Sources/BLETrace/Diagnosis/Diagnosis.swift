@@ -165,18 +165,16 @@ public enum Benign: Sendable, Equatable, Hashable {
     case racedDisconnect
     /// A cancel command with nothing left to cancel.
     case nothingToCancel
-    /// Answered while the host was still setting the controller up (before any scan, advertising or connection).
-    case startup
     /// The same command had just succeeded (at `record`): the host sent it twice.
     case duplicate(record: Int)
-    /// A BR/EDR link policy command sent for an LE connection handle.
-    case classicCommandOnLE
     /// An A2DP stream opened and not started: phones open the stream when the headset connects and start it
     /// when something plays.
     case streamOpenNotStarted
     /// The request was pending when the link went down (closed by the local host, or lost: that is the link's
     /// diagnosis); only an answer missing for the full 30 s on a live link is an ATT timeout.
     case linkClosedFirst
+    /// The peer's client used handle 0x0000, which no attribute has, and the local server refused it as it must.
+    case peerUsedHandleZero
 }
 
 /// Why a pairing or an encrypted link is weak.
@@ -342,8 +340,8 @@ public struct DiagnosisFacts: Sendable, Equatable {
 
 /// A benign reason's kind, without its record (equal reasons group).
 enum BenignKind: Hashable {
-    case vendorCommand, optionalFeature, racedDisconnect, nothingToCancel, startup, duplicate, classicCommandOnLE,
-         streamOpenNotStarted, linkClosedFirst
+    case vendorCommand, optionalFeature, racedDisconnect, nothingToCancel, duplicate,
+         streamOpenNotStarted, linkClosedFirst, peerUsedHandleZero
 
     init(_ b: Benign) {
         switch b {
@@ -351,11 +349,10 @@ enum BenignKind: Hashable {
         case .optionalFeature: self = .optionalFeature
         case .racedDisconnect: self = .racedDisconnect
         case .nothingToCancel: self = .nothingToCancel
-        case .startup: self = .startup
         case .duplicate: self = .duplicate
-        case .classicCommandOnLE: self = .classicCommandOnLE
         case .streamOpenNotStarted: self = .streamOpenNotStarted
         case .linkClosedFirst: self = .linkClosedFirst
+        case .peerUsedHandleZero: self = .peerUsedHandleZero
         }
     }
 }

@@ -79,7 +79,7 @@ extension DiagnosisText {
         case .bluetoothOff:
             s = "The host closed its links and stopped scanning, then reset the controller: Bluetooth was switched off (or the stack restarted on purpose). Links it closed are not failures."
         case .supervisionTimeoutShort:
-            s = "The supervision timeout covers only \(f.number ?? 0) of the connection events in which the peripheral must answer (interval × (1 + latency)): a few missed packets in a row, normal on a busy 2.4 GHz band, end the link."
+            s = "The supervision timeout covers only \(f.stage.map { String($0) } ?? "a few") of the connection events in which the peripheral must answer (interval × (1 + latency)): a few missed packets in a row, normal on a busy 2.4 GHz band, end the link."
         case .commandRejected:
             s = "The controller answered the command with an error status, so what it was to do did not happen."
         case .interference:
@@ -175,11 +175,10 @@ extension DiagnosisText {
         case .optionalFeature: return "The controller does not support it: an optional feature the host asked about and does without."
         case .racedDisconnect: return "The connection had already closed when the command reached the controller: a race with the disconnect, not a fault."
         case .nothingToCancel: return "There was nothing left to cancel: the procedure had already ended."
-        case .startup: return "It came while the host was still setting the controller up."
         case let .duplicate(r): return "The same command had just succeeded (record \(r)): the host sent it twice, and the repeat changes nothing."
-        case .classicCommandOnLE: return "It is a BR/EDR link policy command sent for an LE connection, which has no such policy: harmless."
         case .streamOpenNotStarted: return "Phones open the stream when the headset connects and start it only when something plays: an open stream with no audio is normal."
         case .linkClosedFirst: return "The link went down while it was pending (see the link's own diagnosis or the disconnect): not an ATT timeout, which needs 30 s on a live link."
+        case .peerUsedHandleZero: return "The peer's client asked for handle 0x0000, which no attribute has, and the local server refused it as it must: a bug of the peer's, nothing the local side did wrong."
         }
     }
 

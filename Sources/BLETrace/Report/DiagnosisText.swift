@@ -151,7 +151,7 @@ public enum DiagnosisText {
             return "The controller was reset after connections or scanning had started"
         case .bluetoothOff: return "Bluetooth was switched off: the host closed its links, then reset the controller"
         case .supervisionTimeoutShort:
-            return "The link to \(p) accepted a supervision timeout of \(f.timeout.map(Fmt.timeout10) ?? "?") at interval \(f.interval.map(Fmt.interval1250) ?? "?"), latency \(f.stage.map { String($0) } ?? "0"): only \(f.number ?? 0) chances to hear the peripheral"
+            return "The link to \(p) accepted a supervision timeout of \(f.timeout.map(Fmt.timeout10) ?? "?") at interval \(f.interval.map(Fmt.interval1250) ?? "?"), latency \(f.result.map { String($0) } ?? "0"): only \(f.stage.map { String($0) } ?? "?") chances to hear the peripheral"
         case .interference:
             let list = zip(f.channels ?? [], f.channelPerMille ?? []).map { "\($0) (\(Fmt.fixed($1, scale: 10)) %)" }
             return "Channel\(list.count == 1 ? "" : "s") \(list.joined(separator: ", ")) lost far more packets than the rest of the link's (median \(Fmt.fixed(f.number ?? 0, scale: 10)) %)"

@@ -22,19 +22,40 @@ import Testing
         #expect(try DX.run(ok).isEmpty)
     }
 
-    @Test func peerAdvertisingSoonAfterALostLinkRestarted() throws {
-        func capture(after ms: Int64) -> Scenario {
+    @Test func peerAdvertisingWhileItsLinkIsStillUpRestarted() throws {
+        /// The peer answers once, then advertises while the local side still holds the link; `heardAfter`: it
+        /// still sends on the link after the advert; the link ends with `reason`.
+        func capture(heardAfter: Bool = false, reason: UInt8 = 0x08) -> Scenario {
             let s = DX.scenario()
             s.connect(handle: DX.h, peer: Samples.thermo, peerType: 1)
-            s.disconnect(handle: DX.h, reason: 0x08, byHost: false)
-            s.advance(ms: ms)
+            s.attOut(DX.h, [0x0A] + DX.le16(0x0003))
+            s.attIn(DX.h, [0x0B, 0x41])
+            s.advance(ms: 500)
             s.advert(addressType: 1, address: Samples.thermo, data: HCIBuilder.ad(0x01, [0x06]), rssi: -60)
+            if heardAfter {
+                s.attOut(DX.h, [0x0A] + DX.le16(0x0003))
+                s.attIn(DX.h, [0x0B, 0x41])
+            }
+            s.advance(ms: 4000)
+            s.disconnect(handle: DX.h, reason: reason, byHost: false)
             return s
         }
-        let d = try DX.one(capture(after: 2000), .peerRestarted)
-        #expect(d.connections == [1])
-        #expect(d.facts.micros.map { $0 >= 2_000_000 && $0 < 2_100_000 } == true)
-        #expect(!(try DX.ids(capture(after: 20_000)).contains(.peerRestarted)))
+        let d = try DX.one(capture(), .peerRestarted)
+        #expect(d.connections == [1] && d.peer == Samples.thermo && d.severity == .warning)
+        #expect(DiagnosisText.explanation(d).contains("while the local side still held its link"))
+        // Phones advertise while connected: heard on the link after the advert, it had not left it.
+        #expect(!(try DX.ids(capture(heardAfter: true)).contains(.peerRestarted)))
+        // A link the peer closed, not lost: no restart.
+        #expect(!(try DX.ids(capture(reason: 0x13)).contains(.peerRestarted)))
+        // Advertising after a failed connection (0x3E) or a supervision timeout is what peripherals do.
+        for reason: UInt8 in [0x3E, 0x08] {
+            let s = DX.scenario()
+            s.connect(handle: DX.h, peer: Samples.thermo, peerType: 1)
+            s.disconnect(handle: DX.h, reason: reason, byHost: false)
+            s.advance(ms: 2000)
+            s.advert(addressType: 1, address: Samples.thermo, data: HCIBuilder.ad(0x01, [0x06]), rssi: -60)
+            #expect(!(try DX.ids(s).contains(.peerRestarted)))
+        }
     }
 
     @Test func failedToBeEstablishedAndProcedureTimeout() throws {

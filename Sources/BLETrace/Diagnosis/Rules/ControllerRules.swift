@@ -1,9 +1,9 @@
 /// Controller rules: resets and hardware errors, and commands the controller refused.
 
 /// `controller_reset` and `bluetooth_off`: an HCI Reset after connections or scanning started, and a Hardware
-/// Error event. A Reset sent once the host had closed every link (its Disconnects, scans turned off) is
-/// Bluetooth being switched off or the stack restarting on purpose: the host's own action, `bluetooth_off`
-/// (info). A Reset with links still open cut them: `controller_reset` (warning, the host did it). A Hardware
+/// Error event. A Reset sent once the host had closed every link (its Disconnects, scans turned off), or the host
+/// closing its links with "Remote Device Terminated Connection due to Power Off" (0x15), is Bluetooth being
+/// switched off or the stack restarting on purpose: the host's own action, one `bluetooth_off` (info). A Reset with links still open cut them: `controller_reset` (warning, the host did it). A Hardware
 /// Error is the controller's failure (error).
 final class ControllerResetRule: DiagnosisRule {
     let inputs: [DiagnosisInput] = [.hciCommand, .hciEvent]
@@ -12,17 +12,20 @@ final class ControllerResetRule: DiagnosisRule {
     /// The links open now (handles), and the host's Disconnect commands since the last Reset (at most 8 kept).
     @exclusivity(unchecked) var open: Set<UInt16> = []
     @exclusivity(unchecked) var hostDisconnects: [Int] = []
+    /// The host's Disconnects with reason 0x15 (power off) not yet followed by a Reset.
+    @exclusivity(unchecked) var powerOff: [Int] = []
 
     func hciCommand(_ c: HCICommandBody, _ e: TraceEvent, _ ctx: DiagnosisContext) {
         switch c.params {
         case let .scanEnable(enable, _) where enable != 0: active = true
         case let .extendedScanEnable(enable, _, _, _) where enable != 0: active = true
         case .createConnection, .extendedCreateConnection: active = true
-        case .disconnect:
+        case let .disconnect(_, reason):
             if hostDisconnects.count < 8 { hostDisconnects.append(e.record) }
+            if reason == 0x15, powerOff.count < 8 { powerOff.append(e.record) }
         default:
             guard c.opcode == 0x0C03 else { return }
-            defer { active = false; open.removeAll(); hostDisconnects.removeAll() }
+            defer { active = false; open.removeAll(); hostDisconnects.removeAll(); powerOff.removeAll() }
             guard active else { return }
             if open.isEmpty {
                 ctx.raise(Diagnosis(id: .bluetoothOff, facts: DiagnosisFacts(opcode: 0x0C03, byLocal: true), evidence: [e.record] + hostDisconnects))
@@ -31,6 +34,13 @@ final class ControllerResetRule: DiagnosisRule {
                 f.handle = open.min()
                 ctx.raise(Diagnosis(id: .controllerReset, severity: .warning, facts: f, evidence: [e.record]))
             }
+        }
+    }
+
+    func finish(_ ctx: DiagnosisContext) {
+        // Switched off at the end of the capture, before any Reset was logged.
+        if let first = powerOff.first {
+            ctx.raise(Diagnosis(id: .bluetoothOff, facts: DiagnosisFacts(opcode: 0x0C03, byLocal: true), evidence: [first] + powerOff.dropFirst()))
         }
     }
 
@@ -58,7 +68,7 @@ final class ControllerResetRule: DiagnosisRule {
 /// connection that failed is the link rules' (its Command Status is the first sign, not a separate cause).
 /// What the trace shows to be the host's own doing or an optional feature is context (info, with the reason):
 /// a vendor command (capability probes), Unknown HCI Command or Unsupported Feature (a feature the controller
-/// lacks), Unknown Connection Identifier (the link closed first, or a BR/EDR policy command on an LE handle),
+/// lacks), Unknown Connection Identifier (the link closed first), an informational command (a capability probe),
 /// a cancel with nothing to cancel, and the same command again after it had just succeeded.
 final class CommandRejectedRule: DiagnosisRule {
     let inputs: [DiagnosisInput] = [.hciCommand, .hciEvent]
@@ -66,8 +76,6 @@ final class CommandRejectedRule: DiagnosisRule {
     /// entry per opcode, at most `maxOpcodes`).
     @exclusivity(unchecked) var sent: [UInt16: HCICommandBody] = [:]
     @exclusivity(unchecked) var succeeded: [UInt16: (command: HCICommandBody, record: Int, time: Int64)] = [:]
-    /// LE connection handles open now.
-    @exclusivity(unchecked) var leHandles: Set<UInt16> = []
     static let maxOpcodes = 512
     /// How long after a success the same command counts as a repeat.
     static let repeatWindow: Int64 = 5_000_000
@@ -88,14 +96,6 @@ final class CommandRejectedRule: DiagnosisRule {
         case let .commandStatus(s, _, o):
             op = o; status = s
         default:
-            switch h.change {
-            case let .opened(handle, _, _, _, _, _, _, le)? where le:
-                if leHandles.count < 4096 { leHandles.insert(handle) }
-            case let .closed(handle, _)?:
-                leHandles.remove(handle)
-            default:
-                break
-            }
             return
         }
         guard op != 0 else { return }
@@ -112,7 +112,6 @@ final class CommandRejectedRule: DiagnosisRule {
     }
 
     func benign(_ op: UInt16, status: UInt8, command: HCICommandBody?, _ e: TraceEvent) -> Benign? {
-        let handle = command?.handle
         if op >> 10 == 0x3F { return .vendorCommand }
         // Unknown HCI Command, Unsupported Feature or Parameter Value, Unsupported Remote / LL Parameter Value.
         if [0x01, 0x11, 0x1A, 0x20].contains(status) { return .optionalFeature }
@@ -120,11 +119,7 @@ final class CommandRejectedRule: DiagnosisRule {
         // controller has: a refusal is a capability probe's answer.
         if op >> 10 == 0x04 { return .optionalFeature }
         if CommandRejectedRule.cancels.contains(op) { return .nothingToCancel }
-        if status == 0x02 {
-            // Link Policy commands (OGF 0x02) are BR/EDR's: on an LE handle the controller knows no such link.
-            if op >> 10 == 0x02, let h = handle, leHandles.contains(h) { return .classicCommandOnLE }
-            return .racedDisconnect
-        }
+        if status == 0x02 { return .racedDisconnect }
         // The same parameters (compared in words, only here, on a failure) as a success moments before.
         if let s = succeeded[op], let command, e.timestamp.micros &- s.time <= CommandRejectedRule.repeatWindow,
            String(describing: s.command.params) == String(describing: command.params) {

@@ -33,7 +33,8 @@ final class ATTErrorRule: DiagnosisRule {
         let c = ctx.connection(e.connection)
         var f = DiagnosisFacts(reason: code, opcode: UInt16(req), handle: handle, location: loc, byLocal: a.peerIsServer)
         f.serviceError = service
-        ctx.raise(Diagnosis(id: id, facts: f,
+        if code == 0x01 && handle == 0 && !a.peerIsServer { f.benign = .peerUsedHandleZero }
+        ctx.raise(Diagnosis(id: id, severity: f.benign == nil ? nil : .info, facts: f,
                             peer: c?.peer, connection: c?.id, evidence: [e.record] + (a.request.map { [$0.record] } ?? [])))
     }
 }

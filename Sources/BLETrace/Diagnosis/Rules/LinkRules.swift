@@ -240,7 +240,9 @@ final class SupervisionTimeoutRule: DiagnosisRule {
         guard events < SupervisionTimeoutRule.minimumEvents else { return }
         guard let c = ctx.connection(id), c.le else { return }
         raised.insert(id)
-        var f = DiagnosisFacts(stage: UInt8(clamping: latency), number: events)
+        // The event count in `stage` (kept from the first occurrence when grouped), the latency in `result`.
+        var f = DiagnosisFacts(stage: UInt8(clamping: events))
+        f.result = UInt16(clamping: latency)
         f.interval = interval
         f.timeout = timeout
         ctx.raise(Diagnosis(id: .supervisionTimeoutShort, facts: f, peer: c.peer, connection: id, evidence: [e.record]))
