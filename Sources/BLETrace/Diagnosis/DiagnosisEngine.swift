@@ -41,8 +41,9 @@ public final class DiagnosisEngine: AnalysisLayer {
         ctx.clock(e)
         switch e.body {
         case let .hciEvent(h):
-            // Number Of Completed Packets (the most frequent event of phone logs) concerns no rule.
-            if case .completedPackets = h.params { return }
+            // Number Of Completed Packets (the most frequent event of phone logs) concerns no rule; it tells the
+            // links it names were alive (the peer acknowledged what was sent).
+            if case let .completedPackets(p) = h.params { ctx.acknowledged(p, e); return }
             for r in byInput[DiagnosisInput.hciEvent.rawValue] { r.hciEvent(h, e, ctx) }
         case let .hciCommand(c):
             switch c.params {
@@ -160,8 +161,9 @@ public final class DiagnosisContext {
         var heard = 0
         var heardTime: Int64 = 0
     }
-    /// Per connection number: the first record naming it, and the last ACL packet from the peer (or, sniffed,
-    /// the link's last data PDU, empty ones too: the link is alive). Bounded by `maxTracked`.
+    /// Per connection number: the first record naming it, and the last time the peer was heard: an ACL packet
+    /// from it, or Number Of Completed Packets for the link (the peer acknowledged the host's packets); sniffed,
+    /// the link's last data PDU, empty ones too: the link is alive. Bounded by `maxTracked`.
     @exclusivity(unchecked) var links: [Link] = []
     static let maxTracked = 100_000
 
@@ -180,13 +182,29 @@ public final class DiagnosisContext {
         }
     }
 
+    /// Number Of Completed Packets: each link it names was heard from (its packets were acknowledged).
+    func acknowledged(_ pairs: CompletedPackets, _ e: TraceEvent) {
+        guard let tracker = pipeline?.connections else { return }
+        let record = e.record, time = e.timestamp.micros
+        for (handle, n) in pairs where n > 0 {
+            // The tracker may be ahead of the rules (events wait for their ATT answers): the latest connection on the
+            // handle is the one when it was open at this record.
+            guard let c = tracker.latest(handle), (c.openedRecord ?? 0) <= record, (c.closedRecord ?? .max) >= record else { continue }
+            let id = c.id
+            guard id < DiagnosisContext.maxTracked, id < links.count else { continue }
+            links[id].heard = record
+            links[id].heardTime = time
+        }
+    }
+
     /// The first record of connection `id`.
     public func firstRecord(_ id: Int) -> Int? {
         guard id < links.count, links[id].first > 0 else { return nil }
         return links[id].first
     }
 
-    /// The last ACL packet the peer sent on connection `id` (sniffed: the link's last data PDU): record and time.
+    /// The last time the peer was heard on connection `id` (its ACL data or acknowledgements; sniffed: the link's
+    /// last data PDU): record and time.
     public func lastHeard(_ id: Int) -> (record: Int, time: Int64)? {
         guard id < links.count, links[id].heard > 0 else { return nil }
         return (links[id].heard, links[id].heardTime)

@@ -180,6 +180,8 @@ public final class ConnectionTracker {
             open[handle] = c
             vendorHandles.remove(handle)
         case let .closed(handle, reason):
+            // A second Disconnection Complete for a handle already closed (some controllers repeat it) opens nothing.
+            if open[handle] == nil, lastOnHandle[handle] != nil { return }
             let c = connection(for: handle)
             c.closedRecord = record
             c.closedAt = time

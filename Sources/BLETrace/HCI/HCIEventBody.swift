@@ -28,6 +28,16 @@ public struct HCIEventBody: Sendable {
         }
     }
 
+    /// A Connection Complete (BR/EDR or LE) that failed: its handle is not valid (Core 5.4 Vol 4 Part E 7.7.3,
+    /// 7.7.65.1) and names no connection, though it may equal the handle of one that closed long ago.
+    public var failedConnectionComplete: Bool {
+        switch params {
+        case let .connectionComplete(status, _, _, _, _): return status != 0
+        case let .le(_, .connectionComplete(c)): return c.status != 0
+        default: return false
+        }
+    }
+
     /// What the event means for the connection tracker.
     public var change: ConnectionChange? {
         switch params {

@@ -42,6 +42,21 @@ public enum LLCRC {
     }
 
     public static let advertisingInit: UInt32 = 0x55_5555
+
+    /// The CRC initial value under which `value` is the CRC of `pdu`: the CRC is linear in its initial value, so
+    /// the register the PDU's bits alone leave is taken out and the LFSR run backwards over the PDU's length.
+    /// One packet always yields a value; a second packet on the same access address that checks with it shows
+    /// the value is the link's (noise does not agree with itself).
+    public static func initial(_ pdu: ArraySlice<UInt8>, value: UInt32) -> UInt32 {
+        // Forward, one zero bit: r' = (r << 1) ^ (bit 23 of r ? 0x65B : 0); 0x65B's bit 0 is set, so bit 0 of r'
+        // tells whether bit 23 of r was.
+        var r = (wire(value) ^ compute(pdu, initial: 0)) & 0xFF_FFFF
+        for _ in 0..<(pdu.count * 8) {
+            let top = r & 1
+            r = ((top != 0 ? r ^ 0x00_065B : r) >> 1) | (top << 23)
+        }
+        return r
+    }
 }
 
 /// An advertising-channel PDU (Core 5.4 Vol 6 Part B 2.3).

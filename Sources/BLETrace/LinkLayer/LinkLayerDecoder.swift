@@ -33,6 +33,9 @@ public final class LinkLayerDecoder {
     }
 
     var links: [UInt32: Link] = [:]
+    /// Access addresses seen only with unchecked CRCs: the CRCInit their first packet proposed, and that packet's
+    /// CRC value (a copy of the same packet agrees with it trivially).
+    var proposedCRCInit: [UInt32: (initial: UInt32, crc: UInt32)] = [:]
     /// CIS access addresses announced by LL_CIS_IND: their stream (at most `maxCIS`).
     var cisStreams: [UInt32: (cig: UInt8?, cis: UInt8?, acl: UInt16?)] = [:]
     static let maxCIS = 64
@@ -99,7 +102,15 @@ public final class LinkLayerDecoder {
         var crc = info.crc
         // A CIS's access address is no ACL link.
         let cisStream = advertising || cisStreams.isEmpty ? nil : cisStreams[packet.accessAddress]
-        let link = advertising || cisStream != nil ? nil : self.link(packet.accessAddress, create: crc != .bad)
+        // A link is made from a data PDU only when its CRC is known good, or the sniffer keeps no CRC (the PDU fills
+        // the packet exactly). With CRC bytes the sniffer did not check (a HackRF's), a packet on a new access
+        // address only proposes its CRCInit, and the link is made when a later packet there checks with it; a
+        // packet too short for the length its header claims is noise: neither makes a link.
+        let noCRCKept = crc == .unchecked && packet.crc == nil && packet.trailing == 0
+        var link = advertising || cisStream != nil ? nil : self.link(packet.accessAddress, create: crc == .good || noCRCKept)
+        if link == nil, !advertising, cisStream == nil, crc == .unchecked, let value = packet.crc {
+            link = confirmedLink(packet, value: value)
+        }
         if crc == .unchecked, let value = packet.crc {
             let initial = advertising ? LLCRC.advertisingInit : link?.crcInit
             if let i = initial { crc = LLCRC.check(packet.pdu, initial: i, value: value) ? .good : .bad }
@@ -125,13 +136,31 @@ public final class LinkLayerDecoder {
         } else if advertising {
             stats.advertising += 1
             decodeAdvertising(r, packet, info, sniffer, facts, &e)
-        } else if let l = link ?? self.link(packet.accessAddress, create: true) {
+        } else if let l = link {
             stats.data += 1
             decodeData(r, packet, info, sniffer, facts, l, &e)
         } else {
             stats.data += 1
             e.body = .linkLayer(LinkLayerBody(radio: LinkLayerFacts(sniffer: sniffer, packet: facts), .untracked(pdu: packet.pdu)))
         }
+    }
+
+    /// An access address's first unchecked packet proposes a CRCInit; the next one that checks with it makes the
+    /// link (bounded: `maxLinks` proposals at a time).
+    func confirmedLink(_ packet: LLPacket, value: UInt32) -> Link? {
+        let aa = packet.accessAddress
+        if let proposed = proposedCRCInit[aa] {
+            if proposed.crc == value { return nil } // the same packet again (a retransmission, or a copy)
+            if LLCRC.check(packet.pdu, initial: proposed.initial, value: value), links.count < LinkLayerDecoder.maxLinks {
+                proposedCRCInit[aa] = nil
+                let l = newLink(aa)
+                l.crcInit = proposed.initial
+                return l
+            }
+        }
+        if proposedCRCInit.count >= LinkLayerDecoder.maxLinks { proposedCRCInit.removeAll(keepingCapacity: true) }
+        proposedCRCInit[aa] = (LLCRC.initial(packet.pdu, value: value), value)
+        return nil
     }
 
     func link(_ aa: UInt32, create: Bool) -> Link? {

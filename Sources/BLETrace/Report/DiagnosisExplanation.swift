@@ -20,7 +20,7 @@ extension DiagnosisText {
             s = "The controller ended the link because no packet arrived from the peer within the supervision timeout"
             if let t = f.timeout { s += " (\(Fmt.timeout10(t))" + (f.interval.map { ", interval \(Fmt.interval1250($0))" } ?? "") + ")" }
             s += "."
-            if let q = f.silenceMicros { s += " The peer's last ACL packet came \(seconds(q)) before the disconnect." }
+            if let q = f.silenceMicros { s += " The peer was last heard (its ACL data, or its acknowledgement of the host's) \(seconds(q)) before the disconnect." }
             s += " The peer went out of range, was switched off, or stopped answering (a crash or reset)."
         case .peerRestarted:
             s = f.reason == 0x08

@@ -170,11 +170,16 @@ public final class Findings: AnalysisLayer {
 
     static let noneText = "  Findings:    none"
 
-    /// Identical findings (same kind and text, so the same attribute or reason) on the same peer, as one.
+    /// Identical findings (same kind and text, so the same attribute or reason), as one whatever the peer: 2,000
+    /// sessions with the same ATT error are one line, as diagnoses are.
     public struct Group: Sendable, Equatable {
         public var kind: Finding.Kind
         public var text: String
+        /// The peer, while all of the group's findings had the same one; nil once a second peer joined.
         public var peer: String?
+        /// How many different peers (the first 32 are told apart).
+        public var peerCount = 0
+        var peers: [String] = []
         public var count: Int
         public var firstRecord: Int
         public var lastRecord: Int
@@ -197,26 +202,34 @@ public final class Findings: AnalysisLayer {
         public var line: String {
             var s = count == 1 ? "record \(firstRecord)" : "records \(firstRecord)–\(lastRecord) (\(count)×)"
             if !connections.isEmpty { s += (connections.count == 1 ? ", connection " : ", connections ") + connections.map { "#\($0)" }.joined(separator: ", ") }
+            if peerCount > 1 { s += ", \(peerCount) peers" }
             return s + ": \(kind.title): \(text)"
         }
     }
 
     /// The listed findings grouped, in order of first appearance. `peers` names each connection's peer.
     public static func groups(_ list: [Finding], peer: (Int) -> String?) -> [Group] {
-        struct Key: Hashable { var kind: Finding.Kind; var text: String; var peer: String? }
+        struct Key: Hashable { var kind: Finding.Kind; var text: String }
         var out: [Group] = []
         var index: [Key: Int] = [:]
         for f in list {
             let p = f.connection.flatMap(peer)
-            let k = Key(kind: f.kind, text: f.text, peer: p)
+            let k = Key(kind: f.kind, text: f.text)
             if let i = index[k] {
                 out[i].count += 1
                 out[i].lastRecord = max(out[i].lastRecord, f.record)
                 if let c = f.connection, !out[i].connections.contains(c), out[i].connections.count < 32 { out[i].connections.append(c) }
+                if let p, !out[i].peers.contains(p) {
+                    if out[i].peers.count < 32 { out[i].peers.append(p) }
+                    out[i].peerCount += 1
+                    out[i].peer = nil
+                }
             } else {
                 index[k] = out.count
-                out.append(Group(kind: f.kind, text: f.text, peer: p, count: 1, firstRecord: f.record, lastRecord: f.record,
-                                 connections: f.connection.map { [$0] } ?? []))
+                var g = Group(kind: f.kind, text: f.text, peer: p, count: 1, firstRecord: f.record, lastRecord: f.record,
+                              connections: f.connection.map { [$0] } ?? [])
+                if let p { g.peers = [p]; g.peerCount = 1 }
+                out.append(g)
             }
         }
         return out

@@ -270,7 +270,7 @@ public final class Pipeline {
                     // Mode Change: BR/EDR only.
                     if body.code == 0x14, connections.existing(h) != nil || connections.vendorHandles.contains(h) { connections.bredrOnly(h) }
                     e.handle = h
-                    e.connection = connections.latest(h)?.id
+                    if !body.failedConnectionComplete { e.connection = connections.latest(h)?.id }
                 }
                 // Only LE Meta and Command Complete events can be isochronous (Number Of Completed Packets skips this).
                 if body.code == 0x3E || body.code == 0x0E { isochronous(body, r, &e) }

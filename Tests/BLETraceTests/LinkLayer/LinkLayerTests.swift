@@ -226,6 +226,39 @@ struct LLCRCTests {
         #expect(!LLCRC.check(data[...], initial: 0xE0_D899, value: 0xAB_A91B))
     }
 
+    @Test("the CRCInit a packet's CRC implies is recovered, for any PDU", arguments: [UInt32(0xE0_D898), 0x55_5555, 0x00_0001, 0xFF_FFFF])
+    func initialRecovered(initial: UInt32) {
+        for pdu: [UInt8] in [Hex.parse("020703000400020f02")!, [0x01, 0x00], Array(repeating: 0xA5, count: 40)] {
+            let value = LLCRC.wire(LLCRC.compute(pdu[...], initial: initial))
+            #expect(LLCRC.initial(pdu[...], value: value) == initial)
+        }
+    }
+
+    /// LINKTYPE_BLUETOOTH_LE_LL_WITH_PHDR packets whose CRC the sniffer did not check (a HackRF's: flags 0x0001,
+    /// dewhitened only) on an access address no CONNECT_IND announced.
+    static func unchecked(_ n: Int, _ aa: UInt32, _ pdu: [UInt8], crcInit: UInt32) -> Record {
+        LL.record(n, LL.phdr(LL.packet(aa, pdu, crcInit: crcInit), flags: 0x0001), linkType: 256)
+    }
+
+    @Test("noise makes no link: an unchecked packet on a new access address becomes one only when a second, different packet checks with its CRCInit")
+    func uncheckedPacketsMakeNoPhantomLinks() {
+        let empty = LL.data(llid: 1, sn: 0, nesn: 0, [])
+        let other = LL.data(llid: 1, sn: 1, nesn: 1, [])
+        // Noise: every packet on its own access address, and a copy of one packet: no link.
+        let noise = LL.run([Self.unchecked(1, 0x1122_3344, empty, crcInit: 0x12_3456), Self.unchecked(2, 0x5566_7788, other, crcInit: 0x65_4321),
+                            Self.unchecked(3, 0x1122_3344, empty, crcInit: 0x12_3456)])
+        #expect(noise.summary.connections.isEmpty)
+        #expect(noise.events.allSatisfy { $0.connection == nil })
+        // A real link: two different packets that agree on the CRCInit; the second is decoded on the link.
+        let real = LL.run([Self.unchecked(1, 0x1122_3344, empty, crcInit: 0x12_3456), Self.unchecked(2, 0x1122_3344, other, crcInit: 0x12_3456)])
+        #expect(real.summary.connections.count == 1)
+        #expect(real.events[1].connection == 1)
+        #expect(real.events[1].layer("ll")?["crc"] == .string("good"))
+        // Disagreeing CRCInits on one access address (noise that hit it twice): still no link.
+        let clash = LL.run([Self.unchecked(1, 0x1122_3344, empty, crcInit: 0x12_3456), Self.unchecked(2, 0x1122_3344, other, crcInit: 0x00_0777)])
+        #expect(clash.summary.connections.isEmpty)
+    }
+
     @Test("a packet whose computed CRC is wrong is flagged, counted and kept from higher layers")
     func badComputed() {
         var good = LL.packet(LL.advAA, LL.adv(2, LL.addr(0x00_11_22_33_44_55) + [2, 1, 6]), crcInit: LLCRC.advertisingInit)

@@ -66,6 +66,26 @@ import Testing
 }
 
 @Suite struct FindingGroupTests {
+    /// The same error from 50 different peers is one group too, naming no single peer.
+    @Test func identicalFindingsOnManyPeersAreOneLine() throws {
+        let s = Scenario(format: .btsnoop(datalink: 1002))
+        for i in 0..<50 {
+            s.connect(handle: 0x0040, peer: BDAddr(0xC0_00_00_00_00_00 + UInt64(i)), peerType: 1)
+            s.attOut(0x0040, [0x0A] + HCIBuilder.le16(0x0030))
+            s.attIn(0x0040, [0x01, 0x0A] + HCIBuilder.le16(0x0030) + [0x02])
+            s.disconnect(handle: 0x0040)
+        }
+        let (_, summary) = try TestSupport.analyze(s)
+        let lines = SummaryRender.text(summary)
+        let at = try #require(lines.firstIndex { $0.hasPrefix("  Findings:") })
+        #expect(lines[at] == "  Findings:    50 (1 distinct)")
+        #expect(lines[at + 1].contains("(50×)") && lines[at + 1].contains(", 50 peers: ATT error"))
+        let f = try #require(summary.sections.first { $0.name == "findings" }?.value.objectValue)
+        guard case let .list(groups)? = f["groups"] else { Issue.record("no groups"); return }
+        #expect(groups.count == 1)
+        #expect(groups.first?.objectValue?["peer"] == .null)
+    }
+
     /// 300 sessions hitting the same error: one line with the count and the record range (the JSON keeps the list).
     @Test func identicalFindingsAreOneLine() throws {
         let s = Scenario(format: .btsnoop(datalink: 1002))
