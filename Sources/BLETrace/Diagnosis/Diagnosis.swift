@@ -189,6 +189,10 @@ public enum Weakness: Sendable, Equatable, Hashable {
     case debugKey
     /// Encryption started after a pairing that never completed (no public keys, no DHKey check).
     case encryptionWithoutPairing
+    /// A Pairing Response that went on with a maximum key size outside 7–16 bytes (its own, or the request's).
+    case invalidKeySize(Int)
+    /// A distributed key of all zeros ("LTK", "IRK" or "CSRK").
+    case zeroKey(String)
 }
 
 /// What is wrong with a capture itself.

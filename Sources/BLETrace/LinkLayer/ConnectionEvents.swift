@@ -24,6 +24,8 @@ public struct ConnectionEvents: Sendable, Equatable {
     /// The event counter of the last event, counted from the first one seen (event 0 when the capture holds the
     /// CONNECT_IND and the sniffer caught the first event) with the intervals between event starts.
     public private(set) var counter = 0
+    /// Events from the first seen to the last, each gap counted with the interval in force then (not wrapped).
+    var elapsed = 0
 
     /// A packet with a good CRC: `newEvent` when it opens a connection event; `interval` (1.25 ms units) the
     /// one in force.
@@ -42,6 +44,7 @@ public struct ConnectionEvents: Sendable, Equatable {
                     step = max(1, Int(min((Double(gap.partialValue) / Double(i * 1250)).rounded(), 65536)))
                 }
                 counter = (counter + step) & 0xFFFF
+                elapsed += step
             }
             lastStart = t
         }
@@ -64,9 +67,11 @@ public struct ConnectionEvents: Sendable, Equatable {
 
     /// Events the connection had between the first and the last seen at `interval` (1.25 ms units) that the
     /// sniffer did not see.
+    /// Events the sniffer did not see between the first and the last it saw: each gap between event starts
+    /// counted in the interval in force at the time (a connection update applies from its instant), less the
+    /// events seen. Nil until an interval is known.
     public func missed(interval: Int?) -> Int? {
-        guard let i = interval, i > 0, let first = firstStart, seen > 0 else { return nil }
-        let expected = Int((Double(lastStart - first) / Double(i * 1250)).rounded()) + 1
-        return max(0, expected - seen)
+        guard let i = interval, i > 0, firstStart != nil, seen > 0 else { return nil }
+        return max(0, elapsed + 1 - seen)
     }
 }

@@ -1,12 +1,19 @@
 extension LinkLayerDecoder {
     /// What an LL control PDU does to the link and its connection: parameters, termination, encryption.
-    func control(_ effect: LLControl.Effect, _ l: Link, _ r: Record) {
+    /// `counter`: the connection event the PDU was sent in, where known.
+    func control(_ effect: LLControl.Effect, _ l: Link, _ r: Record, counter: Int? = nil) {
         switch effect {
-        case let .update(interval, latency, timeout, _):
-            l.interval = interval; l.latency = latency; l.timeout = timeout
-            if let h = l.handle, l.connection?.closedRecord == nil {
-                apply(.updated(handle: h, interval: interval, latency: latency, timeout: timeout), r)
+        case let .update(interval, latency, timeout, instant):
+            // Impossible values change nothing (Core 5.4 Vol 6 Part B 4.5.1: interval 7.5 ms–4 s, a timeout).
+            guard interval > 0, timeout > 0 else { l.refusedUpdates += 1; return }
+            guard let now = counter else {
+                updateParameters(interval, latency, timeout, l, r) // no event count to wait for: take it as sent
+                return
             }
+            // The update takes effect at its instant; one already past (or this very event) cannot.
+            let ahead = (instant &- now) & 0xFFFF
+            guard ahead != 0, ahead < 0x8000 else { l.refusedUpdates += 1; return }
+            l.pendingUpdate = (interval, latency, timeout, instant)
         case let .terminate(reason):
             guard l.terminatedRecord == nil else { return }
             l.terminatedRecord = r.number
@@ -25,6 +32,14 @@ extension LinkLayerDecoder {
             if let h = l.handle, l.connection?.closedRecord == nil { apply(.encryption(handle: h, enabled: true), r) }
         case .reject:
             l.encryptionPending = false
+        }
+    }
+
+    /// New connection parameters in force from record `r` on.
+    func updateParameters(_ interval: Int, _ latency: Int, _ timeout: Int, _ l: Link, _ r: Record) {
+        l.interval = interval; l.latency = latency; l.timeout = timeout
+        if let h = l.handle, l.connection?.closedRecord == nil {
+            apply(.updated(handle: h, interval: interval, latency: latency, timeout: timeout), r)
         }
     }
 

@@ -328,11 +328,15 @@ public final class LinkLayerDecoder {
         let answers = l.lastTime != .min && !gapOverflow && gap >= 0 && gap <= Int64(l.lastAirtime + air + 650)
         l.events.packet(at: now, central: dir == .centralToPeripheral, newEvent: dir == .centralToPeripheral && !answers,
                         payload: Int(h.length), record: r.number, interval: l.interval)
-        if let ch = info.channel {
-            var counter: Int? = l.connectRecord != nil ? l.events.counter : nil
-            if case let .nordic(n) = info.header { counter = Int(n.eventCounter) }
-            l.maps.packet(channel: ch, counter: counter, record: r.number)
+        // The connection event counter: the nRF Sniffer's own, else counted from the CONNECT_IND's first event.
+        var counter: Int? = l.connectRecord != nil ? l.events.counter : nil
+        if case let .nordic(n) = info.header { counter = Int(n.eventCounter) }
+        if let p = l.pendingUpdate, let now = counter, (now &- p.instant) & 0xFFFF < 0x8000 {
+            // The instant reached: the new parameters hold from this event on.
+            l.pendingUpdate = nil
+            updateParameters(p.interval, p.latency, p.timeout, l, r)
         }
+        if let ch = info.channel { l.maps.packet(channel: ch, counter: counter, record: r.number) }
         l.lastTime = now
         l.lastChannel = info.channel
         l.lastDirection = dir
@@ -458,7 +462,7 @@ public final class LinkLayerDecoder {
                 encryptionProcedure(d, dir, l, r)
                 sniffedLimits(d, dir, l, record: r.number)
                 cisSetup(d, l)
-                if let effect = d.effect { control(effect, l, r) }
+                if let effect = d.effect { control(effect, l, r, counter: counter) }
             } catch {
                 e.radio = radio
                 pipeline.markMalformed(&e, r, layer: "LL control PDU", error)

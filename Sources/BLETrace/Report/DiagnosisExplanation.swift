@@ -152,6 +152,8 @@ extension DiagnosisText {
         case .keySize?: return "A key shorter than 16 bytes is easier to brute-force (the KNOB attack lowers it on purpose)."
         case .debugKey?: return "The debug key pair is published in the Core specification; a sniffer computes the same key."
         case .encryptionWithoutPairing?: return "The Secure Connections pairing never exchanged public keys and DHKey checks, yet encryption started: the key did not come from that pairing (a known-key or zero-key controller bug)."
+        case .invalidKeySize?: return "A maximum encryption key size outside 7–16 bytes is invalid, and the responder must refuse it with Pairing Failed (Encryption Key Size); going on with it shows a stack that does not check key sizes (SweynTooth's key size overflow)."
+        case .zeroKey?: return "A key of all zeros is known to everyone: with it anyone decrypts the link (LTK), resolves the device's private addresses (IRK) or forges its signed writes (CSRK)."
         case nil: return "The link's security is weaker than it could be."
         }
     }
@@ -207,6 +209,8 @@ extension DiagnosisText {
             case .keySize?: return "Require 16-byte keys on both sides."
             case .debugKey?: return "Turn off the Secure Connections debug mode."
             case .encryptionWithoutPairing?: return "Update the controller's firmware; do not trust this link's encryption."
+            case .invalidKeySize?: return "Reject pairings whose maximum key size is outside 7–16 bytes (Pairing Failed 0x06)."
+            case .zeroKey?: return "Generate keys from a random source; check the key generation of the side that sent it."
             case nil: return "Review the pairing settings."
             }
         case .attTimeout:

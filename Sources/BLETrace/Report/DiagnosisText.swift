@@ -191,6 +191,8 @@ public enum DiagnosisText {
         case let .keySize(n)?: return "The link to \(p) is encrypted with a \(n)-byte key (less than 16)"
         case .debugKey?: return "LE Secure Connections with \(p) used the debug key pair: anyone can decrypt the link"
         case .encryptionWithoutPairing?: return "Encryption with \(p) started after a pairing that never completed (no public keys or DHKey check)"
+        case let .invalidKeySize(n)?: return "Pairing with \(p) went on with a maximum key size of \(n) bytes (allowed: 7–16)"
+        case let .zeroKey(k)?: return "An all-zero \(k) was distributed in the pairing with \(p)"
         case nil: return "Weak security with \(p)"
         }
     }

@@ -106,6 +106,10 @@ struct ATTLayerTests {
         #expect(db.descriptors(of: ch.last!).map(\.handle) == [0x13, 0x14])
         #expect(db.locate(0x14).descriptor?.uuid == BLEUUID(UInt16(0x2901)))
         #expect(db.locate(0x11).role == .characteristicDeclaration)
+        // Past the last service discovery reported (0x0010–0x0014), and in the gap before it: no discovery covered
+        // those handles, so they are not the last characteristic's descriptors.
+        #expect(db.locate(0x15).characteristic == nil && db.locate(0x15).descriptor == nil)
+        #expect(db.locate(0x0200).characteristic == nil)
         let g = h.layer(read + 1, "gatt")
         #expect(g?["service"]?.objectValue?["uuid"] == .string("180F"))
         #expect(g?["characteristic"]?.objectValue?["name"] == .string("Battery Level"))

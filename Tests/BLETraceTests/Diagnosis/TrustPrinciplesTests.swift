@@ -132,6 +132,29 @@ import Testing
         #expect(weak.facts.weakness == .justWorksDespiteMITM(mitmRequested: false))
     }
 
+    @Test func aKeySizeOutsideSevenToSixteenOrAnAllZeroKeyIsWeak() throws {
+        // The SweynTooth key size overflow: a request for 253-byte keys answered with a Pairing Response.
+        let s = DX.scenario()
+        s.connect(handle: DX.h, peer: Samples.watch, peerType: 1)
+        s.smpOut(DX.h, DX.pairingRequest(keySize: 253))
+        s.smpIn(DX.h, DX.pairingResponse(keySize: 16))
+        let d = try DX.one(s, .weakSecurity)
+        #expect(d.facts.weakness == .invalidKeySize(253))
+        #expect(DiagnosisText.title(d).contains("maximum key size of 253 bytes (allowed: 7–16)"))
+        // Refused as it must be: nothing weak.
+        let refused = DX.scenario()
+        refused.connect(handle: DX.h, peer: Samples.watch, peerType: 1)
+        refused.smpOut(DX.h, DX.pairingRequest(keySize: 253))
+        refused.smpIn(DX.h, [0x05, 0x06])
+        #expect(!(try DX.ids(refused).contains(.weakSecurity)))
+        // An all-zero IRK from the peer.
+        let zero = DX.scenario()
+        zero.connect(handle: DX.h, peer: Samples.watch, peerType: 1)
+        zero.smpIn(DX.h, [0x08] + Array(repeating: 0, count: 16))
+        let z = try DX.one(zero, .weakSecurity)
+        #expect(z.facts.weakness == .zeroKey("IRK") && z.facts.byLocal == false)
+    }
+
     @Test func classicUserRejectionIsARejectionNotALostBond() throws {
         let s = DX.scenario()
         DX.classicConnect(s)

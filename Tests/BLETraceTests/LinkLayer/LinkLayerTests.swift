@@ -639,15 +639,32 @@ struct LLConnectionTests {
         #expect(computed[1].layer("att") == nil)
     }
 
-    @Test("LL_TERMINATE_IND closes the connection with its reason; LL_CONNECTION_UPDATE_IND updates it")
+    @Test("LL_TERMINATE_IND closes the connection with its reason; LL_CONNECTION_UPDATE_IND updates it at its instant")
     func terminate() {
         let update = LL.data(llid: 3, sn: 0, [0x00, 1] + LL.le16(0) + LL.le16(80) + LL.le16(0) + LL.le16(600) + LL.le16(50))
         let (events, analyzer, summary) = session([(true, update), (true, LL.data(llid: 3, sn: 1, nesn: 0, [0x02, 0x13]))])
         #expect(events[2].summary == "LL_TERMINATE_IND: Remote User Terminated Connection")
         let c = analyzer.pipeline.connections.all.first
-        #expect(c?.interval == 80)
+        let opening = c?.opening?.interval
+        #expect(opening != nil && c?.interval == opening) // the instant (event 50) never came: still the old interval
         #expect(c?.closedRecord == 3)
         #expect(c?.disconnectReason == 0x13)
+        // The nRF Sniffer's event counter reaches the instant at record 3: the update holds from there.
+        func at(_ n: Int, _ pdu: [UInt8], event: Int) -> Record {
+            LL.record(n, LL.nordic(LL.conn(pdu), flags: LL.dflags(central: true), eventCounter: event), linkType: 272)
+        }
+        let empty = LL.data(llid: 1, sn: 1, nesn: 0, [])
+        let connect = LL.record(1, LL.nordic(LL.connectInd(), packetID: 0x02, flags: 1, channel: 37), linkType: 272)
+        let applied = LL.run([connect, at(2, update, event: 10), at(3, empty, event: 50)])
+        let u = applied.analyzer.pipeline.connections.all.first
+        #expect(u?.interval == 80 && u?.timeout == 600 && u?.updates.first?.record == 3)
+        // Impossible values (interval 0) and an instant already past change nothing.
+        let zero = LL.data(llid: 3, sn: 0, [0x00, 1] + LL.le16(0) + LL.le16(0) + LL.le16(0) + LL.le16(600) + LL.le16(50))
+        let late = LL.data(llid: 3, sn: 0, [0x00, 1] + LL.le16(0) + LL.le16(80) + LL.le16(0) + LL.le16(600) + LL.le16(5))
+        for bad in [zero, late] {
+            let r = LL.run([connect, at(2, bad, event: 10), at(3, empty, event: 60)])
+            #expect(r.analyzer.pipeline.connections.all.first?.updates.isEmpty == true)
+        }
         let s = summary.sections.first { $0.name == "link_layer" }
         #expect(s?.text.contains { $0.contains("terminated at record 3 (Remote User Terminated Connection)") } == true)
     }

@@ -146,3 +146,21 @@ import Testing
         #expect(!hci.contains { $0.hasPrefix("| Radio |") })
     }
 }
+
+/// Missed events are counted gap by gap in the interval in force then, so a connection update changes how
+/// many events a gap holds from its instant on, not over the whole capture.
+@Suite struct ConnectionEventsMissedTests {
+    @Test func gapsCountInTheIntervalOfTheirTime() {
+        var ev = ConnectionEvents()
+        var t: Int64 = 0
+        // 10 events at 10 ms (8 units), every other one missed: 5 seen over 9 gaps' worth.
+        for _ in 0..<5 { ev.packet(at: t, central: true, newEvent: true, payload: 0, record: 1, interval: 8); t += 20_000 }
+        t -= 20_000
+        // Then at 50 ms (40 units): 4 events seen, none missed.
+        for _ in 0..<4 { t += 50_000; ev.packet(at: t, central: true, newEvent: true, payload: 0, record: 2, interval: 40) }
+        #expect(ev.seen == 9)
+        // 4 gaps of 2 events, then 4 of 1: 12 events after the first, 13 in all; 9 seen.
+        #expect(ev.missed(interval: 40) == 4)
+        #expect(ev.missed(interval: nil) == nil)
+    }
+}

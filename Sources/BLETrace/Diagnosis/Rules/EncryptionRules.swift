@@ -146,11 +146,32 @@ final class WeakSecurityRule: DiagnosisRule {
         switch s.pdu {
         case let .pairingResponse(r)?:
             if let q = s.request, q.secureConnections && r.secureConnections, secure.count < 10_000 { secure[id] = (e.record, 0, false) }
+            // The responder must refuse a maximum key size outside 7–16 (Core 5.4 Vol 3 Part H 3.5.1) with Pairing
+            // Failed; answering with a Pairing Response accepts it.
+            let sizes = [s.request?.maxKeySize, r.maxKeySize].compactMap { $0 }
+            if let bad = sizes.first(where: { !(7...16).contains($0) }) {
+                raise(.invalidKeySize(Int(bad)), byLocal: nil, e, ctx)
+            }
+        case let .identityInformation(k)?: zero("IRK", k, e, ctx)
+        case let .signingInformation(k)?: zero("CSRK", k, e, ctx)
+        case let .encryptionInformation(k)?: zero("LTK", k, e, ctx)
         case .pairingPublicKey?: secure[id]?.publicKeys += 1
         case .pairingDHKeyCheck?: secure[id]?.dhkeyCheck = true
         case .pairingFailed?: secure[id] = nil
         default: return
         }
+    }
+
+    func raise(_ w: Weakness, byLocal: Bool?, _ e: TraceEvent, _ ctx: DiagnosisContext) {
+        let c = ctx.connection(e.connection)
+        ctx.raise(Diagnosis(id: .weakSecurity, facts: DiagnosisFacts(byLocal: byLocal, weakness: w), peer: c?.peer, connection: c?.id,
+                            evidence: [e.record]))
+    }
+
+    /// A key of all zeros, from the side that sent it (none on a sniffer's capture).
+    func zero(_ name: String, _ key: ArraySlice<UInt8>, _ e: TraceEvent, _ ctx: DiagnosisContext) {
+        guard !key.isEmpty, key.allSatisfy({ $0 == 0 }) else { return }
+        raise(.zeroKey(name), byLocal: ctx.sniffed ? nil : e.direction == .hostToController, e, ctx)
     }
 
     func hciEvent(_ h: HCIEventBody, _ e: TraceEvent, _ ctx: DiagnosisContext) {
@@ -211,7 +232,7 @@ final class WeakSecurityRule: DiagnosisRule {
                 if possible { raise(.justWorksDespiteMITM(mitmRequested: q.mitm || r.mitm)) }
             }
             let size = Int(min(q.maxKeySize, r.maxKeySize))
-            if size < 16, !reportedKeySize.contains(a.connection) { raise(.keySize(size)) }
+            if (7..<16).contains(size), !reportedKeySize.contains(a.connection) { raise(.keySize(size)) }
             if link?.pairings.last?.usedDebugKey == true { raise(.debugKey) }
         }
     }
