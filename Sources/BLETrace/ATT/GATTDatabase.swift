@@ -234,7 +234,7 @@ public struct GATTDatabase: Sendable {
         if let s = service, ch.handle < s.start { return loc } // the nearest characteristic is in an earlier service
         // Outside every service discovery found (past the last one's end handle, or in a gap): no discovery covered
         // the handle, so it is nobody's descriptor. Without any service known, characteristics alone decide.
-        if service == nil && !svcs.isEmpty { return loc }
+        if service == nil && !svcs.isEmpty && !svcs.contains(where: { $0.start <= handle && $0.end >= handle }) { return loc }
         var end: UInt16 = service?.end ?? 0xFFFF
         if i + 1 < chars.count, chars[i + 1].handle &- 1 < end { end = chars[i + 1].handle &- 1 }
         if let next = svcs.first(where: { $0.start > ch.handle }), next.start &- 1 < end { end = next.start &- 1 }

@@ -221,8 +221,9 @@ public final class LinkStatistics: AnalysisLayer {
     func channel(_ i: Int, _ h: L2CAPHeader, tx: Bool) {
         let id = h.channel ?? h.cid
         let last = orderedLinks[i].lastChannel
-        var k: Int? = last < orderedLinks[i].channels.count && orderedLinks[i].channels[last].cid == id
-            ? last : orderedLinks[i].channels.firstIndex { $0.cid == id }
+        // A dynamic CID is reused once its channel closed: the new channel (its own PSM) is a row of its own.
+        var k: Int? = last < orderedLinks[i].channels.count && orderedLinks[i].channels[last].cid == id && orderedLinks[i].channels[last].psm == h.psm
+            ? last : orderedLinks[i].channels.firstIndex { $0.cid == id && $0.psm == h.psm }
         if k == nil, orderedLinks[i].channels.count < LinkStatistics.maxChannels {
             orderedLinks[i].channels.append(Channel(cid: id, psm: h.psm))
             k = orderedLinks[i].channels.count - 1

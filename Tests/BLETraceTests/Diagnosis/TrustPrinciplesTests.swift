@@ -67,6 +67,13 @@ import Testing
         let r = try DX.one(cut, .controllerReset)
         #expect(r.severity == .warning && r.facts.number == 1)
         #expect(DiagnosisText.title(r) == "The host reset the controller with a link still open")
+        // …and one with a scan still on, which the host never stopped.
+        let scanning = DX.scenario()
+        scanning.startScan()
+        scanning.command(0x0C03)
+        let sr = try DX.one(scanning, .controllerReset)
+        #expect(sr.severity == .warning && sr.facts.number == nil)
+        #expect(!(try DX.ids(scanning).contains(.bluetoothOff)))
     }
 
     @Test func onlyThirtySecondsOnALiveLinkIsAnATTTimeout() throws {

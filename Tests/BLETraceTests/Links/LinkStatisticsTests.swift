@@ -115,6 +115,30 @@ import Testing
         #expect(text.contains { $0.hasPrefix("      channels: BR/EDR signaling tx 2/") && $0.contains("; AVDTP tx 12/1356 bytes rx 0/0 bytes (frames/bytes)") })
     }
 
+    /// A dynamic CID reused after its channel closed is a new channel: SDP's bytes and then AVDTP's on the same
+    /// CIDs are two rows, each named by its own PSM.
+    @Test func aReusedChannelIDIsNamedByItsNewPSM() throws {
+        let s = DX.scenario()
+        DX.classicConnect(s)
+        let acl: UInt16 = 0x000B
+        func open(_ psm: UInt16, id: UInt8) {
+            s.l2cap(handle: acl, cid: 0x0001, fromHost: true, [0x02, id] + Self.le16(4) + Self.le16(psm) + Self.le16(0x0040))
+            s.l2cap(handle: acl, cid: 0x0001, fromHost: false, [0x03, id] + Self.le16(8) + Self.le16(0x0041) + Self.le16(0x0040) + Self.le16(0) + Self.le16(0))
+        }
+        open(0x0001, id: 1)
+        s.l2cap(handle: acl, cid: 0x0041, fromHost: true, [0x06, 0x00, 0x01, 0x00, 0x00])
+        s.l2cap(handle: acl, cid: 0x0001, fromHost: true, [0x06, 2] + Self.le16(4) + Self.le16(0x0041) + Self.le16(0x0040))
+        s.l2cap(handle: acl, cid: 0x0001, fromHost: false, [0x07, 2] + Self.le16(4) + Self.le16(0x0041) + Self.le16(0x0040))
+        open(0x0019, id: 3)
+        for _ in 0..<3 { s.l2cap(handle: acl, cid: 0x0041, fromHost: true, [0x00, 0x01]) }
+        let stats = try Self.layer(s)
+        let l = try #require(stats.orderedLinks.first { !$0.le })
+        let names = l.channels.map { LinkStatistics.channelName($0) }
+        #expect(names == ["BR/EDR signaling", "SDP", "AVDTP"], "\(names)")
+        #expect(l.channels.first { $0.psm == 0x0001 }?.txFrames == 1)
+        #expect(l.channels.first { $0.psm == 0x0019 }?.txFrames == 3)
+    }
+
     /// Who asked for new parameters and what became of it: the peer over L2CAP (accepted, then carried out by
     /// the host's LE Connection Update), the peer's link layer (refused by the host), and an update nobody asked.
     @Test func parameterHistory() throws {
