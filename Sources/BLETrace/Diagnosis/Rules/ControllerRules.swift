@@ -3,15 +3,14 @@
 /// `controller_reset` and `bluetooth_off`: an HCI Reset after connections or scanning started, and a Hardware
 /// Error event. A Reset sent once the host had closed every link (its Disconnects, scans turned off), or the host
 /// closing its links with "Remote Device Terminated Connection due to Power Off" (0x15), is Bluetooth being
-/// switched off or the stack restarting on purpose: the host's own action, one `bluetooth_off` (info). A Reset
-/// with links still open or a scan still on cut them: `controller_reset` (warning, the host did it). A Hardware
-/// Error is the controller's failure (error).
+/// switched off or the stack restarting on purpose: the host's own action, one `bluetooth_off` (info); phones
+/// often leave the scan on when they do it (mdrr52, Riosagala, DSD6 in the corpus), so a scan does not count. A
+/// Reset with links still open cut them: `controller_reset` (warning, the host did it). A Hardware Error is the
+/// controller's failure (error).
 final class ControllerResetRule: DiagnosisRule {
     let inputs: [DiagnosisInput] = [.hciCommand, .hciEvent]
     /// True once a connection opened or scanning started (a Reset before that is the normal bring-up).
     @exclusivity(unchecked) var active = false
-    /// Scanning is on now (a Reset that cuts a scan the host did not stop is not a switch-off).
-    @exclusivity(unchecked) var scanning = false
     /// The links open now (handles), and the host's Disconnect commands since the last Reset (at most 8 kept).
     @exclusivity(unchecked) var open: Set<UInt16> = []
     @exclusivity(unchecked) var hostDisconnects: [Int] = []
@@ -20,24 +19,20 @@ final class ControllerResetRule: DiagnosisRule {
 
     func hciCommand(_ c: HCICommandBody, _ e: TraceEvent, _ ctx: DiagnosisContext) {
         switch c.params {
-        case let .scanEnable(enable, _):
-            scanning = enable != 0
-            if scanning { active = true }
-        case let .extendedScanEnable(enable, _, _, _):
-            scanning = enable != 0
-            if scanning { active = true }
+        case let .scanEnable(enable, _) where enable != 0: active = true
+        case let .extendedScanEnable(enable, _, _, _) where enable != 0: active = true
         case .createConnection, .extendedCreateConnection: active = true
         case let .disconnect(_, reason):
             if hostDisconnects.count < 8 { hostDisconnects.append(e.record) }
             if reason == 0x15, powerOff.count < 8 { powerOff.append(e.record) }
         default:
             guard c.opcode == 0x0C03 else { return }
-            defer { active = false; scanning = false; open.removeAll(); hostDisconnects.removeAll(); powerOff.removeAll() }
+            defer { active = false; open.removeAll(); hostDisconnects.removeAll(); powerOff.removeAll() }
             guard active else { return }
-            if open.isEmpty && !scanning {
+            if open.isEmpty {
                 ctx.raise(Diagnosis(id: .bluetoothOff, facts: DiagnosisFacts(opcode: 0x0C03, byLocal: true), evidence: [e.record] + hostDisconnects))
             } else {
-                var f = DiagnosisFacts(opcode: 0x0C03, byLocal: true, number: open.isEmpty ? nil : open.count)
+                var f = DiagnosisFacts(opcode: 0x0C03, byLocal: true, number: open.count)
                 f.handle = open.min()
                 ctx.raise(Diagnosis(id: .controllerReset, severity: .warning, facts: f, evidence: [e.record]))
             }
