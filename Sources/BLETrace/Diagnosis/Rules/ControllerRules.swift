@@ -1,7 +1,7 @@
 /// Controller rules: resets and hardware errors, and commands the controller refused.
 
 /// `controller_reset` and `bluetooth_off`: an HCI Reset after connections or scanning started, and a Hardware
-/// Error event. A Reset sent once the host had closed every link (its Disconnects, scans turned off), or the host
+/// Error event. A Reset sent once the host had closed every link (with its Disconnects), or the host
 /// closing its links with "Remote Device Terminated Connection due to Power Off" (0x15), is Bluetooth being
 /// switched off or the stack restarting on purpose: the host's own action, one `bluetooth_off` (info); phones
 /// often leave the scan on when they do it (mdrr52, Riosagala, DSD6 in the corpus), so a scan does not count. A
@@ -81,8 +81,8 @@ final class CommandRejectedRule: DiagnosisRule {
     static let maxOpcodes = 512
     /// How long after a success the same command counts as a repeat.
     static let repeatWindow: Int64 = 5_000_000
-    /// Inquiry Cancel, Create Connection Cancel, Remote Name Request Cancel, LE Create Connection Cancel,
-    /// Periodic Inquiry exit, LE Extended Create Connection cancel through LE Create Connection Cancel.
+    /// Inquiry Cancel, Exit Periodic Inquiry Mode, Create Connection Cancel, Remote Name Request Cancel and LE
+    /// Create Connection Cancel (which cancels LE Extended Create Connection too).
     static let cancels: Set<UInt16> = [0x0402, 0x0404, 0x0408, 0x041A, 0x200E]
 
     func hciCommand(_ c: HCICommandBody, _ e: TraceEvent, _ ctx: DiagnosisContext) {

@@ -85,7 +85,7 @@ final class SniffedRejectRule: DiagnosisRule {
         default: return
         }
         let conn = ctx.connection(e.connection)
-        // `<` is central to peripheral on a sniffer's capture: the side that sent the reject.
+        // A sniffer's capture has no local side: `byLocal` stays unknown. `opcode`: the LL PDU refused.
         var f = DiagnosisFacts(reason: code, opcode: UInt16(rejected ?? 0x03), byLocal: nil)
         f.interval = conn?.interval
         if code == 0x3B || rejected == 0x0F || rejected == 0x00 {
@@ -146,8 +146,9 @@ final class ReconnectLoopRule: DiagnosisRule {
 /// not heard on the link again, and the link then ends in a supervision timeout: it left the link without a word
 /// (a reset or crash). Phones and computers advertise while connected, so the advert alone proves nothing; the
 /// silence and the timeout that follow do. Never after a failed connection (0x3E), a link the host closed, or a
-/// supervision timeout (advertising then is what a peripheral does). On a sniffer's capture: a peripheral that advertises after its link's last packet from it, while the
-/// central goes on polling the link (the sniffer still follows it: it did not lose both sides).
+/// supervision timeout (advertising then is what a peripheral does). On a sniffer's capture: a peripheral that
+/// advertises after its link's last packet from it, while the central goes on polling the link (the sniffer
+/// still follows it: it did not lose both sides).
 final class PeerRestartRule: DiagnosisRule {
     let inputs: [DiagnosisInput] = [.hciEvent, .advertising, .linkLayer]
     /// HCI captures: the open connections' peers (address → connection id), and each connection's handle.
