@@ -28,6 +28,9 @@ public final class PacketLoggerReader: RecordReader {
         public static let config: UInt8 = 0xFD
         public static let newController: UInt8 = 0xFE
 
+        /// Records whose payload is binary (LMP PDUs, configuration), never text.
+        static let binary: Set<UInt8> = [lmpSent, lmpReceived, config]
+
         static let known: Set<UInt8> = [0x00, 0x01, 0x02, 0x03, 0x08, 0x09, 0x0A, 0x0B, 0x10, 0x11, 0x12, 0x13,
                                         0xF7, 0xF8, 0xF9, 0xFA, 0xFB, 0xFC, 0xFD, 0xFE]
 

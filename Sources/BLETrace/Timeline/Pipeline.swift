@@ -447,9 +447,16 @@ enum Notes {
             e.body = body(c)
             return
         }
-        // Printable: no control characters but line feed and tab (ill-formed UTF-8 shows as U+FFFD).
+        // PacketLogger's LMP and configuration records are binary whatever their bytes look like.
+        if r.origin == .packetLogger && PacketLoggerReader.RecordType.binary.contains(UInt8(truncatingIfNeeded: r.sourceType)) {
+            e.body = body(.data(r.data))
+            return
+        }
+        // Printable: well-formed UTF-8 with no control characters but line feed and tab; anything else is shown
+        // as bytes, never as text full of U+FFFD.
         let text = r.data.prefix(while: { $0 != 0 })
         let printable = !text.isEmpty && text.allSatisfy { $0 >= 0x20 || $0 == 0x0A || $0 == 0x09 }
+            && (text.allSatisfy { $0 < 0x80 } || String(validating: text, as: UTF8.self) != nil)
         e.body = body(printable ? .text(text) : .data(r.data))
     }
 

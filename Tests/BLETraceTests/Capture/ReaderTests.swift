@@ -124,6 +124,23 @@ import Testing
         #expect(events.allSatisfy { $0.malformed == nil })
     }
 
+    /// Binary PacketLogger records (LMP sent and received, configuration) and notes whose bytes are not UTF-8
+    /// are shown as bytes, never as text full of U+FFFD; a well-formed UTF-8 note stays text.
+    @Test func packetLoggerBinaryRecordsAreBytesNotText() throws {
+        func record(_ type: UInt8, _ data: [UInt8]) -> [UInt8] {
+            HCIBuilder.le32(UInt32(9 + data.count)) + HCIBuilder.le32(1_600_000_000) + HCIBuilder.le32(0) + [type] + data
+        }
+        let bytes = record(0x0A, [0x41, 0xC3, 0x42, 0x43]) + record(0xFC, [0x4C, 0x4D, 0xFF, 0xFE, 0x50])
+            + record(0xFC, Array("Caf\u{E9} d\u{E9}j\u{E0}".utf8)) + record(0xFD, Array("abc".utf8))
+        let (events, _) = TestSupport.analyze(try CaptureFile.open(bytes: bytes))
+        #expect(events.count == 4)
+        func isData(_ e: TraceEvent) -> Bool { if case let .note(n) = e.body, case .data = n.content { return true }; return false }
+        #expect(isData(events[0]) && isData(events[1]) && isData(events[3]))
+        #expect(!isData(events[2]))
+        #expect(events[2].summary == "Note: Caf\u{E9} d\u{E9}j\u{E0}")
+        #expect(events.allSatisfy { !$0.summary.contains("\u{FFFD}") })
+    }
+
     @Test(arguments: [187, 201, 254])
     func pcapRoundTrip(linkType: Int) throws {
         let path = TestSupport.temporaryFile(Self.write(.pcap(linkType: linkType)), suffix: ".pcapng") // the name lies
