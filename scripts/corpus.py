@@ -55,7 +55,7 @@ def parse_labels(text):
         if ":" in item:
             ident, rec = item.split(":", 1)
             rec = rec.strip()
-            rec = "*" if rec == "*" else int(rec)
+            rec = "*" if rec in ("", "*") else int(rec)
         else:
             ident, rec = item, "*"
         out.append({"id": ident.strip(), "record": rec, "where": where})
@@ -63,19 +63,8 @@ def parse_labels(text):
 
 
 def parse_must_not(text):
-    """`id` or `id:RECORD` items -> list of (id, record or None)."""
-    out = []
-    for item in (text or "").split(";"):
-        item = item.strip()
-        if not item:
-            continue
-        if ":" in item:
-            ident, rec = item.split(":", 1)
-            rec = rec.strip()
-            out.append((ident.strip(), None if rec in ("", "*") else int(rec)))
-        else:
-            out.append((item, None))
-    return out
+    """`id` or `id:RECORD` items -> list of (id, record or None): the labels' syntax without a place."""
+    return [(l["id"], None if l["record"] == "*" else l["record"]) for l in parse_labels(text)]
 
 
 def diag_records(d):

@@ -26,7 +26,8 @@ public struct Diagnosis: Sendable {
     public init(id: DiagnosisID, severity: DiagnosisSeverity? = nil, facts: DiagnosisFacts = DiagnosisFacts(), peer: BDAddr? = nil,
                 connection: Int? = nil, evidence: [Int]) {
         self.id = id
-        self.severity = severity ?? id.severity
+        // Context (a benign reason in the facts) is info unless the rule says otherwise.
+        self.severity = severity ?? (facts.benign == nil ? id.severity : .info)
         self.facts = facts
         self.peer = peer
         self.peerCount = peer == nil ? 0 : 1

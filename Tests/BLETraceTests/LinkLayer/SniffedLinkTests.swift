@@ -128,6 +128,28 @@ import Testing
         #expect(!short.diagnoses.contains { $0.id == .linkLost })
     }
 
+    /// A sniffed peripheral that advertises after its last packet on the link, while the central goes on polling
+    /// it, has left the link (it reset); one whose central stopped too tells nothing.
+    @Test func aPeripheralAdvertisingWhileTheCentralStillPollsRestarted() throws {
+        func capture(pollingAfter: Int) -> Summary {
+            var records = Self.connect()
+            var n = 1
+            for k in 0..<10 { records += Self.event(k, at: Self.t0 + 10_000 + Int64(k) * 30_000, channel: k % 37, n: &n) }
+            n += 1
+            let advert = LL.packet(LL.advAA, LL.adv(0, LL.addr(LL.peripheral) + [2, 1, 6]), crcInit: LLCRC.advertisingInit)
+            records.append(LL.record(n, LL.nordic(advert, packetID: 0x02, flags: 1, channel: 37), linkType: 272,
+                                     micros: Self.t0 + 10_000 + 9 * 30_000 + 15_000))
+            for k in 10..<(10 + pollingAfter) {
+                records += Self.event(k, at: Self.t0 + 10_000 + Int64(k) * 30_000, channel: k % 37, answer: false, n: &n)
+            }
+            return LL.run(records).summary
+        }
+        let d = try #require(capture(pollingAfter: 5).diagnoses.first { $0.id == .peerRestarted })
+        #expect(d.connections == [1] && d.evidence.count == 3)
+        #expect(DiagnosisText.explanation(d).contains("the central kept polling it"))
+        #expect(!capture(pollingAfter: 0).diagnoses.contains { $0.id == .peerRestarted })
+    }
+
     /// The Markdown report's link rows: a sniffed link's are the central's and the peripheral's, with its radio;
     /// an HCI link's are tx and rx with completions.
     @Test func markdownLinkRows() throws {

@@ -194,7 +194,7 @@ final class AudioSetupRule: DiagnosisRule {
             // Opened and never started: phones open the stream at connect and start it on playback (context).
             var f = DiagnosisFacts(byLocal: s.byLocal, stage: s.reached)
             if s.reached == 4 { f.benign = .streamOpenNotStarted }
-            ctx.raise(Diagnosis(id: .audioSetupStalled, severity: f.benign == nil ? nil : .info, facts: f, peer: c?.peer, connection: id,
+            ctx.raise(Diagnosis(id: .audioSetupStalled, facts: f, peer: c?.peer, connection: id,
                                 evidence: [s.last, s.first]))
         } else if s.media == 0, let start = s.startRecord {
             // Started, and not one media packet followed.

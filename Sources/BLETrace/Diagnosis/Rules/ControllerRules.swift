@@ -110,7 +110,7 @@ final class CommandRejectedRule: DiagnosisRule {
         }
         var f = DiagnosisFacts(reason: status, opcode: op)
         f.benign = benign(op, status: status, command: command, e)
-        ctx.raise(Diagnosis(id: .commandRejected, severity: f.benign == nil ? nil : .info, facts: f, evidence: [e.record]))
+        ctx.raise(Diagnosis(id: .commandRejected, facts: f, evidence: [e.record]))
     }
 
     func benign(_ op: UInt16, status: UInt8, command: HCICommandBody?, _ e: TraceEvent) -> Benign? {

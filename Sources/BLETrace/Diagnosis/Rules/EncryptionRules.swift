@@ -181,9 +181,7 @@ final class WeakSecurityRule: DiagnosisRule {
             encrypted(id, e, ctx)
             if let s = size, s < 16, s > 0, !reportedKeySize.contains(id), reportedKeySize.count < 10_000 {
                 reportedKeySize.insert(id)
-                let c = ctx.connection(id)
-                ctx.raise(Diagnosis(id: .weakSecurity, facts: DiagnosisFacts(weakness: .keySize(Int(s))), peer: c?.peer, connection: id,
-                                    evidence: [e.record]))
+                raise(.keySize(Int(s)), byLocal: nil, e, ctx)
             }
         case .disconnectionComplete(0, _, _): secure[id] = nil
         default: return

@@ -34,7 +34,7 @@ final class ATTErrorRule: DiagnosisRule {
         var f = DiagnosisFacts(reason: code, opcode: UInt16(req), handle: handle, location: loc, byLocal: a.peerIsServer)
         f.serviceError = service
         if code == 0x01 && handle == 0 && !a.peerIsServer { f.benign = .peerUsedHandleZero }
-        ctx.raise(Diagnosis(id: id, severity: f.benign == nil ? nil : .info, facts: f,
+        ctx.raise(Diagnosis(id: id, facts: f,
                             peer: c?.peer, connection: c?.id, evidence: [e.record] + (a.request.map { [$0.record] } ?? [])))
     }
 }
@@ -107,14 +107,11 @@ final class ATTTimeoutRule: DiagnosisRule {
         }
         let c = ctx.connection(e.connection)
         // reason 0: 30 s passed; 1: the link went down first.
-        let f = DiagnosisFacts(reason: why == .timeout ? 0 : 1, opcode: UInt16(op), handle: a.handle, location: a.location,
+        var f = DiagnosisFacts(reason: why == .timeout ? 0 : 1, opcode: UInt16(op), handle: a.handle, location: a.location,
                                byLocal: ctx.sniffed ? nil : a.peerIsServer)
-        var d = Diagnosis(id: .attTimeout, facts: f, peer: c?.peer, connection: c?.id, evidence: [e.record])
-        if why == .connectionClosed {
-            d.facts.benign = .linkClosedFirst
-            d.severity = .info
-            if let closed = c?.closedRecord { d.evidence.append(closed) }
-        }
+        if why == .connectionClosed { f.benign = .linkClosedFirst }
+        let closed = why == .connectionClosed ? c?.closedRecord : nil
+        let d = Diagnosis(id: .attTimeout, facts: f, peer: c?.peer, connection: c?.id, evidence: [e.record] + (closed.map { [$0] } ?? []))
         if ctx.sniffed {
             if held.count < 1000 { held.append(Held(diagnosis: d, record: e.record)) }
         } else {

@@ -150,17 +150,15 @@ final class ReconnectLoopRule: DiagnosisRule {
 /// advertises after its link's last packet from it, while the central goes on polling the link (the sniffer
 /// still follows it: it did not lose both sides).
 final class PeerRestartRule: DiagnosisRule {
-    let inputs: [DiagnosisInput] = [.hciEvent, .advertising, .linkLayer]
+    let inputs: [DiagnosisInput] = [.hciEvent, .advertising]
     /// HCI captures: the open connections' peers (address → connection id), and each connection's handle.
     @exclusivity(unchecked) var openPeers: [UInt64: Int] = [:]
     @exclusivity(unchecked) var handles: [UInt16: UInt64] = [:]
     /// HCI captures, per open connection: the first connectable advert from its peer while it was open.
     @exclusivity(unchecked) var advertisedWhileOpen: [Int: Int] = [:]
     /// Sniffer captures, per connection: the first connectable advert from its peripheral after the link's last
-    /// packet from the peripheral, and the last packet each side sent (bounded by the open connections).
+    /// packet from the peripheral (bounded by the open connections). Each side's last packet is the link layer's.
     @exclusivity(unchecked) var candidates: [Int: Int] = [:]
-    @exclusivity(unchecked) var lastCentral: [Int: Int] = [:]
-    @exclusivity(unchecked) var lastPeripheral: [Int: Int] = [:]
     static let maxTracked = 10_000
 
     func hciEvent(_ h: HCIEventBody, _ e: TraceEvent, _ ctx: DiagnosisContext) {
@@ -182,14 +180,10 @@ final class PeerRestartRule: DiagnosisRule {
         }
     }
 
-    func linkLayer(_ ll: LinkLayerBody, _ e: TraceEvent, _ ctx: DiagnosisContext) {
-        guard let id = e.connection, lastCentral[id] != nil || lastCentral.count < PeerRestartRule.maxTracked else { return }
-        // On a sniffer's capture `<` (host to controller) is central to peripheral.
-        switch e.direction {
-        case .hostToController: lastCentral[id] = e.record
-        case .controllerToHost: lastPeripheral[id] = e.record
-        case .unknown: return
-        }
+    /// A sniffed connection's last good packet from the central and from the peripheral (0: none yet).
+    static func lastPackets(_ id: Int, _ ctx: DiagnosisContext) -> (central: Int, peripheral: Int)? {
+        guard let l = ctx.pipeline?.linkLayerIfUsed?.linkOrder.first(where: { $0.connection?.id == id }) else { return nil }
+        return (l.events.lastGoodRecord[0], l.events.lastGoodRecord[1])
     }
 
     func advertised(_ report: AdvertisingReport, record: Int, at time: Timestamp, _ ctx: DiagnosisContext) {
@@ -203,7 +197,7 @@ final class PeerRestartRule: DiagnosisRule {
         }
         guard ctx.sniffed, let open = ctx.pipeline?.connections.open else { return }
         for c in open.values where c.peer?.value == a && c.closedRecord == nil {
-            guard let opened = c.openedRecord, opened < record, let data = lastPeripheral[c.id], data > opened else { continue }
+            guard let opened = c.openedRecord, opened < record, let data = Self.lastPackets(c.id, ctx)?.peripheral, data > opened else { continue }
             if let cand = candidates[c.id], cand > data { continue }
             candidates[c.id] = record
         }
@@ -211,8 +205,9 @@ final class PeerRestartRule: DiagnosisRule {
 
     func finish(_ ctx: DiagnosisContext) {
         for (id, advert) in candidates.sorted(by: { $0.value < $1.value }) {
-            guard let c = ctx.connection(id), let data = lastPeripheral[id], data < advert,
-                  let polled = lastCentral[id], polled > advert else { continue }
+            guard let c = ctx.connection(id), let last = Self.lastPackets(id, ctx), last.peripheral < advert,
+                  last.central > advert else { continue }
+            let data = last.peripheral, polled = last.central
             ctx.raise(Diagnosis(id: .peerRestarted, facts: DiagnosisFacts(), peer: c.peer, connection: id, evidence: [advert, data, polled]))
         }
         candidates.removeAll()

@@ -1,7 +1,8 @@
 /// Pairing rules (LE SMP, Core 5.4 Vol 3 Part H 3.5.5): why a pairing failed, and pairings that stopped.
 
 /// `pairing_rejected_by_user`, `pairing_wrong_passkey` (Confirm Value Failed in Passkey Entry),
-/// `pairing_unsupported`, `pairing_failed` from Pairing Failed, and `pairing_timeout` for a pairing that stops with no SMP PDU for 30 s and no Pairing Failed.
+/// `pairing_unsupported`, `pairing_failed` from Pairing Failed, and `pairing_timeout` for a pairing that stops
+/// with no SMP PDU for 30 s and no Pairing Failed.
 final class PairingRule: DiagnosisRule {
     let inputs: [DiagnosisInput] = [.smp, .hciEvent, .linkLayer]
 
