@@ -112,8 +112,9 @@ public final class ConnectionTracker {
     /// Handles whose ACL data showed they are no connection (`PseudoHandleVerdict.implausible`): their packets
     /// are vendor data until an event opens a connection on them.
     @exclusivity(unchecked) public internal(set) var vendorHandles = Set<UInt16>()
-    /// The dynamic channel of the last whole frame each way on handles no event opened (`PseudoHandleVerdict`).
-    @exclusivity(unchecked) var pseudoChannels: [UInt16: UInt16] = [:]
+    /// The dynamic channel of the last whole frame each way on handles no event opened, and whether the frame
+    /// before it was on the same one (`PseudoHandleVerdict`).
+    @exclusivity(unchecked) var pseudoChannels: [UInt16: UInt32] = [:]
 
     /// Names from Remote Name Request Complete events, for connections opened after them (bounded).
     @exclusivity(unchecked) var names: [BDAddr: String] = [:]

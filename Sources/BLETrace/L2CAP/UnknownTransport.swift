@@ -21,15 +21,22 @@ extension L2CAPReassembler {
 enum PseudoHandleVerdict: Equatable {
     case plausible, implausible, unsure
 
-    /// A frame on a dynamic channel (nothing to check its content by) is plausible when it is on the channel the
-    /// handle's previous frame that way was on: a pseudo-handle's "channel" changes with its data.
-    init(_ acl: ArraySlice<UInt8>, direction: Direction, dynamic: inout [UInt16: UInt16]) {
+    /// A frame on a dynamic channel (nothing to check its content by) is plausible when each direction's frames
+    /// have stayed on one channel for two frames running: a channel carries traffic both ways, each way on its
+    /// own CID. A pseudo-handle's "channel" changes with its data, and phones' debug handles (0x0EDC) carry
+    /// data from the controller only: those stay data.
+    init(_ acl: ArraySlice<UInt8>, direction: Direction, dynamic: inout [UInt16: UInt32]) {
         self.init(acl)
         guard self == .unsure, let (handle, cid) = PseudoHandleVerdict.dynamicStart(acl) else { return }
         let key = handle | (direction == .hostToController ? 0x8000 : 0)
-        if dynamic[key] == cid { self = .plausible; return }
-        if dynamic.count < 1024 || dynamic[key] != nil { dynamic[key] = cid }
+        let previous = dynamic[key]
+        let steady = previous.map { UInt16(truncatingIfNeeded: $0) == cid } ?? false
+        if dynamic.count < 1024 || previous != nil { dynamic[key] = UInt32(cid) | (steady ? PseudoHandleVerdict.steady : 0) }
+        if steady, let other = dynamic[key ^ 0x8000], other & PseudoHandleVerdict.steady != 0 { self = .plausible }
     }
+
+    /// The mark of a direction whose last two frames were on one channel.
+    static let steady: UInt32 = 0x1_0000
 
     /// The handle and channel of a whole frame on a dynamic channel.
     static func dynamicStart(_ acl: ArraySlice<UInt8>) -> (UInt16, UInt16)? {

@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 @testable import BLETrace
 
@@ -54,6 +55,41 @@ import Testing
         #expect(summary.connections.map(\.handle) == [0x0002, 0x0040])
         #expect(events.contains { $0.handle == 0x0002 && $0.kind == .att && $0.connection == 1 })
         #expect(events.contains { $0.handle == 0x0040 && $0.kind == .att && $0.connection == 2 })
+    }
+
+    /// A phone's debug pseudo-handle (Android 0x0EDC) whose frames come from the controller only, each
+    /// "channel" repeated: never a connection, since a channel carries traffic both ways. A capture that began
+    /// mid-connection with dynamic-channel traffic both ways decodes it as one.
+    @Test func oneWayDynamicFramesAreNotAConnection() throws {
+        let s = Scenario(format: .btsnoop(datalink: 1002))
+        s.powerOn(local: Samples.local)
+        for i in 0..<6 {
+            s.controller(.acl, HCIBuilder.acl(handle: 0x0EDC, [0x04, 0x00, 0xFF, i < 3 ? 0x00 : 0x01, 0x00, 0x0F, 0x10, UInt8(i)]))
+            s.advance(ms: 10)
+        }
+        for i in 0..<3 {
+            s.controller(.acl, HCIBuilder.acl(handle: 0x0003, [0x03, 0x00, 0x41, 0x00, 0x01, 0x02, UInt8(i)]))
+            s.host(.acl, HCIBuilder.acl(handle: 0x0003, [0x03, 0x00, 0x52, 0x00, 0x03, 0x04, UInt8(i)]))
+            s.advance(ms: 10)
+        }
+        let (events, summary) = try TestSupport.analyze(s)
+        #expect(events.filter { $0.handle == 0x0EDC }.allSatisfy { $0.kind == .vendor && $0.connection == nil })
+        #expect(summary.connections.map(\.handle) == [0x0003])
+        // The first frame each way is data; from the second frame the other way on, a channel.
+        let real = events.filter { $0.handle == 0x0003 }
+        #expect(real.prefix(3).allSatisfy { $0.kind == .vendor } && real.dropFirst(3).allSatisfy { $0.kind == .l2cap && $0.connection == 1 })
+    }
+
+    /// Swastik36's OPPO log: handle 0x0EDC carries 586 controller-only frames (tshark: 586 with this handle) on "CIDs" 0x00FF, 0x01FF, …; the
+    /// one connection is the earbuds' BR/EDR link.
+    @Test func swastikDebugHandleIsNoConnection() throws {
+        guard let dir = TestSupport.sharedCaptures else { return }
+        let path = dir.appendingPathComponent("Swastik36__OPPO-Earbuds__captures__btsnoop_hci.log").path
+        guard FileManager.default.fileExists(atPath: path) else { return }
+        let (events, summary) = TestSupport.analyze(try CaptureFile.open(path: path), path: path)
+        #expect(summary.connections.map(\.handle) == [0x0002])
+        #expect(events.filter { $0.handle == 0x0EDC }.count == 586)
+        #expect(events.filter { $0.handle == 0x0EDC }.allSatisfy { $0.kind == .vendor && $0.connection == nil })
     }
 
     @Test func modeChangeMakesAHandleBREDR() throws {
