@@ -28,8 +28,10 @@ public struct ConnectionEvents: Sendable, Equatable {
     var elapsed = 0
 
     /// A packet with a good CRC: `newEvent` when it opens a connection event; `interval` (1.25 ms units) the
-    /// one in force.
-    mutating func packet(at t: Int64, central: Bool, newEvent: Bool, payload: Int, record: Int, interval: Int? = nil) {
+    /// one in force; `update` a connection update waiting for its instant (its new interval and transmit window
+    /// offset, 1.25 ms units).
+    mutating func packet(at t: Int64, central: Bool, newEvent: Bool, payload: Int, record: Int, interval: Int? = nil,
+                         update: (instant: Int, interval: Int, windowOffset: Int)? = nil) {
         if newEvent {
             // Data before the first event seen belongs to no event counted.
             if currentHasData && seen > 0 { withData += 1 }
@@ -41,7 +43,7 @@ public struct ConnectionEvents: Sendable, Equatable {
                 let gap = t.subtractingReportingOverflow(lastStart)
                 var step = 1
                 if let i = interval, i > 0, !gap.overflow, gap.partialValue > 0 {
-                    step = max(1, Int(min((Double(gap.partialValue) / Double(i * 1250)).rounded(), 65536)))
+                    step = ConnectionEvents.steps(Double(gap.partialValue), interval: i, from: counter, update: update)
                 }
                 counter = (counter + step) & 0xFFFF
                 elapsed += step
@@ -64,6 +66,23 @@ public struct ConnectionEvents: Sendable, Equatable {
 
     /// Events that carried at least one PDU with a payload.
     public var eventsWithData: Int { withData + (currentHasData && seen > 0 ? 1 : 0) }
+
+    /// The events between two event starts `gap` µs apart, the first being event `counter`, at `interval`. Across
+    /// a connection update's instant (Core Vol 6 Part B 5.1.1) the instant's event comes one old interval plus
+    /// the transmit window offset after the event before it, and the events after it at the new interval.
+    static func steps(_ gap: Double, interval: Int, from counter: Int,
+                      update: (instant: Int, interval: Int, windowOffset: Int)?) -> Int {
+        let old = Double(interval * 1250)
+        let plain = max(1, Int(min((gap / old).rounded(), 65536)))
+        guard let u = update, u.interval > 0 else { return plain }
+        let k = (u.instant &- counter) & 0xFFFF
+        guard k > 0, k < 0x8000 else { return plain }
+        let instantAt = Double(k) * old + Double(u.windowOffset * 1250)
+        // Before the instant's event (half an interval of slack): old intervals only.
+        guard gap >= instantAt - old / 2 else { return plain }
+        let after = max(0, ((gap - instantAt) / Double(u.interval * 1250)).rounded())
+        return k + Int(min(after, 65536))
+    }
 
     /// Events the connection had between the first and the last seen at `interval` (1.25 ms units) that the
     /// sniffer did not see.

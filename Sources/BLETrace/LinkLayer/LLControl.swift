@@ -4,7 +4,7 @@ public enum LLControl {
     public typealias Decoded = LLControlPDU
 
     public enum Effect: Equatable {
-        case update(interval: Int, latency: Int, timeout: Int, instant: Int)
+        case update(interval: Int, latency: Int, timeout: Int, instant: Int, windowOffset: Int = 0)
         case terminate(reason: UInt8)
         case encryptionRequest
         case encryptionResponse
@@ -186,14 +186,25 @@ public struct LLControlPDU: Sendable {
     public var parameters: Parameters
     /// Bytes after the parameters.
     public var surplus: Int
+    /// Why bletrace did not apply this update to the link it follows (a sniffer capture), when it did not.
+    public var notApplied: NotApplied?
+
+    /// An update to a sniffed link that cannot take effect as sent (Core 5.4 Vol 6 Part B 4.5.1, 5.5.1).
+    public enum NotApplied: String, Sendable {
+        /// Interval or supervision timeout 0, or a channel map with fewer than two channels.
+        case impossibleValues = "impossible_values"
+        /// The instant is the event the PDU came in, or one already past.
+        case instantPassed = "instant_passed"
+    }
 
     public var name: String { LLControl.name(opcode) }
 
     /// What the PDU does to the connection, for the tracker.
     public var effect: LLControl.Effect? {
         switch parameters {
-        case let .connectionUpdate(_, _, interval, latency, timeout, instant):
-            return .update(interval: Int(interval), latency: Int(latency), timeout: Int(timeout), instant: Int(instant))
+        case let .connectionUpdate(_, offset, interval, latency, timeout, instant):
+            return .update(interval: Int(interval), latency: Int(latency), timeout: Int(timeout), instant: Int(instant),
+                           windowOffset: Int(offset))
         case let .error(code): return opcode == 0x02 ? .terminate(reason: code) : .reject
         case .encryptionRequest: return .encryptionRequest
         case .encryptionResponse: return .encryptionResponse

@@ -1,21 +1,21 @@
 extension LinkLayerDecoder {
     /// What an LL control PDU does to the link and its connection: parameters, termination, encryption.
-    /// `counter`: the connection event the PDU was sent in, where known.
-    func control(_ effect: LLControl.Effect, _ l: Link, _ r: Record, counter: Int? = nil) {
+    /// `counter`: the connection event the PDU was sent in, where known. Returns why an update was not applied.
+    @discardableResult
+    func control(_ effect: LLControl.Effect, _ l: Link, _ r: Record, counter: Int? = nil) -> LLControlPDU.NotApplied? {
         switch effect {
-        case let .update(interval, latency, timeout, instant):
+        case let .update(interval, latency, timeout, instant, offset):
             // Impossible values change nothing (Core 5.4 Vol 6 Part B 4.5.1: interval 7.5 ms–4 s, a timeout).
-            guard interval > 0, timeout > 0 else { l.refusedUpdates += 1; return }
+            guard interval > 0, timeout > 0 else { return .impossibleValues }
             guard let now = counter else {
                 updateParameters(interval, latency, timeout, l, r) // no event count to wait for: take it as sent
-                return
+                return nil
             }
             // The update takes effect at its instant; one already past (or this very event) cannot.
-            let ahead = (instant &- now) & 0xFFFF
-            guard ahead != 0, ahead < 0x8000 else { l.refusedUpdates += 1; return }
-            l.pendingUpdate = (interval, latency, timeout, instant)
+            guard LinkLayerDecoder.instantAhead(instant, now: now) else { return .instantPassed }
+            l.pendingUpdate = (interval, latency, timeout, instant, offset)
         case let .terminate(reason):
-            guard l.terminatedRecord == nil else { return }
+            guard l.terminatedRecord == nil else { return nil }
             l.terminatedRecord = r.number
             l.terminateReason = reason
             if let h = l.handle, let c = l.connection, c.closedRecord == nil {
@@ -33,6 +33,14 @@ extension LinkLayerDecoder {
         case .reject:
             l.encryptionPending = false
         }
+        return nil
+    }
+
+    /// Whether `instant` is still to come at connection event `now` (16-bit event counters, Vol 6 Part B 5.5.1):
+    /// the event the PDU came in, or one already past, cannot be its instant.
+    static func instantAhead(_ instant: Int, now: Int) -> Bool {
+        let ahead = (instant &- now) & 0xFFFF
+        return ahead != 0 && ahead < 0x8000
     }
 
     /// New connection parameters in force from record `r` on.

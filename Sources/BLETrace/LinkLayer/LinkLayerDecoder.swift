@@ -327,7 +327,8 @@ public final class LinkLayerDecoder {
         let (gap, gapOverflow) = now.subtractingReportingOverflow(l.lastTime)
         let answers = l.lastTime != .min && !gapOverflow && gap >= 0 && gap <= Int64(l.lastAirtime + air + 650)
         l.events.packet(at: now, central: dir == .centralToPeripheral, newEvent: dir == .centralToPeripheral && !answers,
-                        payload: Int(h.length), record: r.number, interval: l.interval)
+                        payload: Int(h.length), record: r.number, interval: l.interval,
+                        update: l.pendingUpdate.map { ($0.instant, $0.interval, $0.windowOffset) })
         // The connection event counter: the nRF Sniffer's own, else counted from the CONNECT_IND's first event.
         var counter: Int? = l.connectRecord != nil ? l.events.counter : nil
         if case let .nordic(n) = info.header { counter = Int(n.eventCounter) }
@@ -457,12 +458,13 @@ public final class LinkLayerDecoder {
         case 3:
             stats.control += 1
             do {
-                let d = try LLControl.decode(payload)
+                var d = try LLControl.decode(payload)
                 show(.control(d))
                 encryptionProcedure(d, dir, l, r)
-                sniffedLimits(d, dir, l, record: r.number)
+                d.notApplied = sniffedLimits(d, dir, l, record: r.number, counter: counter)
                 cisSetup(d, l)
-                if let effect = d.effect { control(effect, l, r, counter: counter) }
+                if let effect = d.effect, let refused = control(effect, l, r, counter: counter) { d.notApplied = refused }
+                if d.notApplied != nil { show(.control(d)) }
             } catch {
                 e.radio = radio
                 pipeline.markMalformed(&e, r, layer: "LL control PDU", error)

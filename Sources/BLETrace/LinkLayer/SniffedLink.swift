@@ -13,10 +13,9 @@ extension LinkLayerDecoder {
         var interval: Int?
         var latency: Int?
         var timeout: Int?
-        /// An LL_CONNECTION_UPDATE_IND waiting for its instant (the event counter it takes effect at).
-        var pendingUpdate: (interval: Int, latency: Int, timeout: Int, instant: Int)?
-        /// Updates not applied: impossible values (interval or timeout 0) or an instant already past.
-        var refusedUpdates = 0
+        /// An LL_CONNECTION_UPDATE_IND waiting for its instant (the event counter it takes effect at), with its
+        /// transmit window offset (1.25 ms units).
+        var pendingUpdate: (interval: Int, latency: Int, timeout: Int, instant: Int, windowOffset: Int)?
         var encrypted = false
         /// LL_ENC_RSP seen: encryption starts unless the peripheral rejects it.
         var encryptionPending = false

@@ -429,7 +429,7 @@ struct LLControlTests {
         #expect(u.name == "LL_CONNECTION_UPDATE_IND")
         #expect(u.fields["interval"] == .int(40) && u.fields["instant"] == .int(77) && u.fields["window_offset"] == .int(5))
         #expect(u.detail == "interval 50.00 ms, latency 1, timeout 3000 ms, instant 77")
-        #expect(u.effect == .update(interval: 40, latency: 1, timeout: 300, instant: 77))
+        #expect(u.effect == .update(interval: 40, latency: 1, timeout: 300, instant: 77, windowOffset: 5))
         let m = try decode([0x01, 0xFF, 0x00, 0x00, 0x00, 0x01] + LL.le16(9))
         #expect(m.fields["used_channels"] == .int(9) && m.fields["instant"] == .int(9))
         let t = try decode([0x02, 0x13])
@@ -661,9 +661,23 @@ struct LLConnectionTests {
         // Impossible values (interval 0) and an instant already past change nothing.
         let zero = LL.data(llid: 3, sn: 0, [0x00, 1] + LL.le16(0) + LL.le16(0) + LL.le16(0) + LL.le16(600) + LL.le16(50))
         let late = LL.data(llid: 3, sn: 0, [0x00, 1] + LL.le16(0) + LL.le16(80) + LL.le16(0) + LL.le16(600) + LL.le16(5))
-        for bad in [zero, late] {
+        // …and are flagged on the PDU, in text and JSON.
+        for (bad, why) in [(zero, "impossible_values"), (late, "instant_passed")] {
             let r = LL.run([connect, at(2, bad, event: 10), at(3, empty, event: 60)])
             #expect(r.analyzer.pipeline.connections.all.first?.updates.isEmpty == true)
+            let control = r.events[1].layer("ll")?["control"]?.objectValue
+            #expect(control?["not_applied"] == .string(why), "\(String(describing: control))")
+            #expect(r.events[1].summary.hasSuffix(why == "instant_passed"
+                ? "(not applied: its instant is not ahead of this event)" : "(not applied: impossible values)"))
+        }
+        #expect(applied.events[1].layer("ll")?["control"]?.objectValue?["not_applied"] == nil)
+        // A channel map update with one channel, or an instant already past, is not applied either.
+        let oneChannel = LL.data(llid: 3, sn: 0, [0x01, 0x01, 0x00, 0x00, 0x00, 0x00] + LL.le16(20))
+        let pastMap = LL.data(llid: 3, sn: 0, [0x01, 0xFF, 0x00, 0x00, 0x00, 0x00] + LL.le16(5))
+        let goodMap = LL.data(llid: 3, sn: 0, [0x01, 0xFF, 0x00, 0x00, 0x00, 0x00] + LL.le16(20))
+        for (map, why) in [(oneChannel, "impossible_values"), (pastMap, "instant_passed"), (goodMap, nil)] {
+            let r = LL.run([connect, at(2, map, event: 10)])
+            #expect(r.events[1].layer("ll")?["control"]?.objectValue?["not_applied"] == why.map { .string($0) })
         }
         let s = summary.sections.first { $0.name == "link_layer" }
         #expect(s?.text.contains { $0.contains("terminated at record 3 (Remote User Terminated Connection)") } == true)

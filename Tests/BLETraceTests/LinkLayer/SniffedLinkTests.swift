@@ -185,4 +185,21 @@ import Testing
         #expect(ev.missed(interval: 40) == 4)
         #expect(ev.missed(interval: nil) == nil)
     }
+
+    /// The gap across a connection update's instant holds the events up to the instant at the old interval (the
+    /// instant's event one old interval plus the transmit window offset after the one before it), then the new
+    /// interval: a switch from 7.5 ms to 45 ms with an 18.75 ms offset is one event, not three (whad-team
+    /// ble_pairing records 210–211, whose event counter then ran 16 events ahead).
+    @Test func theGapAcrossAnInstantCountsTheOffsetAndTheNewInterval() {
+        let update = (instant: 105, interval: 36, windowOffset: 15)
+        // Event 104 to the instant's event 105: 7.5 ms + 18.75 ms.
+        #expect(ConnectionEvents.steps(26_250, interval: 6, from: 104, update: update) == 1)
+        // From 103: two events; one more 45 ms interval after the instant: three.
+        #expect(ConnectionEvents.steps(33_750, interval: 6, from: 103, update: update) == 2)
+        #expect(ConnectionEvents.steps(78_750, interval: 6, from: 103, update: update) == 3)
+        // Before the instant's event: old intervals only.
+        #expect(ConnectionEvents.steps(15_000, interval: 6, from: 100, update: update) == 2)
+        // No update: the old interval.
+        #expect(ConnectionEvents.steps(26_250, interval: 6, from: 104, update: nil) == 4)
+    }
 }

@@ -8,6 +8,11 @@ extension LLControlPDU {
         let detail = b.count
         writeDetail(into: &b)
         if b.count == detail { b.removeSubrange(start...) }
+        switch notApplied {
+        case .impossibleValues?: b.append(string: " (not applied: impossible values)")
+        case .instantPassed?: b.append(string: " (not applied: its instant is not ahead of this event)")
+        case nil: break
+        }
     }
 
     static func join(_ names: [String], _ separator: String, into b: inout [UInt8]) {
@@ -217,5 +222,6 @@ extension LLControlPDU {
             if !bytes.isEmpty { s.field("parameters", hex: bytes) }
         }
         if surplus > 0 { s.field("surplus_bytes", surplus) }
+        if let n = notApplied { s.field("not_applied", n.rawValue) }
     }
 }
