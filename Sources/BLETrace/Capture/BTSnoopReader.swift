@@ -31,7 +31,7 @@ public final class BTSnoopReader: RecordReader {
     public var position: Int { input.offset }
 
     public func next() throws -> Record? {
-        if try input.atEnd() { return nil }
+        if try input.atCleanEnd() { return nil }
         let recordNumber = number + 1
         let recordOffset = input.offset
         guard try input.ensure(24) else {

@@ -130,7 +130,12 @@ public final class InputBuffer {
     /// " (reason)" when the source failed, else "" — appended to truncation messages.
     public var sourceNote: String {
         guard let e = sourceError else { return "" }
-        if case let .truncated(_, _, reason)? = e as? CaptureError { return " (\(reason))" }
+        switch e as? CaptureError {
+        case let .truncated(_, _, reason)?: return " (\(reason))"
+        case let .truncatedStream(container, _, decompressed)?:
+            return " (\(container) data ends early (after \(decompressed) uncompressed bytes))"
+        default: break
+        }
         return " (\(e))"
     }
 
@@ -151,5 +156,13 @@ public final class InputBuffer {
     /// True once every byte has been consumed.
     public func atEnd() throws -> Bool {
         try !ensure(1)
+    }
+
+    /// True once every byte has been consumed and the source ended cleanly; throws the source's error when it
+    /// failed at a record boundary (a gzip stream cut short after a whole record): the records before it stand.
+    public func atCleanEnd() throws -> Bool {
+        guard try atEnd() else { return false }
+        if let e = sourceError { throw e }
+        return true
     }
 }

@@ -148,7 +148,18 @@ public enum CaptureError: Error, Equatable, Sendable, CustomStringConvertible {
     case noSuchLog(requested: Int, count: Int)
     /// The file ends inside a record (or a record claims more bytes than the file holds).
     case truncated(record: Int, offset: Int, reason: String)
+    /// A compressed stream (gzip, zlib) that ends before its end: the compressed bytes read and the bytes they
+    /// gave.
+    case truncatedStream(container: String, compressed: Int, decompressed: Int)
     case readFailed(record: Int, offset: Int, reason: String)
+
+    /// The file (or the stream inside it) ends early: what came before it is readable.
+    public var isTruncation: Bool {
+        switch self {
+        case .truncated, .truncatedStream: return true
+        default: return false
+        }
+    }
 
     public var description: String {
         switch self {
@@ -167,6 +178,10 @@ public enum CaptureError: Error, Equatable, Sendable, CustomStringConvertible {
             return "--log \(requested): there is no log \(requested); the file holds \(count == 1 ? "1 Bluetooth log" : "\(count) Bluetooth logs") (--list-logs lists them)"
         case let .truncated(record, offset, reason):
             return "record \(record) at byte offset \(offset) is truncated: \(reason)"
+        case let .truncatedStream(container, compressed, decompressed) where decompressed == 0:
+            return "truncated \(container) stream: it ends after \(compressed) compressed bytes, before any data"
+        case let .truncatedStream(container, compressed, decompressed):
+            return "truncated \(container) stream: it ends after \(compressed) compressed bytes (\(decompressed) byte\(decompressed == 1 ? "" : "s") decompressed)"
         case let .readFailed(record, offset, reason):
             return "reading record \(record) at byte offset \(offset) failed: \(reason)"
         }

@@ -52,6 +52,7 @@ public enum TriageAnalysis {
             opened = try InputOpener.open(path: unit.path, log: unit.log)
         } catch let e as CaptureError {
             c.error = e.description
+            if e.isTruncation { c.status = .damaged } // cut short before any record: damaged, not unreadable
             return finish(TriageRecord(capture: c))
         } catch {
             c.error = "\(error)"

@@ -128,6 +128,8 @@ public enum TriageInputs {
         let logs: [ContainedLog]
         do {
             logs = try InputOpener.open(path: path).logs
+        } catch let e as CaptureError where e.isTruncation {
+            return [TriageUnit(path: path, sha256: fileHash, fileSHA256: fileHash)] // analysed as far as it goes
         } catch let e as CaptureError {
             return [TriageUnit(path: path, sha256: fileHash, fileSHA256: fileHash, openError: e.description)]
         } catch {

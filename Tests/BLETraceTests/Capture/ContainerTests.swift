@@ -37,6 +37,44 @@ import Testing
         #expect(reason.contains("gzip data ends early"))
     }
 
+    /// A gzip stream cut before its first byte of data is a truncated stream, not "an empty file" (issue #37).
+    @Test func gzipCutBeforeAnyDataSaysTruncatedStream() throws {
+        let gz = try Deflate.compress(Samples.scan().writer.bytes, gzip: true)
+        let path = TestSupport.temporaryFile(Array(gz.prefix(10))) // the gzip header alone
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        #expect(throws: CaptureError.truncatedStream(container: "gzip", compressed: 10, decompressed: 0)) {
+            try InputOpener.open(path: path)
+        }
+        // A few bytes of data ("btsn"…): too few to know the format, so not guessed to be text either.
+        let few = TestSupport.temporaryFile(Array(gz.prefix(12)))
+        defer { try? FileManager.default.removeItem(atPath: few) }
+        #expect(throws: CaptureError.truncatedStream(container: "gzip", compressed: 12, decompressed: 1)) {
+            try InputOpener.open(path: few)
+        }
+        #expect(CaptureError.truncatedStream(container: "gzip", compressed: 12, decompressed: 0).description
+            == "truncated gzip stream: it ends after 12 compressed bytes, before any data")
+        // Triage stores it as damaged (a cut file), not failed.
+        let record = TriageAnalysis.analyse(TriageUnit(path: path, sha256: "x", fileSHA256: "x"), options: .init())
+        #expect(record.capture.status == .damaged && record.capture.records == 0)
+    }
+
+    /// A gzip stream whose data is whole but whose trailer is cut (at a record boundary): every record is read,
+    /// then the cut is the reader's error, for btsnoop and for a pcap spooled from the stream alike.
+    @Test func gzipCutAtARecordBoundaryEndsInError() throws {
+        for scenario in [Samples.scan(), Samples.encryptedLink()] {
+            let bytes = scenario.writer.bytes
+            let gz = try Deflate.compress(bytes, gzip: true)
+            let path = TestSupport.temporaryFile(Array(gz.prefix(gz.count - 4)))
+            defer { try? FileManager.default.removeItem(atPath: path) }
+            let (records, error) = TestSupport.readAll(try InputOpener.open(path: path).reader)
+            #expect(records.count == scenario.writer.count)
+            guard case let .truncatedStream(container, _, decompressed)? = error else {
+                Issue.record("expected a truncated stream, got \(String(describing: error))"); continue
+            }
+            #expect(container == "gzip" && decompressed == bytes.count)
+        }
+    }
+
     @Test func pcapFromANonFileSourceIsSpooled() throws {
         let bytes = Samples.encryptedLink().writer.bytes
         let opened = try InputOpener.open(source: MemorySource(bytes), path: "-", log: nil, depth: 0)

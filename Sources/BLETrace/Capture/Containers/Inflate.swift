@@ -43,8 +43,8 @@ public final class InflateSource: ByteSource {
             case Z_OK, Z_BUF_ERROR:
                 if produced > 0 { return produced }
                 if upstreamDone && inputStart == inputEnd {
-                    throw CaptureError.truncated(record: 0, offset: Int(stream.total_in),
-                                                 reason: "\(label) data ends early (after \(stream.total_out) uncompressed bytes)")
+                    throw CaptureError.truncatedStream(container: label, compressed: Int(stream.total_in),
+                                                       decompressed: Int(stream.total_out))
                 }
             case Z_STREAM_END:
                 // Another gzip member may follow (concatenated .gz files).

@@ -35,7 +35,8 @@ public enum InputOpener {
     static func open(source: ByteSource, path: String?, log: Int?, depth: Int) throws -> OpenedCapture {
         let input = InputBuffer(source: source)
         let head = try input.peek(4096)
-        if head.isEmpty { throw CaptureError.emptyFile }
+        // Nothing at all: an empty file, or a compressed stream cut short before its first byte of data.
+        if head.isEmpty { throw input.sourceError ?? CaptureError.emptyFile }
         let magic = Array(head.prefix(4))
         if magic.count >= 2 && magic[0] == 0x1F && magic[1] == 0x8B {
             guard depth < 3 else { throw CaptureError.badHeader("gzip nested too deeply") }
@@ -59,10 +60,14 @@ public enum InputOpener {
                     let tmp = try spool(BufferedSource(input))
                     defer { unlink(tmp) }
                     reader = try PcapReader(path: tmp, format: format)
+                    // A stream cut short: libpcap reads what came before, then the reader ends with the cut.
+                    if let e = input.sourceError { return OpenedCapture(reader: EndsInError(reader, e), containers: [], logs: [], chosenLog: nil) }
                 }
             }
             return OpenedCapture(reader: reader, containers: [], logs: [], chosenLog: nil)
         }
+        // A stream cut short within the bytes peeked, in no format known: the cut is the news, not a guess at text.
+        if let e = input.sourceError { throw e }
         if looksLikeText(head) {
             return try openBugreportText(input: input, name: path ?? "text", log: log)
         }
@@ -236,5 +241,20 @@ struct LineSequence: Sequence, IteratorProtocol {
             let n = (try? chunk.withUnsafeMutableBytes { try source.read(into: $0) }) ?? 0
             if n == 0 { done = true } else { buffer.append(contentsOf: chunk[0..<n]) }
         }
+    }
+}
+
+/// A reader whose records are another's, ending with an error instead of a clean end: a pcap spooled from a
+/// compressed stream that was cut short.
+final class EndsInError: RecordReader {
+    let inner: RecordReader
+    let error: Error
+    init(_ inner: RecordReader, _ error: Error) { self.inner = inner; self.error = error }
+    var format: CaptureFormat { inner.format }
+    var linkType: Int { inner.linkType }
+    var position: Int { inner.position }
+    func next() throws -> Record? {
+        if let r = try inner.next() { return r }
+        throw error
     }
 }
