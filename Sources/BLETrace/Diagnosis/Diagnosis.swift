@@ -196,12 +196,22 @@ public enum Weakness: Sendable, Equatable, Hashable {
     case zeroKey(String)
 }
 
+/// What kind of capture a file is, for saying why it lacks something: a host's snoop log (btsnoop, as Android
+/// writes it), a radio sniffer's capture, or another host-side HCI capture (PacketLogger, btmon, pcap of HCI).
+public enum CaptureSource: Sendable, Equatable, Hashable {
+    case snoopLog, sniffer, hostCapture
+
+    public init(format: CaptureFormat, linkType: Int) {
+        if LinkType.isSniffer(linkType) { self = .sniffer } else { self = format == .btsnoop ? .snoopLog : .hostCapture }
+    }
+}
+
 /// What is wrong with a capture itself.
 public enum CaptureProblem: Sendable, Equatable, Hashable {
     /// The file ends in damage or is truncated: reading stopped there.
     case damaged(reason: String)
-    /// Records the snoop filter cut short (payloads not logged).
-    case filtered(records: Int)
+    /// Records the capture cut short (payloads not logged), and what kind of capture cut them.
+    case filtered(records: Int, by: CaptureSource)
     /// Timestamps go backwards at this record (by `micros`).
     case timeBackwards(micros: Int64)
     /// Timestamps jump forward by more than a day at this record.

@@ -104,13 +104,13 @@ public final class DiagnosisEngine: AnalysisLayer {
     }
 
     /// Notes that reading stopped on damage (the analyzer calls this before asking for the diagnoses).
-    func damaged(_ error: CaptureError?, filtered: Int) {
+    func damaged(_ error: CaptureError?, filtered: Int, source: CaptureSource) {
         if let e = error {
             context.raise(Diagnosis(id: .captureIncomplete, facts: DiagnosisFacts(problem: .damaged(reason: e.description)),
                                     evidence: [context.lastRecord + 1]))
         }
         if filtered > 0 {
-            context.raise(Diagnosis(id: .captureIncomplete, facts: DiagnosisFacts(problem: .filtered(records: filtered)),
+            context.raise(Diagnosis(id: .captureIncomplete, facts: DiagnosisFacts(problem: .filtered(records: filtered, by: source)),
                                     evidence: [context.firstFilteredRecord ?? 1]))
         }
     }

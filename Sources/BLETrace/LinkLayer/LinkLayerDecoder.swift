@@ -151,6 +151,9 @@ public final class LinkLayerDecoder {
         let aa = packet.accessAddress
         if let proposed = proposedCRCInit[aa] {
             if proposed.crc == value { return nil } // the same packet again (a retransmission, or a copy)
+            // Packets that check with the advertising CRCInit are advertising packets whose access address was
+            // received with bit errors (0x8E89BE96 for 0x8E89BED6), not a link: a link's CRCInit is random.
+            if proposed.initial == LLCRC.advertisingInit { return nil }
             if LLCRC.check(packet.pdu, initial: proposed.initial, value: value), links.count < LinkLayerDecoder.maxLinks {
                 proposedCRCInit[aa] = nil
                 let l = newLink(aa)

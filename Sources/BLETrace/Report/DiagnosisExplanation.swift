@@ -161,7 +161,10 @@ extension DiagnosisText {
     static func captureExplanation(_ p: CaptureProblem?) -> String {
         switch p {
         case .damaged?: return "Reading stopped at the damage; everything after it is missing, and absences near the end may be the capture's."
-        case .filtered?: return "The phone's snoop log was filtered: payloads were not logged, so values and some protocol steps cannot be seen."
+        case .filtered(_, .snoopLog)?:
+            return "The phone's snoop log was filtered: payloads were not logged, so values and some protocol steps cannot be seen."
+        case .filtered(_, .sniffer)?, .filtered(_, .hostCapture)?:
+            return "These packets are longer than the capture's snapshot length: only their first bytes were read, so what came after the cut (values, some protocol steps) cannot be seen."
         case .timeBackwards?: return "Time went backwards in the file; latencies and timeouts across that point are not computed."
         case .timeJump?: return "The clock jumped by more than a day between two records; durations across it are not real."
         case .alreadyOpen?: return "Their setup (and any pairing or discovery before it) is not in the capture; responses to requests made before the start may appear unmatched."

@@ -200,7 +200,8 @@ public enum DiagnosisText {
     static func captureTitle(_ p: CaptureProblem?) -> String {
         switch p {
         case let .damaged(reason)?: return "The file is damaged or truncated: \(reason)"
-        case let .filtered(n)?: return "\(n) record\(n == 1 ? " was" : "s were") cut short by the capture (payloads not logged)"
+        case let .filtered(n, source)?:
+            return "\(n) record\(n == 1 ? " was" : "s were") cut short by the capture (\(source == .snoopLog ? "payloads not logged" : "longer than its snapshot length"))"
         case let .timeBackwards(m)?: return "Timestamps go backwards (by \(seconds(m)))"
         case let .timeJump(m)?: return "Timestamps jump forward by \(seconds(m))"
         case let .alreadyOpen(n)?: return "\(n) connection\(n == 1 ? " was" : "s were") already open when the capture began"

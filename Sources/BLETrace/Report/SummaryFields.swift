@@ -166,7 +166,9 @@ public enum SummaryRender {
             lines.append("  Malformed:   \(s.stats.malformed) (records \(recs)\(s.stats.malformed > 10 ? ", …" : ""))")
         }
         if s.stats.filtered > 0 {
-            lines.append("  Filtered:    \(s.stats.filtered) records cut short by the capture (payloads not logged)")
+            let why = CaptureSource(format: s.capture.format, linkType: s.capture.linkType) == .snoopLog
+                ? "payloads not logged" : "longer than its snapshot length"
+            lines.append("  Filtered:    \(s.stats.filtered) record\(s.stats.filtered == 1 ? "" : "s") cut short by the capture (\(why))")
         }
         lines.append("  Connections: \(s.connectionCount)")
         // The text lists the first connections; JSON has them all.

@@ -124,7 +124,7 @@ public final class Analyzer {
         let warnings = pipeline.finish()
         let engine = layers.lazy.compactMap { $0 as? DiagnosisEngine }.first
         engine?.see(layers)
-        engine?.damaged(failure, filtered: pipeline.stats.filtered)
+        engine?.damaged(failure, filtered: pipeline.stats.filtered, source: CaptureSource(format: info.format, linkType: info.linkType))
         var summary = Summary(capture: info, stats: pipeline.stats, connections: pipeline.connections.all,
                               connectionCount: pipeline.connections.total,
                               sections: layers.compactMap { $0.summary() }, warnings: warnings, error: failure)

@@ -50,6 +50,33 @@ import Testing
         if case .damaged? = d.facts.problem {} else { Issue.record("expected damage, got \(String(describing: d.facts.problem))") }
     }
 
+    /// Records cut short are explained by the kind of capture: a phone's filtered snoop log leaves payloads out;
+    /// a sniffer or another host capture has a snapshot length (issue #37: a HackRF capture was told its "phone's
+    /// snoop log was filtered").
+    @Test func cutShortRecordsAreExplainedByTheCapturesKind() throws {
+        #expect(CaptureSource(format: .btsnoop, linkType: 1002) == .snoopLog)
+        #expect(CaptureSource(format: .pcap, linkType: LinkType.bluetoothLELLWithPHDR) == .sniffer)
+        #expect(CaptureSource(format: .pcapng, linkType: LinkType.nordicBLE) == .sniffer)
+        #expect(CaptureSource(format: .packetLogger, linkType: 0) == .hostCapture)
+        func text(_ source: CaptureSource) -> (String, String) {
+            let d = Diagnosis(id: .captureIncomplete, facts: DiagnosisFacts(problem: .filtered(records: 2, by: source)), evidence: [5])
+            return (DiagnosisText.title(d), DiagnosisText.explanation(d))
+        }
+        #expect(text(.snoopLog).0.hasSuffix("(payloads not logged)") && text(.snoopLog).1.hasPrefix("The phone's snoop log was filtered"))
+        for source in [CaptureSource.sniffer, .hostCapture] {
+            #expect(text(source).0.hasSuffix("(longer than its snapshot length)"))
+            #expect(!text(source).1.contains("phone") && text(source).1.contains("snapshot length"))
+        }
+        // The HackRF capture: its record 1665 is longer than the file's snapshot length (264).
+        guard let dir = TestSupport.sharedCaptures else { return }
+        let path = dir.appendingPathComponent("blakete__Boston-Mesh-Open-Source-Base-Station__data__hackrf_BLE_sniff_20_channels_for_bitchat.pcap").path
+        guard FileManager.default.fileExists(atPath: path) else { return }
+        let summary = TestSupport.analyze(try CaptureFile.open(path: path), path: path).1
+        let d = try #require(summary.diagnoses.first { $0.id == .captureIncomplete && $0.firstRecord == 1665 })
+        #expect(d.facts.problem == .filtered(records: 1, by: .sniffer))
+        #expect(!DiagnosisText.explanation(d).contains("phone"))
+    }
+
     @Test func cleanSamplesHaveNoErrorDiagnosis() throws {
         for s in [Samples.gattSession(), Samples.scan(), Samples.diffSession(bad: false), Samples.ancsSession(), Samples.encryptedLink()] {
             let errors = try DX.run(s).filter { $0.severity == .error }

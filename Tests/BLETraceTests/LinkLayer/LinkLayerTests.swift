@@ -257,6 +257,11 @@ struct LLCRCTests {
         // Disagreeing CRCInits on one access address (noise that hit it twice): still no link.
         let clash = LL.run([Self.unchecked(1, 0x1122_3344, empty, crcInit: 0x12_3456), Self.unchecked(2, 0x1122_3344, other, crcInit: 0x00_0777)])
         #expect(clash.summary.connections.isEmpty)
+        // Advertising packets received with a bit error in the access address (0x8E89BE96 for 0x8E89BED6) agree
+        // on the advertising CRCInit: no link (the HackRF capture's phantom connections).
+        let damaged = LL.run([Self.unchecked(1, 0x8E89_BE96, empty, crcInit: LLCRC.advertisingInit),
+                              Self.unchecked(2, 0x8E89_BE96, other, crcInit: LLCRC.advertisingInit)])
+        #expect(damaged.summary.connections.isEmpty)
     }
 
     @Test("a packet whose computed CRC is wrong is flagged, counted and kept from higher layers")
