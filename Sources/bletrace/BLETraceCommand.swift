@@ -17,8 +17,9 @@ struct BLETraceCommand: ParsableCommand {
         from standard input with '-', and Android bugreport zips or text) and decodes HCI, L2CAP, ATT/GATT, \
         SMP and advertising into a timeline.
 
-        Exit status: 0 success, 1 differences found (diff), 2 input errors (the output then holds \
-        everything decoded before the damage).
+        Exit status: 0 success, 1 differences found (diff) or a diagnosis at or above --fail-on's \
+        severity (analyze, triage), 2 input errors (the output then holds everything decoded before the \
+        damage).
 
         Examples:
           bletrace analyze btsnoop_hci.log
