@@ -77,7 +77,11 @@ public final class AudioStreams: AnalysisLayer {
         if let v = f.maxSDU { streams[i].maxSDU = v }
         if let v = f.presentationDelayMicros { streams[i].presentationDelay = v }
         let previous = streams[i].states.last?.state
-        if previous != f.state, streams[i].states.count < AudioStreams.maxStates { streams[i].states.append((f.state, ctx.record, ctx.time)) }
+        if previous != f.state {
+            // Bounded: past `maxStates` the last entry is the latest state, so the list always ends where the ASE is.
+            if streams[i].states.count < AudioStreams.maxStates { streams[i].states.append((f.state, ctx.record, ctx.time)) }
+            else { streams[i].states[AudioStreams.maxStates - 1] = (f.state, ctx.record, ctx.time) }
+        }
         if f.state == 4, streams[i].streaming == nil || streams[i].stopped != nil {
             streams[i].streaming = (ctx.record, ctx.time)
             streams[i].stopped = nil

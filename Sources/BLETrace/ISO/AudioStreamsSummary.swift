@@ -56,6 +56,15 @@ extension AudioStreamRow {
         return f
     }
 
+    /// "Idle (138) → Codec Configured (168) → …": every state up to 12, else the first 8, "…" and the last 3,
+    /// so the list always ends with the state the ASE was left in.
+    static func statesText(_ states: [(state: UInt8, record: Int)]) -> String {
+        let shown = states.count <= 12 ? states : Array(states.prefix(8)) + Array(states.suffix(3))
+        var parts = shown.map { "\(stateName($0.state)) (\($0.record))" }
+        if states.count > 12 { parts.insert("…", at: 8) }
+        return parts.joined(separator: " → ")
+    }
+
     static func text(_ rows: [AudioStreamRow]) -> [String] {
         var out = ["  Audio:       \(rows.count) stream\(rows.count == 1 ? "" : "s") (ASEs: codec, CIS, states, audio carried)"]
         for r in rows.prefix(SummaryRender.textListed) {
@@ -65,7 +74,7 @@ extension AudioStreamRow {
             if let cig = s.cig, let cis = s.cis {
                 line += "; CIS \(cis) of CIG \(cig)" + (r.cis.map { " (#\($0), handle \(Hex.hex(r.cisHandle ?? 0, width: 4)))" } ?? " (not established in the capture)")
             }
-            line += "; " + s.states.prefix(8).map { "\(stateName($0.state)) (\($0.record))" }.joined(separator: " → ") + (s.states.count > 8 ? " → …" : "")
+            line += "; " + statesText(s.states.map { ($0.state, $0.record) })
             if let st = s.streaming {
                 line += "; streamed from record \(st.record)" + (s.stopped.map { " to \($0.record) (\(Fmt.seconds(micros: $0.time.micros - st.time.micros)) s)" } ?? " to the end")
             } else {

@@ -18,7 +18,7 @@ final class ISOTracker {
     /// The BIGs: the sync they were created over (synchronised ones), their BIS handles, the peer.
     var bigs: [UInt8: (sync: UInt16?, handles: [UInt16])] = [:]
     /// Periodic advertising syncs: handle → advertiser; the create-sync's advertiser waiting for its handle.
-    var syncs: [UInt16: BDAddr] = [:]
+    var syncs: [UInt16: (address: BDAddr, type: AddressType)] = [:]
     var bigSyncRequests: [UInt8: UInt16] = [:]
     static let maxSyncs = 256
 
@@ -93,13 +93,13 @@ final class ISOTracker {
                                    maxSDU: nil, maxPDU: EachWay(g.maxPDU, g.maxPDU), phy: g.phy.map { EachWay($0, $0) },
                                    transportLatency: EachWay(g.transportLatency, g.transportLatency), nse: g.nse, bn: EachWay(g.bn, g.bn),
                                    flushTimeout: nil, framing: nil)
-                connections.isochronous(handle: h, link: link, peer: peer, peerType: nil, role: nil, record: record, at: time)
+                connections.isochronous(handle: h, link: link, peer: peer?.address, peerType: peer?.type, role: nil, record: record, at: time)
             }
             bigs[g.big] = (sync, g.handles)
         case let .bigEnded(big, reason, _):
             end(big: big, reason: reason, connections: connections, record: record, at: time)
         case let .periodicSyncEstablished(s) where s.status == 0:
-            if syncs.count < ISOTracker.maxSyncs || syncs[s.handle] != nil { syncs[s.handle] = s.address }
+            if syncs.count < ISOTracker.maxSyncs || syncs[s.handle] != nil { syncs[s.handle] = (s.address, AddressType(hci: s.addressType, address: s.address)) }
         default:
             break
         }

@@ -67,16 +67,19 @@ final class ControllerResetRule: DiagnosisRule {
 }
 
 /// `command_rejected`: an HCI command answered with an error status, grouped by command and status. A
-/// connection that failed is the link rules' (its Command Status is the first sign, not a separate cause).
+/// connection that failed is the link rules' (its Command Status is the first sign, not a separate cause), and a
+/// data path refused on an open stream is `iso_path_missing`'s.
 /// What the trace shows to be the host's own doing or an optional feature is context (info, with the reason):
 /// a vendor command (capability probes), Unknown HCI Command or Unsupported Feature (a feature the controller
-/// lacks), Unknown Connection Identifier (the link closed first), an informational command (a capability probe),
+/// lacks), Unknown Connection Identifier (the link closed first, or was not open), an informational command (a capability probe),
 /// a cancel with nothing to cancel, and the same command again after it had just succeeded.
 final class CommandRejectedRule: DiagnosisRule {
     let inputs: [DiagnosisInput] = [.hciCommand, .hciEvent]
     /// Per opcode: the last command sent, and the last that succeeded with its record and time (bounded: one
     /// entry per opcode, at most `maxOpcodes`).
     @exclusivity(unchecked) var sent: [UInt16: HCICommandBody] = [:]
+    /// Per opcode: the connection the last command sent named, when one was open on its handle.
+    @exclusivity(unchecked) var sentOn: [UInt16: Int] = [:]
     @exclusivity(unchecked) var succeeded: [UInt16: (command: HCICommandBody, record: Int, time: Int64)] = [:]
     static let maxOpcodes = 512
     /// How long after a success the same command counts as a repeat.
@@ -84,9 +87,14 @@ final class CommandRejectedRule: DiagnosisRule {
     /// Inquiry Cancel, Exit Periodic Inquiry Mode, Create Connection Cancel, Remote Name Request Cancel and LE
     /// Create Connection Cancel (which cancels LE Extended Create Connection too).
     static let cancels: Set<UInt16> = [0x0402, 0x0404, 0x0408, 0x041A, 0x200E]
+    /// LE Setup ISO Data Path: its refusal on an open CIS or BIS is `iso_path_missing`'s.
+    static let setupISODataPath: UInt16 = 0x206E
 
     func hciCommand(_ c: HCICommandBody, _ e: TraceEvent, _ ctx: DiagnosisContext) {
-        if sent[c.opcode] != nil || sent.count < CommandRejectedRule.maxOpcodes { sent[c.opcode] = c }
+        if sent[c.opcode] != nil || sent.count < CommandRejectedRule.maxOpcodes {
+            sent[c.opcode] = c
+            sentOn[c.opcode] = ctx.connection(e.connection).flatMap { $0.closedRecord == nil ? $0.id : nil }
+        }
     }
 
     func hciEvent(_ h: HCIEventBody, _ e: TraceEvent, _ ctx: DiagnosisContext) {
@@ -108,12 +116,14 @@ final class CommandRejectedRule: DiagnosisRule {
             }
             return
         }
+        // A data path refused on an open stream is iso_path_missing's evidence: one incident, one diagnosis.
+        if op == CommandRejectedRule.setupISODataPath, sentOn[op] != nil { return }
         var f = DiagnosisFacts(reason: status, opcode: op)
-        f.benign = benign(op, status: status, command: command, e)
+        f.benign = benign(op, status: status, command: command, e, ctx)
         ctx.raise(Diagnosis(id: .commandRejected, facts: f, evidence: [e.record]))
     }
 
-    func benign(_ op: UInt16, status: UInt8, command: HCICommandBody?, _ e: TraceEvent) -> Benign? {
+    func benign(_ op: UInt16, status: UInt8, command: HCICommandBody?, _ e: TraceEvent, _ ctx: DiagnosisContext) -> Benign? {
         if op >> 10 == 0x3F { return .vendorCommand }
         // Unknown HCI Command, Unsupported Feature or Parameter Value, Unsupported Remote / LL Parameter Value.
         if [0x01, 0x11, 0x1A, 0x20].contains(status) { return .optionalFeature }
@@ -121,7 +131,13 @@ final class CommandRejectedRule: DiagnosisRule {
         // controller has: a refusal is a capability probe's answer.
         if op >> 10 == 0x04 { return .optionalFeature }
         if CommandRejectedRule.cancels.contains(op) { return .nothingToCancel }
-        if status == 0x02 { return .racedDisconnect }
+        // Unknown Connection Identifier is a race only when the link the command named closed before the answer
+        // (or was not open when it was sent); a link still open was refused for real (a BIS the controller
+        // cannot set a data path on).
+        if status == 0x02 {
+            if let id = sentOn[op], ctx.connection(id)?.closedRecord == nil { return nil }
+            return .racedDisconnect
+        }
         // The same parameters (compared in words, only here, on a failure) as a success moments before.
         if let s = succeeded[op], let command, e.timestamp.micros &- s.time <= CommandRejectedRule.repeatWindow,
            String(describing: s.command.params) == String(describing: command.params) {
