@@ -145,7 +145,10 @@ public enum StandardLayers {
         layers.append(LinkStatistics(att: layers.lazy.compactMap { $0 as? ATTLayer }.first))
         let iso = ISOStreams()
         layers.append(iso)
-        if let att = layers.lazy.compactMap({ $0 as? ATTLayer }).first { layers.append(AudioStreams(att: att, iso: iso)) }
+        if let att = layers.lazy.compactMap({ $0 as? ATTLayer }).first {
+            layers.append(AudioStreams(att: att, iso: iso))
+            layers.append(Broadcasts(att: att, iso: iso))
+        }
         layers.append(Findings())
         layers.append(DiagnosisEngine())
         return layers
