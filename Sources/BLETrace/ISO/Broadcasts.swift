@@ -157,8 +157,10 @@ public final class Broadcasts: AnalysisLayer {
         broadcasts[i].endLost = lost
     }
 
-    /// Broadcast_ID (service data 0x1852) and Broadcast Name (AD type 0x30) of an advertiser.
+    /// Broadcast_ID (service data 0x1852) and Broadcast Name (AD type 0x30) of an advertiser. Only extended
+    /// advertising with an advertising set (SID) can have the periodic advertising a broadcast needs.
     func announcement(_ r: AdvertisingReport) {
+        guard r.sid != nil else { return }
         var id: UInt32?, name: String?
         for ad in ADSequence(r.data) {
             if ad.type == 0x16, ad.data.count == 5 {

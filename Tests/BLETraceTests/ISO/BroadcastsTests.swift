@@ -19,7 +19,7 @@ private typealias B = HCIBuilder
         let source = BDAddr(0xF0_00_00_00_00_11)
         // Extended advertising report: Broadcast_ID 0x123456 and Broadcast Name "Demo".
         let ad: [UInt8] = [6, 0x16, 0x52, 0x18, 0x56, 0x34, 0x12, 5, 0x30] + Array("Demo".utf8)
-        s.controller(.event, B.leMeta(0x0D, [1] + B.le16(0x0000) + [1] + B.addr(source) + [1, 1, 0xFF, 0x7F, 0xC4]
+        s.controller(.event, B.leMeta(0x0D, [1] + B.le16(0x0000) + [1] + B.addr(source) + [1, 1, 0x00, 0x7F, 0xC4]
             + B.le16(0x0000) + [0x00] + [UInt8](repeating: 0, count: 6) + [UInt8(ad.count)] + ad))
         s.commandWithStatus(0x2044, [0, 0, 1] + B.addr(source) + B.le16(0) + B.le16(500) + [0])
         s.controller(.event, B.leMeta(0x0E, [0] + B.le16(0x10) + [0, 1] + B.addr(source) + [2] + B.le16(80) + [5]))
