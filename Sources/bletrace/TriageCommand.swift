@@ -108,7 +108,7 @@ struct Triage: ParsableCommand {
                 records = try store.load().filter { wanted.contains($0.capture.sha256) }
                 if !quiet {
                     let p = outcome.progress
-                    var note = "triaged \(outcome.hashes.count) capture\(outcome.hashes.count == 1 ? "" : "s") from \(files.count) file\(files.count == 1 ? "" : "s") into \(db): \(p.analysed) analysed"
+                    var note = "triaged \(outcome.hashes.count) capture\(outcome.hashes.count == 1 ? "" : "s") from \(files.count) file\(files.count == 1 ? "" : "s") into \(TriageStores.displayName(db)): \(p.analysed) analysed"
                     if p.failed > 0 { note += " (\(p.failed) failed)" }
                     note += ", \(p.skipped) already stored"
                     if p.seconds > 0 && p.analysed > 0 { note += ", \(String(format: "%.1f", Double(p.analysed) / p.seconds)) captures/s" }

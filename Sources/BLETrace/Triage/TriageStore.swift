@@ -81,6 +81,11 @@ public enum TriageStores {
             || (db.contains("=") && (db.contains("dbname=") || db.contains("host=")))
     }
 
+    /// How messages name the store: a PostgreSQL URL or conninfo with its password masked, a file as given.
+    public static func displayName(_ db: String) -> String {
+        isPostgres(db) ? PostgresConninfo.masked(db) : db
+    }
+
     public static func open(_ db: String) throws -> TriageStore {
         isPostgres(db) ? try PostgresTriageStore(conninfo: db) : try SQLiteTriageStore(path: db)
     }
