@@ -193,17 +193,33 @@ public final class PostgresTriageStore: TriageStore {
     }
 
     public func prepare(redacted: Bool, check: Bool) throws {
-        if check {
-            try transaction("cannot create the tables") {
-                // Concurrent CREATE TABLE IF NOT EXISTS can collide in the catalog: one process at a time.
-                try run("SELECT pg_advisory_xact_lock(7260418)")
-                for sql in TriageSchema.ddl { try run(sql) }
-                for (k, v) in Self.initialMeta(redacted: redacted) {
-                    try run("INSERT INTO meta (key, value) VALUES ($1, $2) ON CONFLICT (key) DO NOTHING", [.text(k), .text(v)])
+        if check, try missingTables() {
+            do {
+                try transaction("cannot create the tables") {
+                    // Concurrent CREATE TABLE IF NOT EXISTS can collide in the catalog: one process at a time.
+                    try run("SELECT pg_advisory_xact_lock(7260418)")
+                    for sql in TriageSchema.ddl { try run(sql) }
+                    for (k, v) in Self.initialMeta(redacted: redacted) {
+                        try run("INSERT INTO meta (key, value) VALUES ($1, $2) ON CONFLICT (key) DO NOTHING", [.text(k), .text(v)])
+                    }
                 }
+            } catch let e as TriageStoreError where e.description.contains("permission denied") {
+                throw TriageStoreError.cannotOpen("\(name) has no triage tables and this role may not create them (\(e.description)): have the database's owner run bletrace triage --db URL --create-schema once (docs/triage.md)")
             }
         }
         try Self.check(try meta(), redacted: redacted, check: check, name: name)
+    }
+
+    /// Whether a table of the store is missing from the schemas of the search path.
+    func missingTables() throws -> Bool {
+        let tests: [String] = TriageSchema.tableNames.map { name in "to_regclass('" + name + "') IS NULL" }
+        let sql = "SELECT " + tests.joined(separator: " OR ")
+        do {
+            let first: SQLValue? = try run(sql).rows.first?.first
+            return first == SQLValue.text("t")
+        } catch let e as ServerError {
+            throw TriageStoreError.failed("\(name): cannot read the catalog: \(e.message)")
+        }
     }
 
     public func meta() throws -> [String: String] {
@@ -214,11 +230,17 @@ public final class PostgresTriageStore: TriageStore {
         }
     }
 
-    public func storedVersions() throws -> [String: String] {
+    public func stored() throws -> [String: TriageStoredCapture] {
         do {
-            return Self.textPairs(try run("SELECT sha256, bletrace_version FROM captures").rows)
+            return Self.storedCaptures(try run(TriageStoredCapture.select).rows)
         } catch let e as ServerError {
             throw TriageStoreError.failed("\(name): cannot read the stored captures: \(e.message)")
+        }
+    }
+
+    public func remove(_ hashes: [String]) throws {
+        try transaction("cannot remove stale captures") {
+            for h in hashes { try run("DELETE FROM captures WHERE sha256 = $1", [.text(h)]) }
         }
     }
 

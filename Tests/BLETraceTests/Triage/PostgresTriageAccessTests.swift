@@ -63,4 +63,40 @@ extension PostgresTriageTests {
         let fromFile = try TriageCLITests.run(args, environment: ["PGPASSWORD": nil, "PGPASSFILE": file])
         #expect(fromFile.status == 0, "\(fromFile.err)")
     }
+
+    /// A role that may read and write the tables but not create anything in the schema triages into tables
+    /// an owner made with --create-schema; without them it is told to ask for that.
+    @Test(.enabled(if: conninfo != nil && ExitStatusTests.binary != nil))
+    func aRoleWithTableRightsOnlyTriagesIntoASchemaMadeBeforehand() throws {
+        let dir = try TriageFleet.make()
+        defer { TriageStoreTests.cleanUp(dir) }
+        let admin = try Self.emptied()
+        defer { admin.close() }
+        _ = try? admin.command("DROP OWNED BY bletrace_rw")   // left by an earlier run, if any
+        try admin.command("DROP ROLE IF EXISTS bletrace_rw")
+        try admin.command("CREATE ROLE bletrace_rw LOGIN")
+        try admin.command("REVOKE CREATE ON SCHEMA public FROM PUBLIC")
+        try admin.command("GRANT USAGE ON SCHEMA public TO bletrace_rw")
+        let rw = try Self.asUser("bletrace_rw")
+
+        // No tables yet: the role cannot make them, and says what to do.
+        let refused = try TriageCLITests.run(["triage", dir, "--db", rw])
+        #expect(refused.status == 2)
+        #expect(refused.err.contains("may not create them") && refused.err.contains("--create-schema"), "\(refused.err)")
+        #expect(refused.err.split(separator: "\n").count == 1)
+
+        let made = try TriageCLITests.run(["triage", "--db", try #require(Self.conninfo), "--create-schema"])
+        #expect(made.status == 0 && made.err.contains("has the triage tables (schema version \(TriageSchema.version))"), "\(made.err)")
+        try admin.command("GRANT SELECT, INSERT, UPDATE, DELETE ON ALL TABLES IN SCHEMA public TO bletrace_rw")
+
+        let run = try TriageCLITests.run(["triage", dir, "--db", rw])
+        #expect(run.status == 0, "\(run.err)")
+        #expect(run.err.contains("triaged 9 captures from 8 files"))
+        let again = try TriageCLITests.run(["triage", dir, "--db", rw, "-q"])
+        #expect(again.status == 0 && again.out == run.out, "\(again.err)")
+        let report = try TriageCLITests.run(["triage", "--db", rw, "--report"])
+        #expect(report.status == 0 && report.out == run.out)
+        #expect(try admin.load().count == TriageFleet.captures)
+        try admin.command("DROP OWNED BY bletrace_rw")
+    }
 }
