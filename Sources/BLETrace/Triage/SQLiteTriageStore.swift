@@ -31,10 +31,18 @@ public final class SQLiteTriageStore: TriageStore {
                 try db.execute(sql: "PRAGMA synchronous = NORMAL")
             }
         }
-        do {
-            queue = try DatabaseQueue(path: path, configuration: config)
-        } catch {
-            throw TriageStoreError.cannotOpen("cannot open the SQLite store \(path): \(SQLiteTriageStore.message(error))")
+        // Turning a rollback-journal file into WAL needs the lock another process may hold, and SQLite does
+        // not call the busy handler for it: the open waits for it the same way.
+        var tries = 0
+        while true {
+            do {
+                queue = try DatabaseQueue(path: path, configuration: config)
+                break
+            } catch let e as DatabaseError where e.resultCode == .SQLITE_BUSY && lock.busy(tries) {
+                tries += 1
+            } catch {
+                throw TriageStoreError.cannotOpen("cannot open the SQLite store \(path): \(SQLiteTriageStore.message(error))")
+            }
         }
     }
 
