@@ -63,8 +63,10 @@ final class LibPQ: @unchecked Sendable {
 public final class PostgresTriageStore: TriageStore {
     let pq: LibPQ
     let conn: OpaquePointer
-    /// The conninfo without a password, for messages.
+    /// The conninfo with its password masked, for messages.
     let name: String
+    /// The conninfo as given: libpq's messages are scrubbed of its passwords.
+    let conninfo: String
 
     static let connectionOK: Int32 = 0
     static let commandOK: Int32 = 1
@@ -73,10 +75,11 @@ public final class PostgresTriageStore: TriageStore {
 
     public init(conninfo: String) throws {
         pq = try LibPQ()
-        name = PostgresTriageStore.withoutPassword(conninfo)
+        name = PostgresConninfo.masked(conninfo)
+        self.conninfo = conninfo
         guard let c = pq.connectdb(conninfo) else { throw TriageStoreError.cannotOpen("cannot connect to \(name): out of memory") }
         guard pq.status(c) == PostgresTriageStore.connectionOK else {
-            let why = PostgresTriageStore.line(pq.errorMessage(c))
+            let why = PostgresConninfo.scrub(PostgresTriageStore.line(pq.errorMessage(c)), conninfo: conninfo)
             pq.finish(c)
             throw TriageStoreError.cannotOpen("cannot connect to PostgreSQL \(name): \(why)")
         }
@@ -84,19 +87,15 @@ public final class PostgresTriageStore: TriageStore {
         _ = try? command("SET client_min_messages = warning")
     }
 
-    static func withoutPassword(_ s: String) -> String {
-        // postgresql://user:secret@host/db → postgresql://user@host/db
-        if let scheme = s.range(of: "://"), let at = s.range(of: "@", range: scheme.upperBound..<s.endIndex),
-           let colon = s.range(of: ":", range: scheme.upperBound..<at.lowerBound) {
-            return String(s[..<colon.lowerBound]) + String(s[at.lowerBound...])
-        }
-        return s.split(separator: " ").filter { !$0.hasPrefix("password=") }.joined(separator: " ")
-    }
-
     static func line(_ p: UnsafeMutablePointer<CChar>?) -> String {
         guard let p else { return "unknown error" }
         let s = String(cString: p).trimmingCharacters(in: .whitespacesAndNewlines)
         return s.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }.joined(separator: "; ")
+    }
+
+    /// A message of libpq or the server on one line, without the conninfo's passwords.
+    func told(_ p: UnsafeMutablePointer<CChar>?) -> String {
+        PostgresConninfo.scrub(PostgresTriageStore.line(p), conninfo: conninfo)
     }
 
     /// An error from the server, with its SQLSTATE for the retry decision.
@@ -122,12 +121,12 @@ public final class PostgresTriageStore: TriageStore {
             params.isEmpty ? pq.exec(conn, sql)
                 : pq.execParams(conn, sql, Int32(strings.count), nil, pointers, nil, nil, 0)
         }
-        guard let r = result else { throw ServerError(state: "", message: PostgresTriageStore.line(pq.errorMessage(conn))) }
+        guard let r = result else { throw ServerError(state: "", message: told(pq.errorMessage(conn))) }
         defer { pq.clear(r) }
         let st = pq.resultStatus(r)
         guard st == PostgresTriageStore.commandOK || st == PostgresTriageStore.tuplesOK else {
             let state = pq.resultErrorField(r, PostgresTriageStore.sqlState).map { String(cString: $0) } ?? ""
-            throw ServerError(state: state, message: PostgresTriageStore.line(pq.resultErrorMessage(r)))
+            throw ServerError(state: state, message: told(pq.resultErrorMessage(r)))
         }
         let changed = pq.cmdTuples(r).flatMap { Int(String(cString: $0)) } ?? 0
         var rows: [[SQLValue]] = []
@@ -194,17 +193,33 @@ public final class PostgresTriageStore: TriageStore {
     }
 
     public func prepare(redacted: Bool, check: Bool) throws {
-        if check {
-            try transaction("cannot create the tables") {
-                // Concurrent CREATE TABLE IF NOT EXISTS can collide in the catalog: one process at a time.
-                try run("SELECT pg_advisory_xact_lock(7260418)")
-                for sql in TriageSchema.ddl { try run(sql) }
-                for (k, v) in Self.initialMeta(redacted: redacted) {
-                    try run("INSERT INTO meta (key, value) VALUES ($1, $2) ON CONFLICT (key) DO NOTHING", [.text(k), .text(v)])
+        if check, try missingTables() {
+            do {
+                try transaction("cannot create the tables") {
+                    // Concurrent CREATE TABLE IF NOT EXISTS can collide in the catalog: one process at a time.
+                    try run("SELECT pg_advisory_xact_lock(7260418)")
+                    for sql in TriageSchema.ddl { try run(sql) }
+                    for (k, v) in Self.initialMeta(redacted: redacted) {
+                        try run("INSERT INTO meta (key, value) VALUES ($1, $2) ON CONFLICT (key) DO NOTHING", [.text(k), .text(v)])
+                    }
                 }
+            } catch let e as TriageStoreError where e.description.contains("permission denied") {
+                throw TriageStoreError.cannotOpen("\(name) has no triage tables and this role may not create them (\(e.description)): have the database's owner run bletrace triage --db URL --create-schema once (docs/triage.md)")
             }
         }
         try Self.check(try meta(), redacted: redacted, check: check, name: name)
+    }
+
+    /// Whether a table of the store is missing from the schemas of the search path.
+    func missingTables() throws -> Bool {
+        let tests: [String] = TriageSchema.tableNames.map { name in "to_regclass('" + name + "') IS NULL" }
+        let sql = "SELECT " + tests.joined(separator: " OR ")
+        do {
+            let first: SQLValue? = try run(sql).rows.first?.first
+            return first == SQLValue.text("t")
+        } catch let e as ServerError {
+            throw TriageStoreError.failed("\(name): cannot read the catalog: \(e.message)")
+        }
     }
 
     public func meta() throws -> [String: String] {
@@ -215,11 +230,17 @@ public final class PostgresTriageStore: TriageStore {
         }
     }
 
-    public func storedVersions() throws -> [String: String] {
+    public func stored() throws -> [String: TriageStoredCapture] {
         do {
-            return Self.textPairs(try run("SELECT sha256, bletrace_version FROM captures").rows)
+            return Self.storedCaptures(try run(TriageStoredCapture.select).rows)
         } catch let e as ServerError {
             throw TriageStoreError.failed("\(name): cannot read the stored captures: \(e.message)")
+        }
+    }
+
+    public func remove(_ hashes: [String]) throws {
+        try transaction("cannot remove stale captures") {
+            for h in hashes { try run("DELETE FROM captures WHERE sha256 = $1", [.text(h)]) }
         }
     }
 

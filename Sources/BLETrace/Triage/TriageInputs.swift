@@ -9,8 +9,10 @@ import Darwin
 /// Finds the files to triage and the captures in each.
 ///
 /// Files: a path given is a file, a directory (walked recursively, in name order; names starting with a dot
-/// are skipped, symbolic links to directories not followed), or a glob pattern (`*`, `?`, `[…]`, for shells
-/// that pass it unexpanded). Captures: a file is one capture, except an Android bugreport (zip or text) holding
+/// are skipped; a symbolic link to a directory is followed, each directory walked once, so a link loop ends),
+/// or a glob pattern (`*`, `?`, `[…]`, for shells that pass it unexpanded). What a walk leaves out that is
+/// not hidden (a symbolic link to nothing, a directory already walked or that cannot be listed) is listed
+/// in `skipped`, for the caller to say. Captures: a file is one capture, except an Android bugreport (zip or text) holding
 /// several Bluetooth logs: each log is its own capture.
 ///
 /// Content hash: SHA-256 of the file's bytes as stored (a gzip file's compressed bytes, a whole zip); for a log
@@ -21,6 +23,8 @@ public enum TriageInputs {
         public var files: [String]
         /// Paths that name nothing and patterns that match nothing (a usage error).
         public var missing: [String]
+        /// What a directory walk found and left out, with why ("a symbolic link to nothing").
+        public var skipped: [(path: String, reason: String)] = []
     }
 
     /// Expands `paths` into regular files, each once (by its real path), leaving out `exclude` (the store's
@@ -29,6 +33,7 @@ public enum TriageInputs {
         var out: [String] = []
         var missing: [String] = []
         var seen = Set<String>()
+        var walker = Walker()
         let excluded = Set(exclude.compactMap(realPath))
         func add(_ p: String) {
             let key = realPath(p) ?? p
@@ -38,7 +43,7 @@ public enum TriageInputs {
         for p in paths {
             switch kind(p) {
             case .file: add(p)
-            case .directory: walk(p).forEach(add)
+            case .directory: walker.walk(p).forEach(add)
             case .other: add(p)   // a device or FIFO: reading it tells
             case .none:
                 if p.contains(where: { $0 == "*" || $0 == "?" || $0 == "[" }) {
@@ -46,7 +51,7 @@ public enum TriageInputs {
                     if matches.isEmpty { missing.append(p) }
                     for m in matches {
                         switch kind(m) {
-                        case .directory: walk(m).forEach(add)
+                        case .directory: walker.walk(m).forEach(add)
                         case .none: break
                         default: add(m)
                         }
@@ -56,7 +61,7 @@ public enum TriageInputs {
                 }
             }
         }
-        return Found(files: out, missing: missing)
+        return Found(files: out, missing: missing, skipped: walker.skipped)
     }
 
     enum Kind { case file, directory, other }
@@ -77,23 +82,42 @@ public enum TriageInputs {
         return String(cString: r)
     }
 
-    /// Regular files under a directory, recursively, sorted by path; hidden names skipped.
-    static func walk(_ dir: String) -> [String] {
-        var out: [String] = []
-        guard let names = try? FileManager.default.contentsOfDirectory(atPath: dir) else { return out }
-        let base = dir.hasSuffix("/") ? dir : dir + "/"
-        for name in names.sorted() where !name.hasPrefix(".") {
-            let p = base + name
-            var st = stat()
-            guard lstat(p, &st) == 0 else { continue }
-            let mode = st.st_mode & S_IFMT
-            if mode == S_IFDIR {
-                out += walk(p)
-            } else if mode == S_IFREG || (mode == S_IFLNK && kind(p) == .file) {
-                out.append(p)
+    /// Walks directories: each once (by its real path), whether reached directly or through a link.
+    struct Walker {
+        var walked = Set<String>()
+        var skipped: [(path: String, reason: String)] = []
+
+        /// Regular files under a directory, recursively, sorted by path; hidden names skipped.
+        mutating func walk(_ dir: String) -> [String] {
+            var out: [String] = []
+            guard walked.insert(TriageInputs.realPath(dir) ?? dir).inserted else {
+                skipped.append((dir, "a folder already searched (a symbolic link to it, or a link loop)"))
+                return out
             }
+            guard let names = try? FileManager.default.contentsOfDirectory(atPath: dir) else {
+                skipped.append((dir, "a folder that cannot be listed"))
+                return out
+            }
+            let base = dir.hasSuffix("/") ? dir : dir + "/"
+            for name in names.sorted() where !name.hasPrefix(".") {
+                let p = base + name
+                var st = stat()
+                guard lstat(p, &st) == 0 else { continue }
+                switch st.st_mode & S_IFMT {
+                case S_IFDIR: out += walk(p)
+                case S_IFREG: out.append(p)
+                case S_IFLNK:
+                    switch TriageInputs.kind(p) {
+                    case .file: out.append(p)
+                    case .directory: out += walk(p)
+                    case .other: skipped.append((p, "a symbolic link to neither a file nor a folder"))
+                    case nil: skipped.append((p, "a symbolic link to nothing"))
+                    }
+                default: break
+                }
+            }
+            return out
         }
-        return out
     }
 
     static func expand(pattern: String) -> [String] {
@@ -117,7 +141,7 @@ public enum TriageInputs {
         do {
             (fileHash, head) = try hashFile(path)
         } catch {
-            let h = hex(SHA256.hash(data: Array(("unreadable\0" + path).utf8)))
+            let h = unreadableHash(path)
             return [TriageUnit(path: path, sha256: h, fileSHA256: h, openError: "cannot read \(path): \(error)")]
         }
         // A capture bletrace reads directly: one unit, nothing to list.
@@ -140,6 +164,11 @@ public enum TriageInputs {
             TriageUnit(path: path, log: logs.count > 1 ? l.index : nil, member: l.name,
                        sha256: captureHash(fileSHA256: fileHash, member: l.name), fileSHA256: fileHash)
         }
+    }
+
+    /// The hash a file that cannot be read is stored under: of its path, as there are no bytes to hash.
+    public static func unreadableHash(_ path: String) -> String {
+        hex(SHA256.hash(data: Array(("unreadable\0" + path).utf8)))
     }
 
     /// The content hash of a log inside a container.

@@ -23,14 +23,23 @@ public enum TriageRender {
 
     // MARK: text
 
+    /// The capture table's file column is as wide as the longest name, up to 60 characters.
     public static func text(_ r: TriageReport) -> [String] {
         var out = ["Captures: " + totals(r)]
-        let nameWidth = min(60, r.lines.map { $0.name.count }.max() ?? 4)
+        // Names as printed (control characters escaped), so that the widths are those on the screen.
+        let names = r.lines.map { SafeText.escaped($0.name) }
+        let nameWidth = min(60, names.map(\.count).max() ?? 4)
         func pad(_ s: String, _ n: Int) -> String { s.count >= n ? s : s + String(repeating: " ", count: n - s.count) }
         func left(_ s: String, _ n: Int) -> String { s.count >= n ? s : String(repeating: " ", count: n - s.count) + s }
         out.append("  " + pad("file", nameWidth) + "  " + pad("status", 7) + left("records", 9) + left("devices", 8) + left("conns", 6) + "  diagnoses")
-        for l in r.lines {
-            var line = "  " + pad(l.name, nameWidth) + "  " + pad(l.status.rawValue, 7) + left(String(l.records), 9)
+        for (l, shown) in zip(r.lines, names) {
+            // A name wider than the column: on a line of its own, the columns under the heading below it.
+            var name = shown
+            if name.count > nameWidth {
+                out.append("  " + name)
+                name = ""
+            }
+            var line = "  " + pad(name, nameWidth) + "  " + pad(l.status.rawValue, 7) + left(String(l.records), 9)
                 + left(String(l.devices), 8) + left(String(l.connections), 6) + "  "
             line += l.status == .failed ? (l.error ?? "failed") : TriageReport.diagnosisList(l)
             if l.status == .damaged, let e = l.error { line += " (damaged: \(e))" }

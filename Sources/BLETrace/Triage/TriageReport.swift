@@ -60,8 +60,13 @@ public struct TriageReport: Sendable, Equatable {
         return out
     }
 
+    /// The report's order: by path, member, hash.
+    static func inOrder(_ records: [TriageRecord]) -> [TriageRecord] {
+        records.sorted { ($0.capture.path, $0.capture.member ?? "", $0.capture.sha256) < ($1.capture.path, $1.capture.member ?? "", $1.capture.sha256) }
+    }
+
     public init(_ records: [TriageRecord]) {
-        let sorted = records.sorted { ($0.capture.path, $0.capture.member ?? "", $0.capture.sha256) < ($1.capture.path, $1.capture.member ?? "", $1.capture.sha256) }
+        let sorted = TriageReport.inOrder(records)
         lines = sorted.map { r in
             Line(file: r.capture.path, member: r.capture.member, sha256: r.capture.sha256, status: r.capture.status,
                  records: r.capture.records, devices: r.capture.devices, connections: r.capture.connections,
@@ -145,10 +150,11 @@ public struct TriageReport: Sendable, Equatable {
         l.diagnoses.isEmpty ? "-" : l.diagnoses.map { "\($0.id)×\($0.count)" }.joined(separator: ", ")
     }
 
-    /// Whether any capture has a diagnosis at or above `severity` (`--fail-on`).
+    /// The captures with a diagnosis at or above `severity` (`--fail-on`), in the report's order, each with
+    /// its first such diagnosis.
     public static func matches(_ records: [TriageRecord], atLeast severity: DiagnosisSeverity) -> [(capture: String, id: String)] {
         var out: [(String, String)] = []
-        for r in records {
+        for r in inOrder(records) {
             if let d = r.diagnoses.first(where: { (DiagnosisSeverity(name: $0.severity) ?? .info) >= severity }) {
                 out.append((r.capture.displayName, d.id))
             }

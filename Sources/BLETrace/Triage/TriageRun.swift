@@ -1,9 +1,11 @@
 import Foundation
 
 /// `bletrace triage` as a library call: finds the captures in the files, analyses those the store does not
-/// hold yet on `jobs` threads (each capture once, by content hash), and writes each one's rows from the
-/// calling thread, one transaction per capture, as soon as it is done. Analyses in flight are bounded
-/// (twice the jobs), so memory does not grow with the number of files.
+/// hold yet, or holds as failed or damaged (retried: a timeout, an unreadable file), on `jobs` threads (each
+/// capture once, by content hash), and writes each one's rows from the calling thread, one transaction per
+/// capture, as soon as it is done. Analyses in flight are bounded (twice the jobs), so memory does not grow
+/// with the number of files. At the end, a stored capture whose path was read in this run but now holds
+/// other content (the file changed) is removed: its row would stand beside the new one.
 public final class TriageRun: @unchecked Sendable {
     public struct Options: Sendable {
         public var jobs = ProcessInfo.processInfo.activeProcessorCount
@@ -16,8 +18,10 @@ public final class TriageRun: @unchecked Sendable {
     public struct Progress: Sendable {
         public var filesDone = 0
         public var filesTotal = 0
-        /// Captures analysed and stored by this run, those of them that failed, and those already stored.
+        /// Captures analysed and stored by this run, those of them stored before as failed or damaged
+        /// (retried), those that failed, and those already stored (ok, by this bletrace version).
         public var analysed = 0
+        public var retried = 0
         public var failed = 0
         public var skipped = 0
         public var seconds = 0.0
@@ -31,18 +35,20 @@ public final class TriageRun: @unchecked Sendable {
         public var duplicates = 0
         /// Captures another process stored while this one analysed them.
         public var storedElsewhere = 0
+        /// Stored captures removed because their file now holds other content.
+        public var stale = 0
     }
 
     enum Item {
         case unit(TriageUnit, duplicate: Bool)
-        case record(TriageRecord)
+        case record(TriageRecord, retry: Bool)
         case skipped
         case fileDone
     }
 
     let files: [String]
     let options: Options
-    let stored: [String: String]
+    let stored: [String: TriageStoredCapture]
     let lock = NSCondition()
     var next = 0
     var active = 0
@@ -52,7 +58,7 @@ public final class TriageRun: @unchecked Sendable {
     var pending = 0
     var claimed = Set<String>()
 
-    init(files: [String], options: Options, stored: [String: String]) {
+    init(files: [String], options: Options, stored: [String: TriageStoredCapture]) {
         self.files = files
         self.options = options
         self.stored = stored
@@ -61,7 +67,7 @@ public final class TriageRun: @unchecked Sendable {
     /// Runs the triage. `progress` is called on the calling thread after each capture and file.
     public static func run(files: [String], store: TriageStore, options: Options,
                            progress: ((Progress) -> Void)? = nil) throws -> Outcome {
-        let run = TriageRun(files: files, options: options, stored: try store.storedVersions())
+        let run = TriageRun(files: files, options: options, stored: try store.stored())
         return try run.execute(store: store, progress: progress)
     }
 
@@ -79,6 +85,8 @@ public final class TriageRun: @unchecked Sendable {
             t.start()
         }
         var failure: Error? = nil
+        // Paths whose bytes were read (a file that could not be read says nothing of its content).
+        var read = Set<String>()
         while true {
             lock.lock()
             while queue.isEmpty && active > 0 { lock.wait() }
@@ -94,11 +102,13 @@ public final class TriageRun: @unchecked Sendable {
                 case let .unit(u, duplicate):
                     outcome.hashes.append(u.sha256)
                     if duplicate { outcome.duplicates += 1 }
-                case let .record(r):
+                    if u.sha256 != TriageInputs.unreadableHash(u.path) { read.insert(u.path) }
+                case let .record(r, retry):
                     if failure == nil {
                         do {
-                            if try !store.write(r, replace: options.force) { outcome.storedElsewhere += 1 }
+                            if try !store.write(r, replace: options.force || retry) { outcome.storedElsewhere += 1 }
                             outcome.progress.analysed += 1
+                            if retry { outcome.progress.retried += 1 }
                             if r.capture.status == .failed { outcome.progress.failed += 1 }
                         } catch {
                             failure = error
@@ -121,6 +131,12 @@ public final class TriageRun: @unchecked Sendable {
             if failure == nil { progress?(outcome.progress) }
         }
         if let f = failure { throw f }
+        let found = Set(outcome.hashes)
+        let stale = stored.filter { read.contains($0.value.path) && !found.contains($0.key) }.map(\.key).sorted()
+        if !stale.isEmpty {
+            try store.remove(stale)
+            outcome.stale = stale.count
+        }
         var seen = Set<String>()
         outcome.hashes = outcome.hashes.filter { seen.insert($0).inserted }
         return outcome
@@ -133,7 +149,8 @@ public final class TriageRun: @unchecked Sendable {
         lock.unlock()
     }
 
-    /// A worker: takes the next file, finds its captures, analyses those not stored yet.
+    /// A worker: takes the next file, finds its captures, analyses those not stored yet (or stored as failed
+    /// or damaged).
     func work() {
         let limit = 2 * max(1, options.jobs)
         while true {
@@ -150,12 +167,14 @@ public final class TriageRun: @unchecked Sendable {
             for unit in TriageInputs.units(of: path) {
                 lock.lock()
                 let duplicate = !claimed.insert(unit.sha256).inserted
-                let skip = duplicate || (!options.force && stored[unit.sha256] == options.analysis.version)
+                let known = stored[unit.sha256].flatMap { $0.bletraceVersion == options.analysis.version ? $0.status : nil }
                 let halted = stop
                 lock.unlock()
                 push(.unit(unit, duplicate: duplicate))
                 if halted { break }
-                if skip {
+                // The same content found again in this run: counted as a duplicate, not as already stored.
+                if duplicate { continue }
+                if !options.force && known == .ok {
                     push(.skipped)
                     continue
                 }
@@ -163,7 +182,7 @@ public final class TriageRun: @unchecked Sendable {
                 lock.lock()
                 while pending >= limit && !stop { lock.wait() }
                 pending += 1
-                queue.append(.record(record))
+                queue.append(.record(record, retry: !options.force && known != nil))
                 lock.broadcast()
                 lock.unlock()
             }

@@ -85,7 +85,10 @@ public enum TriageSchema {
     /// Parents first.
     public static let tables = [captures, diagnoses, devices, connections, deviceInformation, links, findings]
 
-    /// The DDL, in order, for both back ends (`IF NOT EXISTS`: run at every open).
+    /// Every table a store has: `meta` and `tables`.
+    public static var tableNames: [String] { ["meta"] + tables.map(\.name) }
+
+    /// The DDL, in order, for both back ends (`IF NOT EXISTS`: run when a table is missing, by several processes at once).
     public static var ddl: [String] {
         var out = ["CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)"]
         for table in tables {

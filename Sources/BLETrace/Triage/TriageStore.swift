@@ -21,11 +21,14 @@ public enum TriageStoreError: Error, Equatable, CustomStringConvertible {
 /// server (`PostgresTriageStore`), with the same tables (`TriageSchema`). One writer per process; several
 /// processes may write into one store at once (captures are keyed by content hash; the first stored wins).
 public protocol TriageStore: AnyObject {
-    /// Creates the tables when missing and checks the store's schema version and redaction (a store is all
-    /// redacted or all plain). `check` false (`--report`) only checks the version.
+    /// Creates the tables when one is missing (only then: a role that may use the tables but not create
+    /// them can triage) and checks the store's schema version and redaction (a store is all redacted or all
+    /// plain). `check` false (`--report`) creates nothing and only checks the version.
     func prepare(redacted: Bool, check: Bool) throws
-    /// The bletrace version each stored capture was analysed with, by content hash.
-    func storedVersions() throws -> [String: String]
+    /// What is stored of each capture, by content hash.
+    func stored() throws -> [String: TriageStoredCapture]
+    /// Deletes these captures and their rows, in one transaction.
+    func remove(_ hashes: [String]) throws
     /// Writes one capture's rows in one transaction. A capture already stored with another bletrace version,
     /// or any when `replace`, is replaced (its rows first deleted, children by cascade); otherwise a capture
     /// another writer stored meanwhile is left alone and the result is false.
@@ -38,7 +41,36 @@ public protocol TriageStore: AnyObject {
     func close()
 }
 
+/// What a store holds of one capture to decide whether a run analyses it again.
+public struct TriageStoredCapture: Sendable, Equatable {
+    public var path: String
+    public var status: TriageStatus
+    public var bletraceVersion: String
+
+    public init(path: String, status: TriageStatus, bletraceVersion: String) {
+        self.path = path
+        self.status = status
+        self.bletraceVersion = bletraceVersion
+    }
+
+    static let select = "SELECT sha256, path, status, bletrace_version FROM captures"
+}
+
 extension TriageStore {
+    /// The bletrace version each stored capture was analysed with, by content hash.
+    public func storedVersions() throws -> [String: String] { try stored().mapValues(\.bletraceVersion) }
+
+    /// `TriageStoredCapture.select`'s rows by hash; a status this bletrace does not know counts as failed.
+    static func storedCaptures(_ rows: [[SQLValue]]) -> [String: TriageStoredCapture] {
+        var out: [String: TriageStoredCapture] = [:]
+        for row in rows {
+            guard row.count == 4, case let .text(sha) = row[0], case let .text(path) = row[1],
+                  case let .text(status) = row[2], case let .text(version) = row[3] else { continue }
+            out[sha] = TriageStoredCapture(path: path, status: TriageStatus(rawValue: status) ?? .failed, bletraceVersion: version)
+        }
+        return out
+    }
+
     /// Every stored capture with its facts.
     public func load() throws -> [TriageRecord] { try TriageRecord.assemble(rows()) }
 
@@ -81,7 +113,14 @@ public enum TriageStores {
             || (db.contains("=") && (db.contains("dbname=") || db.contains("host=")))
     }
 
-    public static func open(_ db: String) throws -> TriageStore {
-        isPostgres(db) ? try PostgresTriageStore(conninfo: db) : try SQLiteTriageStore(path: db)
+    /// How messages name the store: a PostgreSQL URL or conninfo with its password masked, a file as given.
+    public static func displayName(_ db: String) -> String {
+        isPostgres(db) ? PostgresConninfo.masked(db) : db
+    }
+
+    /// `readOnly` (`--report`): an SQLite file is opened read-only; `waiting` hears that a run waits for
+    /// another process' lock on an SQLite file.
+    public static func open(_ db: String, readOnly: Bool = false, waiting: (@Sendable (String) -> Void)? = nil) throws -> TriageStore {
+        isPostgres(db) ? try PostgresTriageStore(conninfo: db) : try SQLiteTriageStore(path: db, readOnly: readOnly, waiting: waiting)
     }
 }

@@ -12,11 +12,13 @@ import Testing
         return (s, path)
     }
 
-    static func triage(_ dir: String, into store: TriageStore, jobs: Int = 2, force: Bool = false, redact: Bool = false) throws -> TriageRun.Outcome {
+    static func triage(_ dir: String, into store: TriageStore, jobs: Int = 2, force: Bool = false, redact: Bool = false,
+                       timeout: Double? = nil) throws -> TriageRun.Outcome {
         var o = TriageRun.Options()
         o.jobs = jobs
         o.force = force
         o.analysis.redact = redact
+        o.analysis.timeout = timeout
         let found = TriageInputs.files([dir])
         #expect(found.missing.isEmpty)
         return try TriageRun.run(files: found.files, store: store, options: o)
@@ -53,15 +55,19 @@ import Testing
         #expect(first.progress.skipped == 0)
         #expect(first.progress.filesDone == TriageFleet.files.count)
         let before = try TriageFleet.normalised(store)
-        let analysedAt = try store.load().map(\.capture.analysedAt)
+        let okAt = try store.load().filter { $0.capture.status == .ok }.map(\.capture.analysedAt)
         #expect(before["captures"]?.count == TriageFleet.captures)
 
+        // Again: the failed and the damaged capture are retried (and fail and are damaged again), the rest skipped.
         let second = try Self.triage(dir, into: store, jobs: 1)
-        #expect(second.progress.analysed == 0)
-        #expect(second.progress.skipped == TriageFleet.captures)
+        #expect(second.progress.analysed == TriageFleet.failed + 1)
+        #expect(second.progress.retried == TriageFleet.failed + 1)
+        #expect(second.progress.skipped == TriageFleet.captures - TriageFleet.failed - 1)
+        #expect(second.duplicates == 0 && second.stale == 0)
         #expect(Set(second.hashes) == Set(first.hashes))
         #expect(try TriageFleet.normalised(store) == before)
-        #expect(try store.load().map(\.capture.analysedAt) == analysedAt)
+        // The captures stored ok were not analysed again.
+        #expect(try store.load().filter { $0.capture.status == .ok }.map(\.capture.analysedAt) == okAt)
 
         // --force analyses again and replaces each capture's rows (nothing doubled).
         let forced = try Self.triage(dir, into: store, force: true)
