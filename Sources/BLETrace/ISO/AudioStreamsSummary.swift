@@ -13,10 +13,7 @@ extension AudioStreamRow {
     }
 
     /// SDUs the local side sent and received on the stream's CIS, and what was lost.
-    var sdus: (out: Int, in: Int, lost: Int) {
-        (iso.filter(\.outgoing).reduce(0) { $0 + $1.sdus }, iso.filter { !$0.outgoing }.reduce(0) { $0 + $1.sdus },
-         iso.reduce(0) { $0 + $1.missing + $1.lost })
-    }
+    var sdus: (out: Int, in: Int, lost: Int) { iso.sduTotals }
 
     static func fields(_ rows: [AudioStreamRow]) -> Fields {
         var f = Fields()
@@ -88,5 +85,13 @@ extension AudioStreamRow {
         }
         out += SummaryRender.more(rows.count)
         return out
+    }
+}
+
+extension Array where Element == ISOStreams.Stream {
+    /// SDUs the local side sent and received on these streams, and what was lost.
+    var sduTotals: (out: Int, in: Int, lost: Int) {
+        (filter(\.outgoing).reduce(0) { $0 + $1.sdus }, filter { !$0.outgoing }.reduce(0) { $0 + $1.sdus },
+         reduce(0) { $0 + $1.missing + $1.lost })
     }
 }

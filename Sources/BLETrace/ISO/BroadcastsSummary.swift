@@ -49,10 +49,7 @@ extension BroadcastRow {
     }
 
     /// SDUs sent and received on the broadcast's BISes, and what was lost.
-    var sdus: (out: Int, in: Int, lost: Int) {
-        (iso.filter(\.outgoing).reduce(0) { $0 + $1.sdus }, iso.filter { !$0.outgoing }.reduce(0) { $0 + $1.sdus },
-         iso.reduce(0) { $0 + $1.missing + $1.lost })
-    }
+    var sdus: (out: Int, in: Int, lost: Int) { iso.sduTotals }
 
     static func text(_ rows: [BroadcastRow], _ sources: [Broadcasts.ReceiveSource]) -> [String] {
         var out = ["  Broadcast:   \(rows.count) broadcast\(rows.count == 1 ? "" : "s") (advertiser, periodic sync, BASE, BIG and BISes)"
