@@ -32,6 +32,12 @@ public enum Fmt {
         }
     }
 
+    /// Microseconds as milliseconds with two decimals, rounded to the nearest 10 µs (half away from zero):
+    /// 319 µs is "0.32", 314 µs "0.31". The one rule for the link latencies' text (issue #37).
+    public static func milliseconds(micros: Int64) -> String {
+        fixed(Int(micros >= 0 ? (micros + 5) / 10 : (micros - 5) / 10), scale: 100)
+    }
+
     /// Connection interval units (1.25 ms) in milliseconds: "30.00 ms".
     public static func interval1250(_ units: Int) -> String { fixed(units * 125, scale: 100) + " ms" }
     /// Scan and advertising units (0.625 ms) in milliseconds: "100.000 ms".

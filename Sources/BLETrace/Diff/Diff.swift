@@ -428,7 +428,7 @@ public struct Diff {
             add(.timing, subject, "connection setup time", a: Diff.ms(x), b: Diff.ms(y), recordA: la.openedRecord, recordB: lb.openedRecord)
         }
         if !options.skip("latency"), let x = la.txLatencyP95, let y = lb.txLatencyP95, slower(x, y) {
-            add(.timing, subject, "TX latency to completion p95", a: Diff.ms(x), b: Diff.ms(y))
+            add(.timing, subject, "TX latency to completion p95", a: LinkStatistics.ms(x) + " ms", b: LinkStatistics.ms(y) + " ms")
         }
         if !options.skip("throughput") {
             for (name, x, y) in [("peak throughput tx", la.peakTx, lb.peakTx), ("peak throughput rx", la.peakRx, lb.peakRx)] {

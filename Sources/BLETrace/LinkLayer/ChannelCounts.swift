@@ -4,12 +4,21 @@ public struct ChannelCounts: Sendable, Equatable {
     public var crcBad = 0
     public var rssiSum = 0
     public var rssiCount = 0
+    /// The RSSI readings of exactly 0 dBm.
+    public var rssiZero = 0
 
     mutating func add(bad: Bool, rssi: Int?) {
         packets += 1
         if bad { crcBad += 1 }
-        if let r = rssi { rssiSum += r; rssiCount += 1 }
+        if let r = rssi {
+            rssiSum += r
+            rssiCount += 1
+            if r == 0 { rssiZero += 1 }
+        }
     }
+
+    /// Every RSSI reading was 0 dBm: a sniffer that marks the signal valid but writes a constant, not a measurement.
+    public var rssiConstantZero: Bool { rssiCount > 0 && rssiZero == rssiCount }
 
     /// The packet error rate: bad CRCs over packets.
     public var per: Double? { packets > 0 ? Double(crcBad) / Double(packets) : nil }

@@ -51,6 +51,9 @@ public struct LatencyHistogram: Sendable, Equatable {
         return floor * pow(10, (Double(i - 1) + 0.5) / Double(perDecade))
     }
 
+    /// Every latency, while they are all kept (the first 256); nil after, when only the bins are.
+    public var exactSamples: [Int64]? { bins.isEmpty ? samples : nil }
+
     /// The `p`-th percentile (0–100) in µs: the smallest value with at least p % of the samples at or below it.
     public func percentile(_ p: Double) -> Int64? {
         guard count > 0 else { return nil }

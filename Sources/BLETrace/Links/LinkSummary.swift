@@ -176,7 +176,8 @@ extension LinkStatistics {
         }
     }
 
-    static func ms(_ micros: Int64) -> String { Fmt.fixed(Int(micros / 10), scale: 100) }
+    /// A latency or duration in ms, two decimals, rounded (`Fmt.milliseconds`): the text, Markdown and HTML alike.
+    static func ms(_ micros: Int64) -> String { Fmt.milliseconds(micros: micros) }
 
     static func size(_ bytes: Int) -> String {
         bytes < 10_000 ? "\(bytes) bytes" : bytes < 10_000_000 ? "\(Fmt.fixed(bytes / 100, scale: 10)) kB" : "\(Fmt.fixed(bytes / 100_000, scale: 10)) MB"

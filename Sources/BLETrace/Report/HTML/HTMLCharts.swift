@@ -1,13 +1,13 @@
 /// The HTML report's charts: ATT response latency distribution with p50/p95/p99, throughput per connection
-/// each way, notification rate per characteristic, battery history.
+/// each way (bit/s) and notification rate per characteristic, each over its connection's span, battery history.
 enum HTMLCharts {
     static let throughputCharts = 8, notificationCharts = 8
 
     static func section(_ c: HTMLCollector, summary: Summary, page: HTMLPage) -> String {
         var h = "<h2 id=\"charts\">Charts</h2>\n"
         h += latency(c.latency)
-        h += throughput(c, page: page)
-        h += notifications(c, page: page)
+        h += throughput(c, summary: summary, page: page)
+        h += notifications(c, summary: summary, page: page)
         h += battery(c, page: page)
         return h
     }
@@ -35,39 +35,75 @@ enum HTMLCharts {
         return h + "\n"
     }
 
-    static func throughput(_ c: HTMLCollector, page: HTMLPage) -> String {
+    static func throughput(_ c: HTMLCollector, summary: Summary, page: HTMLPage) -> String {
         var h = "<h3 id=\"throughput\">Throughput</h3>\n"
         let ids = c.traffic.keys.sorted { (c.traffic[$0]!.sent.total + c.traffic[$0]!.received.total, $1) > (c.traffic[$1]!.sent.total + c.traffic[$1]!.received.total, $0) }
         guard !ids.isEmpty else { return h + "<p class=\"muted\">No data on any connection.</p>\n" }
         for id in ids.prefix(throughputCharts) {
             guard let t = c.traffic[id] else { continue }
-            h += "<p>Connection <a href=\"#connection-\(id)\">#\(id)</a>: \(Int(t.sent.total)) bytes sent, \(Int(t.received.total)) received (\(c.sniffed.contains(id) ? "data PDU payload" : "ACL payload"); bytes/s per \(Ticks.label(Double(t.sent.width) / 1_000_000)) s)</p>\n"
-            // Over the connection's own lifetime, in seconds since the first record.
+            // Over the connection's own span, in seconds since the first record; bytes become bits, as the text has them.
             let origin = c.origin ?? t.first
-            let start = Double(t.sent.origin - origin) / 1_000_000, end = Double(t.last - origin) / 1_000_000
-            func shifted(_ p: [(x: Double, y: Double)]) -> [(x: Double, y: Double)] { p.map { (start + $0.x, $0.y) } }
+            let span = c.span(summary.connections.first { $0.id == id }, id: id)
+            let end = max(span.end, t.last)
+            let sniffed = c.sniffed.contains(id)
+            let sent = t.sent.ratePoints(until: end), received = t.received.ratePoints(until: end)
+            let unit = RateUnit(max: (sent + received).map { $0.y * 8 }.max() ?? 0)
+            func shifted(_ p: [(x: Double, y: Double)]) -> [(x: Double, y: Double)] {
+                p.map { (Double(t.sent.origin - origin) / 1_000_000 + $0.x, $0.y * 8 / unit.divisor) }
+            }
+            let bucket = Ticks.label(Double(t.sent.width) / 1_000_000)
+            h += "<p>Connection <a href=\"#connection-\(id)\">#\(id)</a>: \(Int(t.sent.total)) bytes sent, \(Int(t.received.total)) received (\(sniffed ? "data PDU payload" : "ACL payload"); \(unit.name) per \(bucket) s)"
+                + shortNote(points: sent.count, seconds: Double(end - t.sent.origin) / 1_000_000, bucket: bucket) + "</p>\n"
             // Connection parameter updates marked where they took effect.
             let updates = (c.markers[id] ?? []).filter { $0.kind == .update }.map { (x: Double($0.micros - origin) / 1_000_000, text: "update") }
-            let sniffed = c.sniffed.contains(id)
-            h += SVGChart.line([SVGChart.Series(name: sniffed ? "central → peripheral" : "host → controller", points: shifted(t.sent.ratePoints), style: "s0"),
-                                SVGChart.Series(name: sniffed ? "peripheral → central" : "controller → host", points: shifted(t.received.ratePoints), style: "s1")],
-                               label: "throughput of connection #\(id)", xTitle: "seconds since the first record", yTitle: "bytes/s", height: 180,
-                               xMin: start, xMax: end, marks: updates)
+            h += SVGChart.line([SVGChart.Series(name: sniffed ? "central → peripheral" : "host → controller", points: shifted(sent), style: "s0"),
+                                SVGChart.Series(name: sniffed ? "peripheral → central" : "controller → host", points: shifted(received), style: "s1")],
+                               label: "throughput of connection #\(id)", xTitle: "seconds since the first record", yTitle: unit.name, height: 180,
+                               xMin: Double(min(span.start, t.sent.origin) - origin) / 1_000_000, xMax: Double(end - origin) / 1_000_000,
+                               joined: sent.count >= minimumLine, marks: updates)
             h += "\n"
         }
         if ids.count > throughputCharts { h += "<p class=\"muted\">The \(throughputCharts) busiest of \(ids.count) connections are drawn.</p>\n" }
         return h
     }
 
-    static func notifications(_ c: HTMLCollector, page: HTMLPage) -> String {
+    /// Rate series of fewer buckets than this are drawn as points: two or three points joined look like a trend.
+    static let minimumLine = 4
+
+    /// What a rate chart of a short connection says: points, not a line, and why.
+    static func shortNote(points: Int, seconds: Double, bucket: String) -> String {
+        guard points < minimumLine else { return "" }
+        return "; the connection lasted \(Ticks.label((seconds * 10).rounded() / 10)) s, too short for a line: one point per \(bucket) s"
+    }
+
+    /// A bit rate's unit as the text summary chooses it: bit/s below 10 kbit/s, kbit/s below 1 Mbit/s, else Mbit/s.
+    struct RateUnit {
+        let name: String
+        let divisor: Double
+        init(max bps: Double) {
+            (name, divisor) = bps < 10_000 ? ("bit/s", 1) : bps < 1_000_000 ? ("kbit/s", 1_000) : ("Mbit/s", 1_000_000)
+        }
+    }
+
+    static func notifications(_ c: HTMLCollector, summary: Summary, page: HTMLPage) -> String {
         var h = "<h3 id=\"notifications\">Notification rate</h3>\n"
         let keys = c.notifiedOrder.sorted { (c.notified[$0]?.rate.total ?? 0) > (c.notified[$1]?.rate.total ?? 0) }
         guard !keys.isEmpty else { return h + "<p class=\"muted\">No notifications or indications.</p>\n" }
         for k in keys.prefix(notificationCharts) {
             guard let n = c.notified[k] else { continue }
-            h += "<p>\(HTMLPage.e(n.name)): \(Int(n.rate.total)) (per second, in \(Ticks.label(Double(n.rate.width) / 1_000_000)) s buckets)</p>\n"
-            h += SVGChart.line([SVGChart.Series(name: "per second", points: n.rate.ratePoints, style: "s2")],
-                               label: "notification rate of " + n.name, xTitle: "seconds since the first record", yTitle: "per s", height: 150, xMin: 0)
+            // Over the connection's span, as its throughput.
+            let origin = c.origin ?? n.rate.origin
+            let span = c.span(summary.connections.first { $0.id == n.connection }, id: n.connection)
+            let end = span.end
+            let points = n.rate.ratePoints(until: end)
+            let bucket = Ticks.label(Double(n.rate.width) / 1_000_000)
+            h += "<p>\(HTMLPage.e(n.name)): \(Int(n.rate.total)) (per second, in \(bucket) s buckets"
+                + shortNote(points: points.count, seconds: Double(end - n.rate.origin) / 1_000_000, bucket: bucket) + ")</p>\n"
+            let shift = Double(n.rate.origin - origin) / 1_000_000
+            h += SVGChart.line([SVGChart.Series(name: "per second", points: points.map { (shift + $0.x, $0.y) }, style: "s2")],
+                               label: "notification rate of " + n.name, xTitle: "seconds since the first record", yTitle: "per s", height: 150,
+                               xMin: Double(min(span.start, n.rate.origin) - origin) / 1_000_000, xMax: Double(end - origin) / 1_000_000,
+                               joined: points.count >= minimumLine)
             h += "\n"
         }
         if keys.count > notificationCharts { h += "<p class=\"muted\">The \(notificationCharts) busiest of \(keys.count) characteristics are drawn.</p>\n" }

@@ -74,7 +74,8 @@ final class HTMLCollector {
                         GATTContextRender.writeHandle(h, a.location, into: &b)
                         var name = "#\(c) " + String(decoding: b, as: UTF8.self)
                         if let r = redactor { name = r.redact(name) }
-                        notified[key] = Notified(connection: c, handle: h, name: name, rate: BucketSeries(origin: origin ?? t))
+                        // Its rate counts from the connection's first event, as its throughput does.
+                        notified[key] = Notified(connection: c, handle: h, name: name, rate: BucketSeries(origin: firstSeen[c] ?? t))
                         notifiedOrder.append(key)
                     }
                     notified[key]?.rate.add(at: t, 1)
@@ -134,6 +135,15 @@ final class HTMLCollector {
         } else if let c = e.connection, traffic[c] != nil {
             traffic[c]!.last = t
         }
+    }
+
+    /// A connection's span in µs (the connection timeline's bar, the rate charts' x axis): from its opening,
+    /// else its first data, to its close; still open at the end, to the last record; closed at no known time,
+    /// to its last data. `x` is nil for a connection the summary does not list.
+    func span(_ x: Connection?, id: Int) -> (start: Int64, end: Int64) {
+        let a = x?.openedAt?.micros ?? traffic[id]?.first ?? origin ?? 0
+        let b = x?.closedAt?.micros ?? (x != nil && x?.closedRecord == nil ? last : traffic[id]?.last ?? last)
+        return (a, max(a, b))
     }
 
     /// The data bytes an event carried on its link: the ACL data length, or a sniffed data PDU's payload length

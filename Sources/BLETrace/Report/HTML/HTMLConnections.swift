@@ -7,19 +7,20 @@ enum HTMLConnections {
         let conns = Array(s.connections.prefix(drawn))
         guard let origin = c.origin else { return "" }
         let rowHeight = 24.0, left = 70.0, right = 16.0, width = 900.0
-        let height = 40 + rowHeight * Double(conns.count)
+        // The rows, then the ticks and the axis title.
+        let height = 54 + rowHeight * Double(conns.count)
         func span(_ x: Connection) -> (Double, Double) {
-            let a = x.openedAt?.micros ?? c.traffic[x.id]?.first ?? origin
-            let b = x.closedAt?.micros ?? (x.closedRecord == nil ? c.last : c.traffic[x.id]?.last ?? c.last)
-            return (Double(a - origin) / 1_000_000, Double(max(a, b) - origin) / 1_000_000)
+            let (a, b) = c.span(x, id: x.id)
+            return (Double(a - origin) / 1_000_000, Double(b - origin) / 1_000_000)
         }
         let end = max(Double(c.last - origin) / 1_000_000, conns.map { span($0).1 }.max() ?? 0, 0.001)
         let x = LinearScale(domain: (0, end), range: (left, width - right))
         var w = SVGWriter(width: width, height: height)
         for t in Ticks.values(lo: 0, hi: end, count: 8) {
-            w.line(x.map(t), 10, x.map(t), height - 24, class: "grid")
-            w.text(x.map(t), height - 10, Ticks.label(t), anchor: .middle, class: "tick")
+            w.line(x.map(t), 10, x.map(t), height - 38, class: "grid")
+            w.text(x.map(t), height - 24, Ticks.label(t), anchor: .middle, class: "tick")
         }
+        w.text((left + width - right) / 2, height - 6, "seconds since the first record", anchor: .middle, class: "axis-title")
         for (i, conn) in conns.enumerated() {
             let y = 14 + rowHeight * Double(i)
             let (a, b) = span(conn)

@@ -40,6 +40,12 @@ public struct Bins: Equatable {
         counts = Array(c[a...b])
     }
 
+    /// Bins counted elsewhere: `counts[i]` values from `edges[i]` up to `edges[i + 1]`.
+    public init(edges: [Int64], counts: [Int], logarithmic: Bool) {
+        precondition(edges.count == counts.count + 1)
+        (self.edges, self.counts, self.logarithmic) = (edges, counts, logarithmic)
+    }
+
     /// The bin of `v` among `edges` (the last bin for values beyond them).
     static func index(_ v: Int64, in edges: [Int64]) -> Int {
         var lo = 0, hi = edges.count - 2

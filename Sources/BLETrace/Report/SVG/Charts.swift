@@ -14,10 +14,13 @@ public enum SVGChart {
 
     /// The plot area's margins inside the picture.
     static let left = 56.0, right = 12.0, top = 22.0, bottom = 34.0
+    /// A line chart's points start and end this far inside the plot area, so that a point at either end of
+    /// the x domain is drawn whole, not half over the axis or the plot's edge.
+    static let inset = 6.0
 
     /// Axes for `x` over `xRange` and `y` over `yRange`, ticks and their labels, and the axis titles.
     static func axes(_ w: inout SVGWriter, x: LinearScale, y: LinearScale, xTitle: String, yTitle: String) {
-        let x0 = x.range.lo, x1 = x.range.hi, y0 = y.range.lo, y1 = y.range.hi
+        let x0 = left, x1 = w.width - right, y0 = y.range.lo, y1 = y.range.hi
         w.open(group: "axes")
         for t in Ticks.values(lo: y.domain.lo, hi: y.domain.hi, count: 4) {
             let py = y.map(t)
@@ -38,10 +41,11 @@ public enum SVGChart {
 
     /// A line chart of one or more series sharing the axes. `xMin`/`xMax` widen the x domain beyond the
     /// points; `yMin`/`yMax` fix the y domain (else 0 … the largest value, rounded up to a tick). `breakGaps`:
-    /// a series' line stops where its points are much further apart than usual (`segments`).
+    /// a series' line stops where its points are much further apart than usual (`segments`). `joined` false:
+    /// points only, no lines (too few points for a line to mean a trend).
     public static func line(_ series: [Series], label: String, xTitle: String, yTitle: String, width: Double = 640,
                             height: Double = 200, xMin: Double? = nil, xMax: Double? = nil, yMin: Double? = nil, yMax: Double? = nil,
-                            dots: Bool = false, breakGaps: Bool = false, marks: [(x: Double, text: String)] = []) -> String {
+                            dots: Bool = false, joined: Bool = true, breakGaps: Bool = false, marks: [(x: Double, text: String)] = []) -> String {
         var w = SVGWriter(width: width, height: height)
         let all = series.flatMap { $0.points }
         let xs = all.map { $0.x }, ys = all.map { $0.y }
@@ -52,23 +56,24 @@ public enum SVGChart {
         var yhi = yMax ?? Ticks.niceMax(ys.max() ?? 1)
         if yMin == nil, let lo = ys.min(), lo < 0 { ylo = -Ticks.niceMax(-lo) }
         if yhi <= ylo { yhi = ylo + 1 }
-        let x = LinearScale(domain: (xlo, xhi), range: (left, width - right))
+        let x = LinearScale(domain: (xlo, xhi), range: (left + inset, width - right - inset))
         let y = LinearScale(domain: (ylo, yhi), range: (height - bottom, top))
         axes(&w, x: x, y: y, xTitle: xTitle, yTitle: yTitle)
         for s in series {
             for part in breakGaps ? segments(s.points) : [s.points] {
                 let pts = part.map { (x: x.map($0.x), y: y.map($0.y)) }
-                w.polyline(pts, class: "series " + s.style)
-                if dots || pts.count == 1 { for p in pts { w.circle(p.x, p.y, r: 2, class: "dot " + s.style) } }
+                if joined { w.polyline(pts, class: "series " + s.style) }
+                if dots || !joined || pts.count == 1 { for p in pts { w.circle(p.x, p.y, r: joined ? 2 : 3, class: "dot " + s.style) } }
             }
         }
-        // Vertical marks (events on the x axis, such as parameter updates), their labels in rows.
-        let inside = marks.filter { $0.x >= xlo && $0.x <= xhi }
-        let placed = markLabels(inside.map { (x.map($0.x), $0.text) }, right: width - right)
-        for (m, p) in zip(inside, placed) {
-            let px = x.map(m.x)
-            w.line(px, top, px, height - bottom, class: "mark")
-            w.text(p.x, top + 10 + 13 * Double(p.row), m.text, anchor: p.end ? .end : .start, class: "mark-label")
+        // Vertical marks (events on the x axis, such as parameter updates); close marks of the same text share
+        // one label, the labels in rows.
+        let inside = marks.filter { $0.x >= xlo && $0.x <= xhi }.map { (x: x.map($0.x), text: $0.text) }
+        for m in inside { w.line(m.x, top, m.x, height - bottom, class: "mark") }
+        let groups = markGroups(inside)
+        let placed = markLabels(groups.map { (x: $0.last, text: $0.text, first: $0.first) }, right: width - right)
+        for (g, p) in zip(groups, placed) {
+            w.text(p.x, top + 10 + 13 * Double(p.row), g.text, anchor: p.end ? .end : .start, class: "mark-label")
         }
         // The legend, when there is more than one series.
         if series.count > 1 {
@@ -97,16 +102,38 @@ public enum SVGChart {
         return out
     }
 
+    /// Marks (picture x, text) in order of x, those of the same text taken together while each line would cross
+    /// the label of the one before: one label, "text ×N", after the group's last line (`last`) or, at the right
+    /// edge, before its first (`first`), so that no line of the group crosses it.
+    static func markGroups(_ marks: [(x: Double, text: String)]) -> [(first: Double, last: Double, text: String)] {
+        var groups: [(first: Double, last: Double, base: String, count: Int)] = []
+        func label(_ base: String, _ n: Int) -> String { n == 1 ? base : base + " ×\(n)" }
+        for m in marks.sorted(by: { $0.x < $1.x }) {
+            if let g = groups.last, g.base == m.text, m.x <= g.last + 3 + SVGWriter.textWidth(g.base) + 4 {
+                groups[groups.count - 1].last = m.x
+                groups[groups.count - 1].count += 1
+            } else {
+                groups.append((m.x, m.x, m.text, 1))
+            }
+        }
+        return groups.map { ($0.first, $0.last, label($0.base, $0.count)) }
+    }
+
     /// Where each of `marks` (picture x, text) has its label: its row (0 the top one) and the x it starts at,
     /// or ends at (`end`) when it would cross the right edge; a label goes to the first row where it does not
     /// overlap a label already placed.
     static func markLabels(_ marks: [(x: Double, text: String)], right: Double) -> [(row: Int, x: Double, end: Bool)] {
+        markLabels(marks.map { (x: $0.x, text: $0.text, first: $0.x) }, right: right)
+    }
+
+    /// As above, for labels of groups of lines: after the last line (`x`), or ending before the first (`first`).
+    static func markLabels(_ marks: [(x: Double, text: String, first: Double)], right: Double) -> [(row: Int, x: Double, end: Bool)] {
         var rows: [[(Double, Double)]] = []
         var out: [(row: Int, x: Double, end: Bool)] = []
         for m in marks {
             let width = SVGWriter.textWidth(m.text)
             let end = m.x + 3 + width > right
-            let span = end ? (m.x - 3 - width, m.x - 3) : (m.x + 3, m.x + 3 + width)
+            let span = end ? (m.first - 3 - width, m.first - 3) : (m.x + 3, m.x + 3 + width)
             let row = rows.firstIndex { placed in placed.allSatisfy { span.1 + 4 <= $0.0 || span.0 >= $0.1 + 4 } } ?? rows.count
             if row == rows.count { rows.append([]) }
             rows[row].append(span)

@@ -56,10 +56,27 @@ public struct BucketSeries {
         total += amount
     }
 
-    /// Per second: each bucket's amount divided by its width, at the bucket's middle (seconds from `origin`).
-    public var ratePoints: [(x: Double, y: Double)] {
-        let w = Double(width) / 1_000_000
-        return buckets.enumerated().map { (Double($0.offset) * w + w / 2, $0.element / w) }
+    /// Per second from `origin` to `end` (µs, such as a connection's close): each bucket's amount over the part
+    /// of it before `end`, at that part's middle (seconds from `origin`). Buckets after the last amount count 0,
+    /// so the line goes on to `end`; a last part shorter than half a bucket joins the bucket before it, so that a
+    /// few packets in the last sliver of a second are not drawn as a climb.
+    public func ratePoints(until end: Int64) -> [(x: Double, y: Double)] {
+        let span = max(0, end &- origin)
+        let n = max(buckets.count, Int((span + width - 1) / width))
+        var parts: [(start: Int64, length: Int64, amount: Double)] = (0..<n).map { k in
+            let start = Int64(k) * width
+            return (start, max(0, min(width, span - start)), k < buckets.count ? buckets[k] : 0)
+        }
+        if parts.count > 1, let last = parts.last, last.length * 2 < width {
+            parts.removeLast()
+            parts[parts.count - 1].length += last.length
+            parts[parts.count - 1].amount += last.amount
+        }
+        return parts.map { p in
+            // An amount at `end` itself (or after it) has no time of its own: the whole bucket's.
+            let length = p.length > 0 ? p.length : width
+            return (Double(p.start) / 1_000_000 + Double(length) / 2_000_000, p.amount / (Double(length) / 1_000_000))
+        }
     }
 }
 

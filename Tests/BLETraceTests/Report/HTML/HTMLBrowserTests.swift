@@ -80,26 +80,20 @@ final class HTMLBrowserTests: XCTestCase {
         }
 
         // RSSI: a point per reading of each advertising device.
-        let origin = try XCTUnwrap(events.first).timestamp.micros
         var readings: [String: Int] = [:]
         for e in events { if case let .adv(a) = e.body { for r in a.reports where r.rssi != nil && r.rssi != 127 { readings[r.address.description, default: 0] += 1 } } }
         XCTAssertGreaterThan(readings.count, 2)
         for (address, n) in readings {
             XCTAssertEqual(HTMLBrowserTests.polylinePoints(dom, after: "data-device=\"\(address)\""), [n], address)
         }
-        // Notification rate: a point per second from the first record to the last notification.
-        let notified = events.filter { if case let .att(a) = $0.body, case .notification? = a.pdu { return true }; return false }
-        let lastNotification = try XCTUnwrap(notified.last).timestamp.micros
-        XCTAssertEqual(HTMLBrowserTests.polylinePoints(dom, after: "aria-label=\"notification rate of"),
-                       [Int((lastNotification - origin) / 1_000_000) + 1])
-        // Throughput: a point per second each way, from the connection's first event up to the last ACL packet
-        // sent that way.
+        // Notification rate and throughput each way: a point per second over the connection's span, from its first
+        // event to its close (a last part under half a second joins the second before it).
         let opened = try XCTUnwrap(events.first { $0.connection == 1 }).timestamp.micros
-        let acl = events.filter { $0.acl != nil && $0.connection == 1 }
-        let lastSent = try XCTUnwrap(acl.last { $0.direction == .hostToController }).timestamp.micros
-        let lastReceived = try XCTUnwrap(acl.last { $0.direction == .controllerToHost }).timestamp.micros
-        XCTAssertEqual(HTMLBrowserTests.polylinePoints(dom, after: "aria-label=\"throughput of connection #1\""),
-                       [Int((lastSent - opened) / 1_000_000) + 1, Int((lastReceived - opened) / 1_000_000) + 1])
+        let closed = try XCTUnwrap(summary.connections.first?.closedAt).micros
+        let seconds = Int((closed - opened + 999_999) / 1_000_000)
+        let points = seconds > 1 && (closed - opened) - Int64(seconds - 1) * 1_000_000 < 500_000 ? seconds - 1 : seconds
+        XCTAssertEqual(HTMLBrowserTests.polylinePoints(dom, after: "aria-label=\"notification rate of"), [points])
+        XCTAssertEqual(HTMLBrowserTests.polylinePoints(dom, after: "aria-label=\"throughput of connection #1\""), [points, points])
         // Battery: a point per reading.
         let readingsOfBattery = events.filter { if case let .att(a) = $0.body, case .battery? = a.decodedValue?.fact { return true }; return false }
         XCTAssertEqual(HTMLBrowserTests.polylinePoints(dom, after: "aria-label=\"battery of"), [readingsOfBattery.count])

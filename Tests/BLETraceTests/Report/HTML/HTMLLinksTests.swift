@@ -8,9 +8,9 @@ import Testing
         let html = try HTMLReportTests.render(Samples.gattSession().writer.bytes)
         #expect(html.contains("<h3 id=\"tx-latency\">TX latency to completion</h3>"))
         #expect(html.contains("Connection <a href=\"#connection-1\">#1</a>: 21 packets completed, min 0.30 ms, p50 0.30 ms, p95 0.30 ms, max 0.30 ms"))
-        // A histogram: all 21 in the bin from 250 µs, with the p50 and p95 marked.
+        // A histogram of bins chosen from the latencies: all 21 in the bin from 300 µs, with the p50 and p95 marked.
         #expect(html.contains("TX latency of connection #1"))
-        #expect(html.contains("≥250 µs: 21"))
+        #expect(html.contains("≥300 µs: 21"))
         #expect(html.contains(">p50</text>") && html.contains(">p95</text>"))
         #expect(!html.contains("Packet error rate per channel"))
     }

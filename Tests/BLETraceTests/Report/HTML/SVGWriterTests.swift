@@ -73,8 +73,15 @@ import Testing
         #expect(b.width == 2_000_000)
         #expect(b.buckets == [30, 0, 30])
         #expect(b.total == 60)
-        #expect(b.ratePoints.map { $0.y } == [15, 0, 15])
-        #expect(b.ratePoints.map { $0.x } == [1, 3, 5])
+        #expect(b.ratePoints(until: 7_000_000).map { $0.y } == [15, 0, 15])
+        #expect(b.ratePoints(until: 7_000_000).map { $0.x } == [1, 3, 5])
+        // To a close at 11 s: two more buckets of nothing.
+        #expect(b.ratePoints(until: 11_000_000).map { $0.y } == [15, 0, 15, 0, 0])
+        // A last part of 1.4 s is a rate over 1.4 s, at its middle; one of 0.6 s joins the bucket before it.
+        #expect(b.ratePoints(until: 6_400_000).map { $0.x } == [1, 3, 4.7])
+        #expect(abs((b.ratePoints(until: 6_400_000).last?.y ?? 0) - 30 / 1.4) < 1e-9)
+        #expect(b.ratePoints(until: 5_600_000).map { $0.x } == [1, 3.3])
+        #expect(abs((b.ratePoints(until: 5_600_000).last?.y ?? 0) - 30 / 2.6) < 1e-9)
     }
 
     @Test func percentilesByNearestRank() {
@@ -95,8 +102,8 @@ import Testing
                                 width: 300, height: 100, yMin: -80, yMax: -60)
         #expect(svg.hasPrefix("<svg viewBox=\"0 0 300 100\""))
         #expect(svg.contains("data-points=\"3\""))
-        // x 0…2 onto 56…288, y -80…-60 onto 66…22.
-        #expect(svg.contains("points=\"56,22 172,44 288,33\""))
+        // x 0…2 onto 62…282 (6 inside the plot's 56…288), y -80…-60 onto 66…22.
+        #expect(svg.contains("points=\"62,22 172,44 282,33\""))
         #expect(!svg.contains("http"))
     }
 }
