@@ -60,8 +60,13 @@ public struct BucketSeries {
     /// of it before `end`, at that part's middle (seconds from `origin`). Buckets after the last amount count 0,
     /// so the line goes on to `end`; a last part shorter than half a bucket joins the bucket before it, so that a
     /// few packets in the last sliver of a second are not drawn as a climb.
+    /// Bounded: an `end` more than `maxBuckets` buckets past the series' own (a clock jump, a link closed years
+    /// later) widens the buckets as `add` does, so the points never number more than twice `maxBuckets`.
     public func ratePoints(until end: Int64) -> [(x: Double, y: Double)] {
         let span = max(0, end &- origin)
+        var s = self
+        if (span - 1) / width >= Int64(2 * maxBuckets) { s.add(at: origin &+ span &- 1, 0) }
+        let width = s.width, buckets = s.buckets
         let n = max(buckets.count, Int((span + width - 1) / width))
         var parts: [(start: Int64, length: Int64, amount: Double)] = (0..<n).map { k in
             let start = Int64(k) * width

@@ -63,6 +63,15 @@ import Testing
         #expect(d.points.map { Int($0.x) } == Array(stride(from: 0, to: 1000, by: d.stride)))
     }
 
+    /// A close ten years after the last amount (a clock jump) widens the buckets: the points stay bounded.
+    @Test func aFarEndKeepsThePointsBounded() {
+        var b = BucketSeries(origin: 0, width: 1_000_000, maxBuckets: 240)
+        b.add(at: 500_000, 8)
+        let points = b.ratePoints(until: 315_360_000_000_000)
+        #expect(!points.isEmpty && points.count <= 480)
+        #expect(points.reduce(0) { $0 + $1.y } > 0)
+    }
+
     @Test func bucketsMergeWhenTheSpanGrows() {
         var b = BucketSeries(origin: 1_000_000, width: 1_000_000, maxBuckets: 4)
         b.add(at: 1_000_000, 10)
