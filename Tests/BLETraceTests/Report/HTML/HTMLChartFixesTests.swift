@@ -16,13 +16,7 @@ import Testing
     /// A connection opened 100 s into the capture: notifications every 100 ms for 10 s, then 10 s without any,
     /// then the disconnect.
     static func lateNotifications() -> Scenario {
-        let s = Scenario(format: .btsnoop(datalink: 1002))
-        s.powerOn(local: Samples.local)
-        s.startScan()
-        for _ in 0..<100 {
-            s.advert(addressType: 1, address: Samples.watch, data: HCIBuilder.ad(0x01, [0x06]), rssi: -60)
-            s.advance(ms: 1000)
-        }
+        let s = HTMLReportFixesTests.scanningFor100Seconds()
         s.connect(handle: 0x0040, peer: Samples.thermo, peerType: 1)
         for i in 0..<100 {
             s.attIn(0x0040, [0x1B] + HCIBuilder.le16(0x000E) + [UInt8(90 - i % 3)])

@@ -122,8 +122,8 @@ import Testing
 
     // MARK: Charts
 
-    /// A connection that opens 100 s into the capture has its throughput drawn over its own 4 s.
-    @Test func throughputCoversTheConnectionsLifetime() throws {
+    /// 100 s of scanning a watch's adverts before anything connects: a connection's charts then start late.
+    static func scanningFor100Seconds() -> Scenario {
         let s = Scenario(format: .btsnoop(datalink: 1002))
         s.powerOn(local: Samples.local)
         s.startScan()
@@ -131,6 +131,12 @@ import Testing
             s.advert(addressType: 1, address: Samples.watch, data: HCIBuilder.ad(0x01, [0x06]), rssi: -60)
             s.advance(ms: 1000)
         }
+        return s
+    }
+
+    /// A connection that opens 100 s into the capture has its throughput drawn over its own 4 s.
+    @Test func throughputCoversTheConnectionsLifetime() throws {
+        let s = HTMLReportFixesTests.scanningFor100Seconds()
         Samples.gattSession(s, handle: 0x0040, peer: Samples.thermo)
         let h = try HTMLReportTests.render(s.writer.bytes)
         let svg = try HTMLReportFixesTests.slice(h, from: "aria-label=\"throughput of connection #1\"", to: "</svg>")
