@@ -58,8 +58,7 @@ struct DiffCommand: ParsableCommand {
     func digest(_ path: String, log: Int?, options: DecodeOptions, _ redactor: Redactor?) throws -> (CaptureDigest, Bool) {
         let opened = try openCapture(path, log: log, named: path)
         if !quiet { noteChosenLog(opened, named: path, doing: "comparing", choose: "choose with --log-a/--log-b N") }
-        let observer: ((TraceEvent) -> Void)? = redactor.map { r in { r.learn($0) } }
-        let (d, summary) = CaptureDigest.make(opened.reader, path: path, containers: opened.containers, options: options, observer: observer)
+        let (d, summary) = CaptureDigest.make(opened.reader, path: path, containers: opened.containers, options: options, observer: redactor)
         redactor?.learn(summary: summary)
         if let e = summary.error {
             reportError("\(path): \(e.description); compared the \(summary.stats.records) record\(summary.stats.records == 1 ? "" : "s") before it")

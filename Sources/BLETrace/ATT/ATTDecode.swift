@@ -227,7 +227,7 @@ extension ATTLayer {
                                    handle: handle, record: site.record, time: site.time, connection: site.connection,
                                    device: site.device, state: site.state)
         let result = d.dissect(v, context)
-        for o in valueObservers { o(result, context) }
+        pipeline?.chain.attributeValue(result, context)
         return result
     }
 
@@ -239,7 +239,7 @@ extension ATTLayer {
                                    opcode: site.opcode, fromClient: site.fromClient, record: site.record, time: site.time,
                                    connection: site.connection, device: site.device, state: site.state)
         guard let result = registry.dissectError(code, context) else { return nil }
-        for o in valueObservers { o(result, context) }
+        pipeline?.chain.attributeValue(result, context)
         return result
     }
 }

@@ -89,8 +89,6 @@ public final class ATTLayer: ChannelDecoder, AnalysisLayer {
 
     /// The value dissectors: the built-in ones, then those of a `--uuids` file.
     public let registry: DissectorRegistry
-    /// Called with every value a dissector decoded (battery history, identity cards, the ANCS view).
-    @exclusivity(unchecked) public var valueObservers: [(Dissection, ValueContext) -> Void] = []
 
     public init(options: DecodeOptions = DecodeOptions()) {
         self.loaded = options.gatt
@@ -102,15 +100,12 @@ public final class ATTLayer: ChannelDecoder, AnalysisLayer {
 
     public func attach(to pipeline: Pipeline) {
         self.pipeline = pipeline
-        pipeline.channels[0x0004] = self
-        pipeline.recordObservers.append { [unowned self] _, t in
-            if t.micros >= self.nextDeadline { self.expire(now: t.micros) }
-        }
-        pipeline.finishers.append { [unowned self] in self.expire(now: .max) }
-        pipeline.connectionObservers.append { [unowned self, unowned pipeline] change, _, _ in
-            if case let .closed(handle, _) = change, let c = pipeline.connections.latest(handle) {
-                self.closeConnection(c.id)
-            }
+    }
+
+    /// A connection closed: its pending requests end and its state goes.
+    func connectionChanged(_ change: ConnectionChange, _ pipeline: Pipeline) {
+        if case let .closed(handle, _) = change, let c = pipeline.connections.latest(handle) {
+            closeConnection(c.id)
         }
     }
 

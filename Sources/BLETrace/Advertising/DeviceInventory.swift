@@ -111,16 +111,16 @@ public final class DeviceInventory: AnalysisLayer {
         tracker = pipeline.connections
         self.pipeline = pipeline
         options = pipeline.options.keys
-        pipeline.eventObservers.append { [self] e in
-            if case let .smp(b) = e.body, case let .pdu(p) = b.content {
-                switch p {
-                case .identityInformation, .identityAddressInformation: smpIdentities.take(p, from: b.from)
-                default: break
-                }
+    }
+
+    /// A finished event: identities distributed by SMP.
+    @inline(__always) func finished(_ e: TraceEvent) {
+        if case let .smp(b) = e.body, case let .pdu(p) = b.content {
+            switch p {
+            case .identityInformation, .identityAddressInformation: smpIdentities.take(p, from: b.from)
+            default: break
             }
         }
-        pipeline.advertisingObservers.append { [self] r, record, time in self.observe(r, record: record, at: time) }
-        pipeline.inquiryObservers.append { [self] r, record, time in self.observe(inquiry: r, record: record, at: time) }
     }
 
     /// A device found by an inquiry: its class, RSSI and what its extended inquiry response says.

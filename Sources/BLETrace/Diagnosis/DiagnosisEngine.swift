@@ -13,26 +13,28 @@ public final class DiagnosisEngine: AnalysisLayer {
         var byInput: [[DiagnosisRule]] = Array(repeating: [], count: DiagnosisInput.allCases.count)
         for r in rules { for i in r.inputs { byInput[i.rawValue].append(r) } }
         self.byInput = byInput
+        self.advertisingRules = byInput[DiagnosisInput.advertising.rawValue]
     }
+
+    /// The rules that read advertising reports.
+    let advertisingRules: [DiagnosisRule]
+    var readsAdvertising: Bool { !advertisingRules.isEmpty }
 
     public func attach(to pipeline: Pipeline) {
         context.pipeline = pipeline
-        pipeline.eventObservers.append { [unowned self] e in self.observe(e) }
-        let advertising = byInput[DiagnosisInput.advertising.rawValue]
-        if !advertising.isEmpty {
-            pipeline.advertisingObservers.append { [unowned self] report, record, time in
-                for r in advertising { r.advertised(report, record: record, at: time, self.context) }
-            }
-        }
+    }
+
+    func advertised(_ report: AdvertisingReport, record: Int, at time: Timestamp) {
+        for r in advertisingRules { r.advertised(report, record: record, at: time, context) }
     }
 
     /// Gives the rules that read another layer's state at the end (the pairings) that layer, held weakly: the
     /// layers list holds the engine itself.
-    func see(_ layers: [AnalysisLayer]) {
-        context.smp = layers.lazy.compactMap { $0 as? SMPLayer }.first
-        context.linkStatistics = layers.lazy.compactMap { $0 as? LinkStatistics }.first
-        context.isoStreams = layers.lazy.compactMap { $0 as? ISOStreams }.first
-        context.audioStreams = layers.lazy.compactMap { $0 as? AudioStreams }.first
+    func see(_ chain: Chain) {
+        context.smp = chain.smp
+        context.linkStatistics = chain.linkStatistics
+        context.isoStreams = chain.isoStreams
+        context.audioStreams = chain.audioStreams
     }
 
     /// One look at the body: its payload is bound once and lent to each rule that reads that input.

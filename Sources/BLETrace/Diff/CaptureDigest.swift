@@ -127,22 +127,17 @@ public struct CaptureDigest {
     /// Every request/response latency, sorted.
     public var latencies: [Int64] = []
 
-    /// Reads a capture through the standard layers and the activity log. `observer` sees every event
+    /// Reads a capture through the standard chain and the activity log. `observer` sees every event
     /// (the redactor learns from it).
     public static func make(_ reader: RecordReader, path: String, containers: [String] = [], options: DecodeOptions = DecodeOptions(),
-                            observer: ((TraceEvent) -> Void)? = nil) -> (CaptureDigest, Summary) {
+                            observer: EventTap? = nil) -> (CaptureDigest, Summary) {
         let analyzer = Analyzer(options: options, sink: nil)
-        let att = analyzer.layers.compactMap { $0 as? ATTLayer }.first
-        let log = ActivityLog(att: att)
-        analyzer.add(log)
-        if let o = observer { analyzer.pipeline.eventObservers.append(o) }
-        var undecoded: [Int: Int] = [:]
-        analyzer.pipeline.eventObservers.append { e in
-            if let c = e.connection, case let .linkLayer(l) = e.body, case .encrypted = l.content { undecoded[c, default: 0] += 1 }
-        }
+        let log = analyzer.addActivityLog()
+        let undecoded = UndecodedCounter()
+        analyzer.chain.taps = (observer.map { [$0] } ?? []) + [undecoded]
         let summary = analyzer.run(reader, path: path, containers: containers)
         var digest = CaptureDigest(summary: summary, layers: analyzer.layers, log: log)
-        for i in digest.links.indices { digest.links[i].undecoded = undecoded[digest.links[i].id] ?? 0 }
+        for i in digest.links.indices { digest.links[i].undecoded = undecoded.counts[digest.links[i].id] ?? 0 }
         return (digest, summary)
     }
 
@@ -240,5 +235,13 @@ public struct CaptureDigest {
     public func label(_ key: String) -> String {
         if key == "local" { return "local host" }
         return device(key)?.label ?? key
+    }
+}
+
+/// Counts the link-layer PDUs of each connection that stayed encrypted (no key).
+final class UndecodedCounter: EventTap {
+    var counts: [Int: Int] = [:]
+    func event(_ e: TraceEvent) {
+        if let c = e.connection, case let .linkLayer(l) = e.body, case .encrypted = l.content { counts[c, default: 0] += 1 }
     }
 }

@@ -52,16 +52,16 @@ public final class ANCSViewLayer: AnalysisLayer {
 
     public init(att: ATTLayer) { self.att = att }
 
-    public func attach(to pipeline: Pipeline) {
-        att.valueObservers.append { [unowned self] d, ctx in
-            guard d.dissector == "ancs" else { return }
-            self.seen = true
-            guard case let .ancs(ev)? = d.fact else {
-                if d.problem != nil { self.dataSourceProblems += 1 }
-                return
-            }
-            self.observe(ev, ctx)
+    public func attach(to pipeline: Pipeline) {}
+
+    func value(_ d: Dissection, _ ctx: ValueContext) {
+        guard d.dissector == "ancs" else { return }
+        seen = true
+        guard case let .ancs(ev)? = d.fact else {
+            if d.problem != nil { dataSourceProblems += 1 }
+            return
         }
+        observe(ev, ctx)
     }
 
     func record(_ device: String, _ uid: UInt32, _ ctx: ValueContext) -> Int? {

@@ -27,11 +27,11 @@ public final class BatteryHistoryLayer: AnalysisLayer {
 
     public init(att: ATTLayer) { self.att = att }
 
-    public func attach(to pipeline: Pipeline) {
-        att.valueObservers.append { [unowned self] d, ctx in
-            guard !ctx.fromClient, case let .battery(r)? = d.fact else { return }
-            self.add(r.percent, device: ctx.device, record: ctx.record)
-        }
+    public func attach(to pipeline: Pipeline) {}
+
+    func value(_ d: Dissection, _ ctx: ValueContext) {
+        guard !ctx.fromClient, case let .battery(r)? = d.fact else { return }
+        add(r.percent, device: ctx.device, record: ctx.record)
     }
 
     func add(_ p: Int, device: String, record: Int) {
@@ -95,11 +95,11 @@ public final class IdentityLayer: AnalysisLayer {
 
     public init(att: ATTLayer) { self.att = att }
 
-    public func attach(to pipeline: Pipeline) {
-        att.valueObservers.append { [unowned self] d, ctx in
-            guard !ctx.fromClient, d.problem == nil, case let .identity(item)? = d.fact else { return }
-            self.add(item, device: ctx.device)
-        }
+    public func attach(to pipeline: Pipeline) {}
+
+    func value(_ d: Dissection, _ ctx: ValueContext) {
+        guard !ctx.fromClient, d.problem == nil, case let .identity(item)? = d.fact else { return }
+        add(item, device: ctx.device)
     }
 
     func add(_ item: IdentityItem, device: String) {

@@ -47,15 +47,16 @@ public final class AudioStreams: AnalysisLayer {
 
     public func attach(to pipeline: Pipeline) {
         self.pipeline = pipeline
-        att.valueObservers.append { [unowned self] d, ctx in
-            // Only ASE values and ASE Control Point notifications are looked at.
-            guard !ctx.fromClient, ctx.uuid == AudioStreams.sinkASE || ctx.uuid == AudioStreams.sourceASE || ctx.uuid == AudioStreams.controlPoint
-            else { return }
-            switch d.fact {
-            case let .ase(f)?: self.add(f, ctx)
-            case let .aseControlResponse(r)?: self.refused(r, ctx)
-            default: break
-            }
+    }
+
+    func value(_ d: Dissection, _ ctx: ValueContext) {
+        // Only ASE values and ASE Control Point notifications are looked at.
+        guard !ctx.fromClient, ctx.uuid == AudioStreams.sinkASE || ctx.uuid == AudioStreams.sourceASE || ctx.uuid == AudioStreams.controlPoint
+        else { return }
+        switch d.fact {
+        case let .ase(f)?: add(f, ctx)
+        case let .aseControlResponse(r)?: refused(r, ctx)
+        default: break
         }
     }
 

@@ -69,24 +69,26 @@ public final class Broadcasts: AnalysisLayer {
 
     public func attach(to pipeline: Pipeline) {
         self.pipeline = pipeline
-        pipeline.hciEventObservers.append { [unowned self] body, e in
-            switch body.params {
-            case let .le(_, .iso(event)): self.event(event, record: e.record)
-            case let .commandComplete(c):
-                // The local host ended its sync to a BIG (LE BIG Terminate Sync): its BISes closed by the host.
-                if c.status == 0, case let .iso(.bigSyncTerminated(big)) = c.decoded { self.ended(big, reason: 0x16, lost: false, record: e.record) }
-            default: break
-            }
+    }
+
+    func hciEvent(_ body: HCIEventBody, _ e: TraceEvent) {
+        switch body.params {
+        case let .le(_, .iso(event)): self.event(event, record: e.record)
+        case let .commandComplete(c):
+            // The local host ended its sync to a BIG (LE BIG Terminate Sync): its BISes closed by the host.
+            if c.status == 0, case let .iso(.bigSyncTerminated(big)) = c.decoded { ended(big, reason: 0x16, lost: false, record: e.record) }
+        default: break
         }
-        pipeline.hciCommandObservers.append { [unowned self] c, _ in
-            guard case let .iso(p) = c.params else { return }
-            self.command(p)
-        }
-        pipeline.advertisingObservers.append { [unowned self] report, _, _ in self.announcement(report) }
-        att.valueObservers.append { [unowned self] d, ctx in
-            guard !ctx.fromClient, ctx.uuid == Broadcasts.receiveStateUUID, let s = d.value as? BASSDissector.ReceiveState else { return }
-            self.receive(s, connection: ctx.connection, record: ctx.record)
-        }
+    }
+
+    func hciCommand(_ c: HCICommandBody) {
+        guard case let .iso(p) = c.params else { return }
+        command(p)
+    }
+
+    func value(_ d: Dissection, _ ctx: ValueContext) {
+        guard !ctx.fromClient, ctx.uuid == Broadcasts.receiveStateUUID, let s = d.value as? BASSDissector.ReceiveState else { return }
+        receive(s, connection: ctx.connection, record: ctx.record)
     }
 
     static let receiveStateUUID = BLEUUID(UInt16(0x2BC8))

@@ -44,7 +44,6 @@ public final class ISOStreams: AnalysisLayer {
 
     public func attach(to pipeline: Pipeline) {
         self.pipeline = pipeline
-        pipeline.isoObservers.append { [unowned self] e in self.observe(e) }
     }
 
     func observe(_ e: TraceEvent) {

@@ -205,9 +205,6 @@ public final class SignalingLayer: ChannelDecoder, AnalysisLayer {
 
     public func attach(to pipeline: Pipeline) {
         self.pipeline = pipeline
-        pipeline.channels[0x0005] = self
-        pipeline.channels[0x0001] = self
-        pipeline.dynamicChannels = self
     }
 
     static func opposite(_ d: Direction) -> Direction {

@@ -217,10 +217,8 @@ public final class LinkLayerDecoder {
             // The advertising decoder makes the body (`adv`); the sniffer's layers go in front of it.
             e.radio = radio
             var body = AdvertisingBody(.linkLayer(StoredReport(report)))
-            let observers = pipeline.advertisingObservers
-            pipeline.advertising.take(&body, record: r.number) { report in
-                for o in observers { o(report, r.number, r.timestamp) }
-            }
+            let chain = pipeline.chain
+            pipeline.advertising.take(&body, record: r.number) { report in chain.advertised(report, record: r.number, at: r.timestamp) }
             e.body = .adv(body)
         }
     }
@@ -287,7 +285,7 @@ public final class LinkLayerDecoder {
 
     func apply(_ change: ConnectionChange, _ r: Record) {
         pipeline.connections.apply(change, record: r.number, at: r.timestamp)
-        for o in pipeline.connectionObservers { o(change, r.number, r.timestamp) }
+        pipeline.chain.connectionChanged(change, record: r.number, at: r.timestamp, pipeline)
     }
 
     // MARK: Data channel
@@ -384,10 +382,10 @@ public final class LinkLayerDecoder {
         if l.sides[1 - side].seen {
             if h.nesn != l.sides[1 - side].sn {
                 let other = l.sides[1 - side]
-                if !other.acked, other.payload, let c = conn, let handle = l.handle, !pipeline.sniffedAckObservers.isEmpty {
+                if !other.acked, other.payload, let c = conn, let handle = l.handle, pipeline.chain.readsSniffedAcks {
                     let waited = r.timestamp.micros.subtractingReportingOverflow(other.time)
                     if !waited.overflow, waited.partialValue >= 0 {
-                        for o in pipeline.sniffedAckObservers { o(c.id, handle, side == 1, waited.partialValue) }
+                        pipeline.chain.sniffedAck(connection: c.id, handle: handle, fromCentral: side == 1, after: waited.partialValue)
                     }
                 }
                 l.sides[1 - side].acked = true
@@ -453,7 +451,7 @@ public final class LinkLayerDecoder {
                 stats.encrypted += 1
                 show(.encrypted(payload: payload))
                 // Data the capture cannot read still counts as traffic (less its 4-byte MIC).
-                if h.llid != 3 { for o in pipeline.sniffedDataObservers { o(e, max(0, Int(h.length) - 4)) } }
+                if h.llid != 3 { pipeline.chain.sniffedData(e, payload: max(0, Int(h.length) - 4)) }
                 return
             }
         }
@@ -498,7 +496,7 @@ public final class LinkLayerDecoder {
                 show(.problem(reason: reason, payload: payload))
             }
             e.warning = warning
-            for o in pipeline.sniffedDataObservers { o(e, payload.count) }
+            pipeline.chain.sniffedData(e, payload: payload.count)
         default:
             show(.reservedLLID)
         }

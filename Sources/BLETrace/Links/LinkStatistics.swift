@@ -156,15 +156,8 @@ public final class LinkStatistics: AnalysisLayer {
     }
 
     public func attach(to pipeline: Pipeline) {
+        // Fed at decode time (`Chain`), where the record kind is known: no look at other events, no copy of a body.
         self.pipeline = pipeline
-        // At decode time, where the record kind is known: no look at other events, no copy of a body.
-        pipeline.aclObservers.append { [unowned self] e in self.observeACL(e) }
-        pipeline.hciEventObservers.append { [unowned self] body, e in self.observe(body, e) }
-        pipeline.hciCommandObservers.append { [unowned self] body, e in self.command(body, e) }
-        pipeline.sniffedDataObservers.append { [unowned self] e, n in self.sniffed(e, payload: n) }
-        pipeline.sniffedAckObservers.append { [unowned self] id, handle, central, waited in
-            self.acknowledged(id, handle: handle, fromCentral: central, after: waited)
-        }
     }
 
     func observeACL(_ e: TraceEvent) {

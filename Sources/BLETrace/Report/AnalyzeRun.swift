@@ -53,15 +53,14 @@ public struct AnalyzeRun {
         let resolver = DeviceResolver(devices: filter.devices)
         if needsFirstPass {
             let first = try open()
-            let observe: ((TraceEvent, Pipeline) -> Void)? = filter.devices.isEmpty ? nil : { resolver.observe($0, pipeline: $1) }
+            let resolving = filter.devices.isEmpty ? nil : resolver
             let s: Summary
             if let r = redactor, learnedRedactor == nil {
-                s = r.learn(capture: first.reader, path: path, containers: first.containers, options: options, observe: observe)
+                s = r.learn(capture: first.reader, path: path, containers: first.containers, options: options, resolving: resolving)
             } else {
                 // Only resolving a device: a plain pass, no learning.
                 let a = Analyzer(options: options, sink: nil)
-                let p = a.pipeline
-                a.pipeline.eventObservers.append { [unowned p] e in observe?(e, p) }
+                if let resolving { a.chain.taps = [resolving.tap(on: a.pipeline)] }
                 s = a.run(first.reader, path: path, containers: first.containers)
             }
             resolver.finish(s)

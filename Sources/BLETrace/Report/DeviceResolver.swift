@@ -130,3 +130,15 @@ public final class DeviceResolver {
         return hit
     }
 }
+
+extension DeviceResolver {
+    /// The resolver as a tap on `pipeline`'s chain (a first pass), reading connections from that pipeline.
+    public func tap(on pipeline: Pipeline) -> EventTap { ResolverTap(self, pipeline) }
+
+    final class ResolverTap: EventTap {
+        let resolver: DeviceResolver
+        weak var pipeline: Pipeline?
+        init(_ r: DeviceResolver, _ p: Pipeline) { resolver = r; pipeline = p }
+        func event(_ e: TraceEvent) { resolver.observe(e, pipeline: pipeline) }
+    }
+}

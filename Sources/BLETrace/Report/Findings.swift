@@ -71,7 +71,6 @@ public final class Findings: AnalysisLayer {
     public func attach(to pipeline: Pipeline) {
         self.pipeline = pipeline
         tracker = pipeline.connections
-        pipeline.eventObservers.append { [unowned self] e in self.observe(e) }
     }
 
     func add(_ kind: Finding.Kind, _ e: TraceEvent, _ text: String) {

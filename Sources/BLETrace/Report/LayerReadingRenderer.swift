@@ -11,7 +11,7 @@ extension HTMLRenderer: LayerReadingRenderer {}
 extension Analyzer {
     /// Adds the activity log and hands `renderer` the layers and the pipeline.
     public func attach(_ renderer: LayerReadingRenderer) {
-        add(ActivityLog(att: layers.compactMap { $0 as? ATTLayer }.first))
+        addActivityLog()
         renderer.layers = layers
         renderer.pipeline = pipeline
     }

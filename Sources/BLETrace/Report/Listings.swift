@@ -7,7 +7,7 @@ public enum Listings {
     /// Decodes the capture with no timeline, learning into `redactor` when given.
     static func analyze(_ opened: OpenedCapture, path: String, options: DecodeOptions, learning redactor: Redactor?) -> (Analyzer, Summary) {
         let analyzer = Analyzer(options: options, sink: nil)
-        if let r = redactor { analyzer.pipeline.eventObservers.append { r.learn($0) } }
+        if let r = redactor { analyzer.chain.taps = [r] }
         let summary = analyzer.run(opened.reader, path: path, containers: opened.containers)
         redactor?.learn(summary: summary)
         return (analyzer, summary)

@@ -2,7 +2,10 @@
 /// (advertised and EIR names, Device Name and Serial Number reads however they were read, Device
 /// Information strings, `--uuids` strings, remote names, connection names); addresses from every string the
 /// output shows, found by pattern (`AddressScan`), so that free text such as PacketLogger notes is covered.
-extension Redactor {
+extension Redactor: EventTap {
+    /// A first pass's event: learned (`learn(_:)`).
+    public func event(_ e: TraceEvent) { learn(e) }
+
     /// Learns the identifying values of an event: any address in its strings, local names, beacon UUIDs,
     /// the strings its attribute values decoded to, and the text of ANCS Data Source notifications.
     public func learn(_ e: TraceEvent) {
@@ -175,13 +178,10 @@ extension Redactor {
     /// the pass's summary. `observe` sees each event too (the filters resolve devices in the same pass).
     @discardableResult
     public func learn(capture reader: RecordReader, path: String, containers: [String] = [],
-                      options: DecodeOptions = DecodeOptions(), observe: ((TraceEvent, Pipeline) -> Void)? = nil) -> Summary {
+                      options: DecodeOptions = DecodeOptions(), resolving resolver: DeviceResolver? = nil,
+                      taps: [EventTap] = []) -> Summary {
         let learner = Analyzer(options: options, sink: nil)
-        let pipeline = learner.pipeline
-        learner.pipeline.eventObservers.append { [unowned self, unowned pipeline] e in
-            self.learn(e)
-            observe?(e, pipeline)
-        }
+        learner.chain.taps = [self] + (resolver.map { [$0.tap(on: learner.pipeline)] } ?? []) + taps
         let s = learner.run(reader, path: path, containers: containers)
         learn(summary: s)
         return s

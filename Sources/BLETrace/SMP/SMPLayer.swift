@@ -84,19 +84,18 @@ public final class SMPLayer: ChannelDecoder, AnalysisLayer {
 
     public func attach(to pipeline: Pipeline) {
         self.pipeline = pipeline
-        pipeline.channels[0x0006] = self
-        // SMP over BR/EDR (cross-transport key derivation): the same PDUs on ACL-U CID 0x0007.
-        pipeline.channels[0x0007] = self
-        pipeline.connectionObservers.append { [unowned self, unowned pipeline] change, record, _ in
-            switch change {
-            case let .encryption(handle, enabled):
-                guard enabled, let c = pipeline.connections.existing(handle), let a = self.current[c.id],
-                      a.encryptionRecord == nil, a.failedReason == nil else { return }
-                a.encryptionRecord = record
-            case let .closed(handle, _):
-                if let c = pipeline.connections.latest(handle) { self.current[c.id] = nil }
-            default: break
-            }
+    }
+
+    /// Encryption started (the pairing under way succeeded there), or the connection closed.
+    func connectionChanged(_ change: ConnectionChange, record: Int, _ pipeline: Pipeline) {
+        switch change {
+        case let .encryption(handle, enabled):
+            guard enabled, let c = pipeline.connections.existing(handle), let a = current[c.id],
+                  a.encryptionRecord == nil, a.failedReason == nil else { return }
+            a.encryptionRecord = record
+        case let .closed(handle, _):
+            if let c = pipeline.connections.latest(handle) { current[c.id] = nil }
+        default: break
         }
     }
 

@@ -87,25 +87,28 @@ public final class ActivityLog: AnalysisLayer {
 
     public func attach(to pipeline: Pipeline) {
         self.pipeline = pipeline
-        pipeline.eventObservers.append { [unowned self] e in self.observe(e) }
-        pipeline.connectionObservers.append { [unowned self, unowned pipeline] change, _, time in
-            guard case let .opened(handle, _, _, _, interval, latency, timeout, le) = change, le,
-                  let c = pipeline.connections.existing(handle) else { return }
-            self.initialParameters[c.id] = (Int(interval), Int(latency), Int(timeout))
-            if let t = self.pendingCreate {
-                self.setupMicros[c.id] = time.micros - t.micros
-                self.pendingCreate = nil
-            }
+    }
+
+    /// A connection opened: its initial parameters, and its setup time from the last Create Connection.
+    func connectionChanged(_ change: ConnectionChange, at time: Timestamp, _ pipeline: Pipeline) {
+        guard case let .opened(handle, _, _, _, interval, latency, timeout, le) = change, le,
+              let c = pipeline.connections.existing(handle) else { return }
+        initialParameters[c.id] = (Int(interval), Int(latency), Int(timeout))
+        if let t = pendingCreate {
+            setupMicros[c.id] = time.micros - t.micros
+            pendingCreate = nil
         }
-        pipeline.advertisingObservers.append { [unowned self] r, _, _ in
-            let key = DeviceInventory.Key(address: r.address, addressType: r.addressType)
-            for ad in ADSequence(r.data) where ad.malformed == nil && ad.type == 0xFF && ad.data.count >= 2 {
-                var list = self.manufacturerData[key] ?? []
-                if list.count >= 8 || list.contains(where: { $0.elementsEqual(ad.data) }) { continue }
-                if list.isEmpty && self.manufacturerData.count >= DeviceInventory.maxDevices { continue }
-                list.append(Array(ad.data))
-                self.manufacturerData[key] = list
-            }
+    }
+
+    /// An advertising report: its distinct manufacturer data.
+    func advertised(_ r: AdvertisingReport) {
+        let key = DeviceInventory.Key(address: r.address, addressType: r.addressType)
+        for ad in ADSequence(r.data) where ad.malformed == nil && ad.type == 0xFF && ad.data.count >= 2 {
+            var list = manufacturerData[key] ?? []
+            if list.count >= 8 || list.contains(where: { $0.elementsEqual(ad.data) }) { continue }
+            if list.isEmpty && manufacturerData.count >= DeviceInventory.maxDevices { continue }
+            list.append(Array(ad.data))
+            manufacturerData[key] = list
         }
     }
 

@@ -1,6 +1,7 @@
-/// A stage beyond HCI that plugs into the pipeline (ATT/GATT, SMP, device inventory, …) and may add a
-/// section to the summary.
+/// A stage of the chain beyond HCI (ATT/GATT, SMP, device inventory, …), which may add a section to the
+/// summary. `Chain` names every one and calls it; a layer registers nothing itself.
 public protocol AnalysisLayer: AnyObject {
+    /// Called once when the chain is bound to its pipeline: keep it to read connections and held events.
     func attach(to pipeline: Pipeline)
     /// Called once after the last record.
     func summary() -> SummarySection?
@@ -69,23 +70,30 @@ extension EventSink {
     public var readsSummaries: Bool { true }
 }
 
-/// Reads a capture through the pipeline and the registered layers into a sink.
+/// Reads a capture through the pipeline and its chain into a sink.
 public final class Analyzer {
     public let pipeline: Pipeline
-    @exclusivity(unchecked) public private(set) var layers: [AnalysisLayer] = []
     let sink: EventSink?
 
     /// `sink` receives every event; pass nil to collect only the summary.
     public init(options: DecodeOptions = DecodeOptions(), sink: EventSink?) {
         self.sink = sink
         let s = sink
-        self.pipeline = Pipeline(options: options, emit: { e in s?.event(e) })
-        for layer in StandardLayers.make(options) { add(layer) }
+        self.pipeline = Pipeline(options: options, chain: .standard(options), emit: { e in s?.event(e) })
     }
 
-    public func add(_ layer: AnalysisLayer) {
-        layer.attach(to: pipeline)
-        layers.append(layer)
+    /// The chain's parts, in summary order.
+    public var layers: [AnalysisLayer] { pipeline.chain.layers }
+    public var chain: Chain { pipeline.chain }
+
+    /// Adds the activity log (Markdown, HTML, `diff`) at its place in the chain, before any record.
+    @discardableResult
+    public func addActivityLog() -> ActivityLog {
+        if let log = chain.activity { return log }
+        let log = ActivityLog(att: chain.att)
+        log.attach(to: pipeline)
+        chain.activity = log
+        return log
     }
 
     /// Decodes every record. A damaged file ends the run with `summary.error` set; what came before is kept.
@@ -122,8 +130,8 @@ public final class Analyzer {
             failure = .readFailed(record: pipeline.stats.records + 1, offset: -1, reason: "\(error)")
         }
         let warnings = pipeline.finish()
-        let engine = layers.lazy.compactMap { $0 as? DiagnosisEngine }.first
-        engine?.see(layers)
+        let engine = chain.diagnosis
+        engine?.see(chain)
         engine?.damaged(failure, filtered: pipeline.stats.filtered, source: CaptureSource(format: info.format, linkType: info.linkType))
         var summary = Summary(capture: info, stats: pipeline.stats, connections: pipeline.connections.all,
                               connectionCount: pipeline.connections.total,
@@ -131,26 +139,5 @@ public final class Analyzer {
         summary.diagnoses = engine?.diagnoses ?? []
         sink?.end(summary)
         return summary
-    }
-}
-
-/// The layers every analysis gets. Each layer issue adds its layer here.
-public enum StandardLayers {
-    public static func make(_ options: DecodeOptions) -> [AnalysisLayer] {
-        var layers: [AnalysisLayer] = []
-        layers += ConnectionLayers.make(options) // ATT/GATT, LE signaling, SMP
-        layers.append(DeviceInventory())
-        layers.append(LinkLayerSummary())
-        layers.append(EncryptionSummary())
-        layers.append(LinkStatistics(att: layers.lazy.compactMap { $0 as? ATTLayer }.first))
-        let iso = ISOStreams()
-        layers.append(iso)
-        if let att = layers.lazy.compactMap({ $0 as? ATTLayer }).first {
-            layers.append(AudioStreams(att: att, iso: iso))
-            layers.append(Broadcasts(att: att, iso: iso))
-        }
-        layers.append(Findings())
-        layers.append(DiagnosisEngine())
-        return layers
     }
 }

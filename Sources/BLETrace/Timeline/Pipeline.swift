@@ -87,33 +87,10 @@ public final class Pipeline {
     }
     /// `channels` for the fixed CIDs (below 0x0040), read by index for every frame instead of hashed.
     @exclusivity(unchecked) var fixedChannels = [ChannelDecoder?](repeating: nil, count: 0x40)
-    /// Observers of advertising reports (device inventory, beacons). They see each report with complete data
-    /// once: split extended advertising data arrives reassembled, on the report that completes it.
-    @exclusivity(unchecked) public var advertisingObservers: [(AdvertisingReport, Int, Timestamp) -> Void] = []
     /// Decoder for dynamic L2CAP channels (CIDs the `channels` table does not hold, 0x0040 and above).
     @exclusivity(unchecked) public var dynamicChannels: ChannelDecoder?
-    /// Observers of the devices BR/EDR inquiries find (Inquiry Result events of all three forms).
-    @exclusivity(unchecked) public var inquiryObservers: [(InquiryResponse, Int, Timestamp) -> Void] = []
-    /// Observers of connection changes (open, close, parameter update, encryption) with record and time.
-    @exclusivity(unchecked) public var connectionObservers: [(ConnectionChange, Int, Timestamp) -> Void] = []
-    /// Called with each record's number and time before it is decoded (timeouts, idle checks).
-    @exclusivity(unchecked) public var recordObservers: [(Int, Timestamp) -> Void] = []
-    /// Called at the start of `finish()`, before held events are released.
-    @exclusivity(unchecked) public var finishers: [() -> Void] = []
-    /// Observers of finished events, in record order, just before the sink gets them (findings, activity
-    /// logs). A held event reaches them once, complete with what later records added to it.
-    @exclusivity(unchecked) public var eventObservers: [(TraceEvent) -> Void] = []
-    /// Observers of traffic as it is decoded, in record order (link statistics): each ACL packet's event, and
-    /// each HCI event's body with its event. Only those records pay for them.
-    @exclusivity(unchecked) public var aclObservers: [(TraceEvent) -> Void] = []
-    @exclusivity(unchecked) public var hciEventObservers: [(HCIEventBody, TraceEvent) -> Void] = []
-    @exclusivity(unchecked) public var hciCommandObservers: [(HCICommandBody, TraceEvent) -> Void] = []
-    /// Observers of sniffed link traffic as it is decoded: each data PDU with a payload that is not a
-    /// retransmission (its event, payload length), and each data PDU the other side acknowledged.
-    /// Observers of each well-formed ISO data packet's event (the ISO streams).
-    @exclusivity(unchecked) public var isoObservers: [(TraceEvent) -> Void] = []
-    @exclusivity(unchecked) public var sniffedDataObservers: [(TraceEvent, Int) -> Void] = []
-    @exclusivity(unchecked) public var sniffedAckObservers: [(_ connection: Int, _ handle: UInt16, _ fromCentral: Bool, _ latency: Int64) -> Void] = []
+    /// Every stage and consumer after HCI decoding, in order (Chain.swift).
+    public let chain: Chain
     let emit: (TraceEvent) -> Void
     /// Sniffer captures: link-layer decoding, created with the first link-layer record.
     @exclusivity(unchecked) var linkLayerDecoder: LinkLayerDecoder?
@@ -131,13 +108,15 @@ public final class Pipeline {
     /// Bound on the events kept behind a held one; beyond it the oldest hold is released.
     public static let maxQueued = 20_000
 
-    public init(options: DecodeOptions = DecodeOptions(), emit: @escaping (TraceEvent) -> Void) {
+    public init(options: DecodeOptions = DecodeOptions(), chain: Chain = Chain(), emit: @escaping (TraceEvent) -> Void) {
         self.options = options
+        self.chain = chain
         self.emit = emit
+        chain.bind(self)
     }
 
     public func process(_ r: Record) {
-        for o in recordObservers { o(r.number, r.timestamp) }
+        chain.record(r.number, at: r.timestamp)
         stats.arrived(r.number, at: r.timestamp)
         var e = TraceEvent(record: r.number, timestamp: r.timestamp, direction: r.direction, body: .pending(.vendor))
         switch r.kind {
@@ -145,7 +124,7 @@ public final class Pipeline {
         case .event: decodeEvent(r, &e)
         case .acl:
             decodeACL(r, &e)
-            for o in aclObservers { o(e) }
+            chain.acl(e)
         case .sco: e.body = .sco(length: r.data.count)
         case .iso: decodeISO(r, &e)
         case .vendor: e.body = .vendor(r.data)
@@ -216,7 +195,7 @@ public final class Pipeline {
     }
 
     @inline(__always) func deliver(_ e: TraceEvent) {
-        for o in eventObservers { o(e) }
+        chain.finished(e)
         emit(e)
     }
 
@@ -250,7 +229,7 @@ public final class Pipeline {
                 e.handle = h
                 e.connection = connections.existing(h)?.id
             }
-            for o in hciCommandObservers { o(body, e) }
+            chain.hciCommand(body, e)
         } catch {
             markMalformed(&e, r, layer: "HCI command", error)
         }
@@ -264,7 +243,7 @@ public final class Pipeline {
                 e.body = .hciEvent(body)
                 if let ch = body.change {
                     connections.apply(ch, record: r.number, at: r.timestamp)
-                    for o in connectionObservers { o(ch, r.number, r.timestamp) }
+                    chain.connectionChanged(ch, record: r.number, at: r.timestamp, self)
                 }
                 if let h = body.handle {
                     // Mode Change: BR/EDR only.
@@ -279,7 +258,7 @@ public final class Pipeline {
                     case let .remoteNameComplete(0, a, name):
                         connections.named(a, String(decoding: name, as: UTF8.self))
                     case let .inquiryResult(list):
-                        for found in list { for o in inquiryObservers { o(found, r.number, r.timestamp) } }
+                        for found in list { chain.inquiry(found, record: r.number, at: r.timestamp) }
                     case let .synchronousConnectionComplete(0, h, a, link, _, _, _, _, _):
                         connections.synchronous(handle: h, peer: a, linkType: link, record: r.number, at: r.timestamp)
                         e.connection = connections.latest(h)?.id
@@ -287,11 +266,10 @@ public final class Pipeline {
                         connections.pairingEvent(c, record: r.number)
                     }
                 }
-                for o in hciEventObservers { o(body, e) }
+                chain.hciEvent(body, e)
             case var .adv(body):
-                advertising.take(&body, record: r.number) { report in
-                    for o in advertisingObservers { o(report, r.number, r.timestamp) }
-                }
+                let chain = self.chain
+                advertising.take(&body, record: r.number) { report in chain.advertised(report, record: r.number, at: r.timestamp) }
                 body.checkAD()
                 e.body = .adv(body)
             }
@@ -394,7 +372,7 @@ public final class Pipeline {
         }
         do {
             e.body = .iso(try ISOData.parse(r.data))
-            for o in isoObservers { o(e) }
+            chain.iso(e)
         } catch {
             markMalformed(&e, r, layer: "ISO", error)
         }
@@ -402,7 +380,7 @@ public final class Pipeline {
 
     /// Call after the last record: reports frames left half-assembled.
     public func finish() -> [String] {
-        for f in finishers { f() }
+        chain.finish()
         held.removeAll()
         drain()
         return l2cap.unfinished.map { "L2CAP frame on handle \(Hex.hex($0.handle, width: 4)) started at record \($0.firstRecord) never completed (\($0.have) of \($0.expected) bytes)" }

@@ -65,9 +65,8 @@ public enum TriageAnalysis {
         let reader = DeadlineReader(opened.reader, seconds: options.timeout)
         let analyzer = Analyzer(options: DecodeOptions(), sink: nil)
         let controller = ControllerFacts()
-        analyzer.pipeline.hciEventObservers.append { body, _ in controller.observe(body) }
         let redactor = options.redact ? Redactor() : nil
-        if let r = redactor { analyzer.pipeline.eventObservers.append { r.learn($0) } }
+        analyzer.chain.taps = [controller] + (redactor.map { [$0] } ?? [])
         let summary = analyzer.run(reader, path: unit.path, containers: opened.containers)
         c.records = summary.stats.records
         c.firstTime = summary.stats.first?.iso8601
@@ -241,11 +240,13 @@ public enum TriageAnalysis {
 }
 
 /// The capturing controller's facts: Read BD_ADDR and Read Local Version Information.
-final class ControllerFacts {
+final class ControllerFacts: EventTap {
     var address: BDAddr?
     var version: (hci: UInt8, lmp: UInt8, company: UInt16, subversion: UInt16)?
 
-    func observe(_ body: HCIEventBody) {
+    func event(_ e: TraceEvent) {}
+
+    func hciEvent(_ body: HCIEventBody) {
         guard case let .commandComplete(c) = body.params, c.status == 0 else { return }
         switch c.decoded {
         case let .address(a): if address == nil { address = a }

@@ -30,15 +30,18 @@ enum AdvBytes {
     }
 }
 
-/// Runs records through a pipeline, keeping the events and what advertising observers saw.
-final class AdvHarness {
+/// Runs records through a pipeline, keeping the events and what the chain's advertising hook saw.
+final class AdvHarness: EventTap {
     var events: [TraceEvent] = []
     var observed: [(AdvertisingReport, Int)] = []
     lazy var pipeline: Pipeline = {
         let p = Pipeline(emit: { [unowned self] e in self.events.append(e) })
-        p.advertisingObservers.append { [unowned self] r, n, _ in self.observed.append((r, n)) }
+        p.chain.taps = [self]
         return p
     }()
+
+    func event(_ e: TraceEvent) {}
+    func advertised(_ report: AdvertisingReport, record: Int, at time: Timestamp) { observed.append((report, record)) }
 
     func feed(_ records: [[UInt8]]) {
         for (i, bytes) in records.enumerated() { pipeline.process(AdvBytes.record(i + 1, bytes)) }

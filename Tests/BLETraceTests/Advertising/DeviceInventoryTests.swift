@@ -6,8 +6,7 @@ struct DeviceInventoryTests {
     /// A pipeline with only the inventory attached.
     static func run(_ records: [Record]) -> (DeviceInventory, Pipeline) {
         let inv = DeviceInventory()
-        let p = Pipeline(emit: { _ in })
-        inv.attach(to: p)
+        let p = Pipeline(chain: Chain(inventory: inv), emit: { _ in })
         for r in records { p.process(r) }
         return (inv, p)
     }
@@ -152,8 +151,9 @@ struct DeviceInventoryTests {
         #expect(inv.summary()?.value.objectValue?["overflow_reports"] == .int(3))
     }
 
-    @Test("the analyzer's standard layers include the inventory")
+    @Test("the analyzer's standard chain includes the inventory")
     func standard() {
-        #expect(StandardLayers.make(DecodeOptions()).contains { $0 is DeviceInventory })
+        #expect(Chain.standard().inventory != nil)
+        #expect(Analyzer(sink: nil).layers.contains { $0 is DeviceInventory })
     }
 }

@@ -110,9 +110,8 @@ import Testing
     }
 
     @Test func daemonClosedAndOpenedAgainRestarted() throws {
-        let p = Pipeline(emit: { _ in })
         let engine = DiagnosisEngine()
-        engine.attach(to: p)
+        let p = Pipeline(chain: Chain(diagnosis: engine), emit: { _ in })
         func open(_ cookie: UInt32, _ n: Int) -> [UInt8] {
             HCIBuilder.le32(cookie) + [0x02, 0x00, 0x01, 0x16, 0x00] + HCIBuilder.le32(0) + [10] + Array("bluetoothd".utf8)
         }
@@ -134,9 +133,8 @@ import Testing
 @Suite struct StackRestartNormalTests {
     /// The daemon's control channel opened once (and a tool's opened and closed): no restart.
     @Test func oneDaemonAndAToolAreNoRestart() throws {
-        let p = Pipeline(emit: { _ in })
         let engine = DiagnosisEngine()
-        engine.attach(to: p)
+        let p = Pipeline(chain: Chain(diagnosis: engine), emit: { _ in })
         func open(_ cookie: UInt32, _ name: String) -> [UInt8] {
             HCIBuilder.le32(cookie) + [0x02, 0x00, 0x01, 0x16, 0x00] + HCIBuilder.le32(0) + [UInt8(name.utf8.count)] + Array(name.utf8)
         }

@@ -231,8 +231,7 @@ import Testing
     @Test func procedureStepsAreNamedWithoutHandles() throws {
         let s = Samples.gattSession()
         let analyzer = Analyzer(sink: nil)
-        let log = ActivityLog(att: analyzer.layers.compactMap { $0 as? ATTLayer }.first)
-        analyzer.add(log)
+        let log = analyzer.addActivityLog()
         analyzer.run(try CaptureFile.open(bytes: s.writer.bytes), path: "t")
         let texts = log.procedure(1).map(\.text)
         #expect(texts.prefix(4) == ["Exchange MTU", "Discover primary services", "Discover primary services (continued)",

@@ -163,8 +163,7 @@ struct ClassicInventoryTests {
     @Test("inquiry results add a BR/EDR device with its class, RSSI and EIR name; a BR/EDR connection adds its remote name")
     func inventory() throws {
         let h = TraceHarness()
-        let inv = DeviceInventory()
-        inv.attach(to: h.pipeline)
+        let inv = try #require(h.pipeline.chain.inventory)
         let buds = BDAddr(0x00_1B_66_AA_BB_CC), car = BDAddr(0x00_22_33_44_55_66)
         let eir: [UInt8] = [5, 0x09] + Array("Buds".utf8) + [3, 0x03, 0x0B, 0x11] + [0, 0, 0]
         h.feed(.event, HCIBuilder.event(0x2F, [1] + HCIBuilder.addr(buds) + [1, 0, 0x04, 0x04, 0x24] + le(0) + [0xC4] + eir), .controllerToHost)

@@ -83,9 +83,7 @@ import Testing
     /// notification; both decode as ATT, no L2CAP problem is reported.
     @Test func pipelineKeepsEachDirectionsFrame() throws {
         var events: [TraceEvent] = []
-        let p = Pipeline(emit: { events.append($0) })
-        let att = ATTLayer()
-        att.attach(to: p)
+        let p = Pipeline(chain: Chain(att: ATTLayer()), emit: { events.append($0) })
         let note = HCIBuilder.l2cap(cid: 4, [0x1B, 0x03, 0x00] + [UInt8](repeating: 0x5A, count: 40))
         let packets: [(Direction, [UInt8])] = [
             (.controllerToHost, HCIBuilder.acl(handle: 0x40, Array(note[0..<27]))),

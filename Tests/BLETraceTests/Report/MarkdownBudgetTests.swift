@@ -26,7 +26,7 @@ import Testing
             md.filtered = true
         }
         let analyzer = Analyzer(sink: sink)
-        analyzer.add(ActivityLog(att: analyzer.layers.compactMap { $0 as? ATTLayer }.first))
+        analyzer.addActivityLog()
         md.layers = analyzer.layers
         md.pipeline = analyzer.pipeline
         f?.pipeline = analyzer.pipeline

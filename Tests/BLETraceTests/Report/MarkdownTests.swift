@@ -9,7 +9,7 @@ import Testing
         var f: FilterSink? = nil
         if let filter { f = FilterSink(filter: filter, next: md); sink = f! }
         let analyzer = Analyzer(sink: sink)
-        analyzer.add(ActivityLog(att: analyzer.layers.compactMap { $0 as? ATTLayer }.first))
+        analyzer.addActivityLog()
         md.layers = analyzer.layers
         md.pipeline = analyzer.pipeline
         f?.pipeline = analyzer.pipeline

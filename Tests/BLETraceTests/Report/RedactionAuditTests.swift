@@ -29,7 +29,7 @@ import Testing
     static let stringKeys: Set<String> = ["local_name", "broadcast_name", "device_name", "serial_number"]
 
     /// Addresses and decoded strings, as an unredacted run shows them.
-    final class Originals {
+    final class Originals: EventTap {
         var addresses = Set<BDAddr>()
         var strings = Set<String>()
 
@@ -97,7 +97,7 @@ import Testing
         let o = Originals()
         let r = Redactor()
         let opened = try InputOpener.open(path: path)
-        let summary = r.learn(capture: opened.reader, path: path, containers: opened.containers, observe: { e, _ in o.event(e) })
+        let summary = r.learn(capture: opened.reader, path: path, containers: opened.containers, taps: [o])
         o.summary(summary)
         return (o, r)
     }
@@ -194,7 +194,7 @@ import Testing
         // learned the capture already; it learns the sample).
         let sample = TestSupport.packageRoot.appendingPathComponent("samples/diff-good.btsnoop").path
         let a = try InputOpener.open(path: sample)
-        let (da, sa) = CaptureDigest.make(a.reader, path: sample, observer: { r.learn($0) })
+        let (da, sa) = CaptureDigest.make(a.reader, path: sample, observer: r)
         r.learn(summary: sa)
         let b = try InputOpener.open(path: path)
         let (db, _) = CaptureDigest.make(b.reader, path: path, containers: b.containers)

@@ -21,7 +21,7 @@ import Testing
     /// Analyzes with `--redact` as the command does: a learning pass, then the redacting sink.
     static func redactedOutput(_ bytes: [UInt8], format: Format, redactor r: Redactor = Redactor()) throws -> String {
         let learner = Analyzer(sink: nil)
-        learner.pipeline.eventObservers.append { r.learn($0) }
+        learner.chain.taps = [r]
         let s = learner.run(try CaptureFile.open(bytes: bytes), path: "capture")
         for section in s.sections { if case let .object(o) = section.value { r.learn(fields: o) } }
         let out = OutputWriter()
@@ -128,8 +128,8 @@ import Testing
 
     @Test func diffSidesShareOneRedactor() throws {
         let r = Redactor()
-        let a = CaptureDigest.make(try CaptureFile.open(bytes: Samples.diffSession(bad: false).writer.bytes), path: "a", observer: { r.learn($0) }).0
-        let b = CaptureDigest.make(try CaptureFile.open(bytes: Samples.diffSession(bad: true).writer.bytes), path: "b", observer: { r.learn($0) }).0
+        let a = CaptureDigest.make(try CaptureFile.open(bytes: Samples.diffSession(bad: false).writer.bytes), path: "a", observer: r).0
+        let b = CaptureDigest.make(try CaptureFile.open(bytes: Samples.diffSession(bad: true).writer.bytes), path: "b", observer: r).0
         let diff = Diff(a, b)
         let text = DiffRender.text(diff, redact: { r.redact($0) }).joined(separator: "\n")
             + DiffRender.markdown(diff, redact: { r.redact($0) }).joined(separator: "\n")

@@ -11,11 +11,8 @@ final class TraceHarness {
     var warnings: [String] = []
 
     init(options: DecodeOptions = DecodeOptions()) {
-        pipeline = Pipeline(options: options) { [unowned self] e in self.events.append(e) }
-        for l in StandardLayers.make(options) {
-            l.attach(to: pipeline)
-            layers.append(l)
-        }
+        pipeline = Pipeline(options: options, chain: .standard(options)) { [unowned self] e in self.events.append(e) }
+        layers = pipeline.chain.layers
     }
 
     var att: ATTLayer { layers.compactMap { $0 as? ATTLayer }.first! }

@@ -8,7 +8,7 @@ import Testing
         let out = OutputWriter()
         let html = HTMLRenderer(out: out, maxEvents: maxEvents)
         let analyzer = Analyzer(sink: html)
-        analyzer.add(ActivityLog(att: analyzer.layers.compactMap { $0 as? ATTLayer }.first))
+        analyzer.addActivityLog()
         html.layers = analyzer.layers
         html.pipeline = analyzer.pipeline
         analyzer.run(try CaptureFile.open(bytes: bytes), path: path)
@@ -20,7 +20,7 @@ import Testing
         let out = OutputWriter()
         let html = HTMLRenderer(out: out)
         let analyzer = Analyzer(sink: html)
-        analyzer.add(ActivityLog(att: analyzer.layers.compactMap { $0 as? ATTLayer }.first))
+        analyzer.addActivityLog()
         html.layers = analyzer.layers
         html.pipeline = analyzer.pipeline
         analyzer.run(try CaptureFile.open(path: file), path: file)

@@ -1,0 +1,212 @@
+/// The whole analysis chain after HCI decoding, in the order each stage and consumer sees a record.
+///
+/// ```
+/// Record ─▶ Pipeline (HCI, ConnectionTracker, ISOTracker, AdvertisingDecoder, L2CAPReassembler, LinkLayerDecoder)
+///   ─▶ channel decoders: ATTLayer (0x0004, EATT) · SignalingLayer (0x0001, 0x0005, dynamic: A2DPStreams, HIDReports)
+///                        · SMPLayer (0x0006, 0x0007)
+///   ─▶ attribute values: BatteryHistoryLayer · IdentityLayer · ANCSViewLayer · AudioStreams · Broadcasts
+///   ─▶ traffic as decoded: DeviceInventory (reports, inquiries) · LinkStatistics (ACL, HCI, sniffed PDUs)
+///                          · ISOStreams (ISO data) · Broadcasts (reports, HCI) · DiagnosisEngine (reports)
+///   ─▶ finished events: DeviceInventory · Findings · DiagnosisEngine · [ActivityLog] · [taps]
+///   ─▶ sink
+/// ```
+///
+/// Every consumer is a concrete, named property called directly from one hook below; no layer registers
+/// itself anywhere else. Adding a consumer is a property, a line in `standard(_:)`, the calls in the hooks
+/// it reads, and a name in `stages` (checked against docs/architecture.md by a test). `LinkLayerSummary` and
+/// `EncryptionSummary` read the pipeline's state at the end and see no record.
+///
+/// The chain is used by the pipeline's thread alone, so its properties carry no run-time exclusivity checks.
+public final class Chain {
+    // MARK: Channel decoders (the L2CAP stage hands each complete frame to one of these by CID)
+    public let att: ATTLayer?
+    public let signaling: SignalingLayer?
+    public let smp: SMPLayer?
+    // MARK: Consumers of attribute values (fed by `ATTLayer.dissectValue`)
+    public let battery: BatteryHistoryLayer?
+    public let identity: IdentityLayer?
+    public let ancs: ANCSViewLayer?
+    // MARK: Consumers of traffic and finished events
+    public let inventory: DeviceInventory?
+    public let linkLayerSummary: LinkLayerSummary?
+    public let encryption: EncryptionSummary?
+    public let linkStatistics: LinkStatistics?
+    public let isoStreams: ISOStreams?
+    public let audioStreams: AudioStreams?
+    public let broadcasts: Broadcasts?
+    public let findings: Findings?
+    public let diagnosis: DiagnosisEngine?
+    // MARK: Chosen by the command
+    /// The activity log, for Markdown, HTML and `diff` (`Analyzer.addActivityLog()`).
+    @exclusivity(unchecked) public internal(set) var activity: ActivityLog?
+    /// Tools' own observers (the redactor's first pass, device resolution, triage's controller facts), after
+    /// every standard consumer. The standard chain has none.
+    @exclusivity(unchecked) public var taps: [EventTap] = []
+    /// Whether the diagnosis engine has rules that read advertising reports.
+    let diagnosesAdvertising: Bool
+
+    /// A chain of the given parts; a part left out is skipped by every hook. `standard(_:)` is the full one.
+    public init(att: ATTLayer? = nil, signaling: SignalingLayer? = nil, smp: SMPLayer? = nil,
+                battery: BatteryHistoryLayer? = nil, identity: IdentityLayer? = nil, ancs: ANCSViewLayer? = nil,
+                inventory: DeviceInventory? = nil, linkLayerSummary: LinkLayerSummary? = nil,
+                encryption: EncryptionSummary? = nil, linkStatistics: LinkStatistics? = nil,
+                isoStreams: ISOStreams? = nil, audioStreams: AudioStreams? = nil, broadcasts: Broadcasts? = nil,
+                findings: Findings? = nil, diagnosis: DiagnosisEngine? = nil) {
+        self.att = att
+        self.signaling = signaling
+        self.smp = smp
+        self.battery = battery
+        self.identity = identity
+        self.ancs = ancs
+        self.inventory = inventory
+        self.linkLayerSummary = linkLayerSummary
+        self.encryption = encryption
+        self.linkStatistics = linkStatistics
+        self.isoStreams = isoStreams
+        self.audioStreams = audioStreams
+        self.broadcasts = broadcasts
+        self.findings = findings
+        self.diagnosis = diagnosis
+        self.diagnosesAdvertising = diagnosis?.readsAdvertising ?? false
+    }
+
+    /// The chain every analysis gets.
+    public static func standard(_ options: DecodeOptions = DecodeOptions()) -> Chain {
+        let att = ATTLayer(options: options)
+        let iso = ISOStreams()
+        return Chain(att: att, signaling: SignalingLayer(att: att), smp: SMPLayer(),
+                     battery: BatteryHistoryLayer(att: att), identity: IdentityLayer(att: att), ancs: ANCSViewLayer(att: att),
+                     inventory: DeviceInventory(), linkLayerSummary: LinkLayerSummary(), encryption: EncryptionSummary(),
+                     linkStatistics: LinkStatistics(att: att), isoStreams: iso,
+                     audioStreams: AudioStreams(att: att, iso: iso), broadcasts: Broadcasts(att: att, iso: iso),
+                     findings: Findings(), diagnosis: DiagnosisEngine())
+    }
+
+    /// The stages in chain order, by type name (what docs/architecture.md lists).
+    public var stages: [String] {
+        layers.map { String(describing: type(of: $0)) } + taps.map { String(describing: type(of: $0)) }
+    }
+
+    /// The parts that make summary sections, in the order the summary lists them.
+    public var layers: [AnalysisLayer] {
+        let parts: [AnalysisLayer?] = [att, signaling, signaling?.a2dp, signaling?.hid, smp, battery, identity, ancs,
+                                       inventory, linkLayerSummary, encryption, linkStatistics, isoStreams, audioStreams,
+                                       broadcasts, findings, diagnosis, activity]
+        return parts.compactMap { $0 }
+    }
+
+    /// Gives every part the pipeline and routes the fixed and dynamic L2CAP channels to the decoders.
+    func bind(_ p: Pipeline) {
+        for l in layers { l.attach(to: p) }
+        if let att { p.channels[0x0004] = att }
+        if let signaling {
+            p.channels[0x0001] = signaling
+            p.channels[0x0005] = signaling
+            p.dynamicChannels = signaling
+        }
+        if let smp {
+            p.channels[0x0006] = smp
+            p.channels[0x0007] = smp // SMP over BR/EDR (cross-transport key derivation)
+        }
+    }
+
+    // MARK: Hooks, in the order the pipeline reaches them for a record
+
+    /// Each record's number and time, before it is decoded (timeouts).
+    @inline(__always) func record(_ number: Int, at t: Timestamp) {
+        if let att, t.micros >= att.nextDeadline { att.expire(now: t.micros) }
+    }
+
+    /// A connection opened, closed, changed parameters or encryption.
+    func connectionChanged(_ change: ConnectionChange, record: Int, at time: Timestamp, _ p: Pipeline) {
+        att?.connectionChanged(change, p)
+        smp?.connectionChanged(change, record: record, p)
+        activity?.connectionChanged(change, at: time, p)
+    }
+
+    /// An advertising report with complete data (split extended advertising arrives reassembled).
+    func advertised(_ report: AdvertisingReport, record: Int, at time: Timestamp) {
+        inventory?.observe(report, record: record, at: time)
+        broadcasts?.announcement(report)
+        if diagnosesAdvertising, let diagnosis { diagnosis.advertised(report, record: record, at: time) }
+        activity?.advertised(report)
+        for t in taps { t.advertised(report, record: record, at: time) }
+    }
+
+    /// A device a BR/EDR inquiry found.
+    func inquiry(_ r: InquiryResponse, record: Int, at time: Timestamp) {
+        inventory?.observe(inquiry: r, record: record, at: time)
+    }
+
+    /// An ACL packet's event, as decoded.
+    @inline(__always) func acl(_ e: TraceEvent) {
+        linkStatistics?.observeACL(e)
+    }
+
+    /// An HCI event's body with its event, as decoded.
+    func hciEvent(_ body: HCIEventBody, _ e: TraceEvent) {
+        linkStatistics?.observe(body, e)
+        broadcasts?.hciEvent(body, e)
+        for t in taps { t.hciEvent(body) }
+    }
+
+    /// An HCI command's body with its event, as decoded.
+    func hciCommand(_ body: HCICommandBody, _ e: TraceEvent) {
+        linkStatistics?.command(body, e)
+        broadcasts?.hciCommand(body)
+    }
+
+    /// A well-formed ISO data packet's event.
+    func iso(_ e: TraceEvent) {
+        isoStreams?.observe(e)
+    }
+
+    /// A sniffed data PDU with a payload that is not a retransmission, and its payload length.
+    func sniffedData(_ e: TraceEvent, payload: Int) {
+        linkStatistics?.sniffed(e, payload: payload)
+    }
+
+    /// Whether anything reads sniffed acknowledgements (their latency is worked out only then).
+    var readsSniffedAcks: Bool { linkStatistics != nil }
+
+    /// A sniffed data PDU the other side acknowledged, and how long that took.
+    func sniffedAck(connection: Int, handle: UInt16, fromCentral: Bool, after waited: Int64) {
+        linkStatistics?.acknowledged(connection, handle: handle, fromCentral: fromCentral, after: waited)
+    }
+
+    /// A value a dissector decoded.
+    func attributeValue(_ d: Dissection, _ ctx: ValueContext) {
+        battery?.value(d, ctx)
+        identity?.value(d, ctx)
+        ancs?.value(d, ctx)
+        audioStreams?.value(d, ctx)
+        broadcasts?.value(d, ctx)
+    }
+
+    /// A finished event (a held request complete with its response), in record order, just before the sink.
+    @inline(__always) func finished(_ e: TraceEvent) {
+        inventory?.finished(e)
+        findings?.observe(e)
+        diagnosis?.observe(e)
+        activity?.observe(e)
+        for t in taps { t.event(e) }
+    }
+
+    /// After the last record, before held events are released.
+    func finish() {
+        att?.expire(now: .max)
+    }
+}
+
+/// A tool's own observer at the end of the chain (not a standard consumer): it sees each finished event,
+/// and may read advertising reports and HCI event bodies as they are decoded.
+public protocol EventTap: AnyObject {
+    func event(_ e: TraceEvent)
+    func advertised(_ report: AdvertisingReport, record: Int, at time: Timestamp)
+    func hciEvent(_ body: HCIEventBody)
+}
+
+extension EventTap {
+    public func advertised(_ report: AdvertisingReport, record: Int, at time: Timestamp) {}
+    public func hciEvent(_ body: HCIEventBody) {}
+}
