@@ -113,9 +113,9 @@ public final class DeviceInventory: AnalysisLayer {
         options = pipeline.options.keys
     }
 
-    /// A finished event: identities distributed by SMP.
-    @inline(__always) func finished(_ e: TraceEvent) {
-        if case let .smp(b) = e.body, case let .pdu(p) = b.content {
+    /// A finished SMP event: the identities it distributes.
+    func smp(_ b: SMPBody) {
+        if case let .pdu(p) = b.content {
             switch p {
             case .identityInformation, .identityAddressInformation: smpIdentities.take(p, from: b.from)
             default: break

@@ -37,53 +37,83 @@ public final class DiagnosisEngine: AnalysisLayer {
         context.audioStreams = chain.audioStreams
     }
 
-    /// One look at the body: its payload is bound once and lent to each rule that reads that input.
+    /// A finished event on its own (the chain lends the body's payload to the per-kind readers below instead).
     func observe(_ e: TraceEvent) {
-        let ctx = context
-        ctx.clock(e)
+        clock(e)
         switch e.body {
-        case let .hciEvent(h):
-            // Number Of Completed Packets (the most frequent event of phone logs) concerns no rule; it tells the
-            // links it names were alive (the peer acknowledged what was sent).
-            if case let .completedPackets(p) = h.params { ctx.acknowledged(p, e); return }
-            for r in byInput[DiagnosisInput.hciEvent.rawValue] { r.hciEvent(h, e, ctx) }
-        case let .hciCommand(c):
-            switch c.params {
-            case let .createConnection(x): ctx.pendingPeer = x.peer
-            case let .extendedCreateConnection(x): ctx.pendingPeer = x.peer
-            default: break
-            }
-            for r in byInput[DiagnosisInput.hciCommand.rawValue] { r.hciCommand(c, e, ctx) }
-        case let .att(a):
-            // Error Responses and responses go to the rules that read only those; every PDU to the rest.
-            if case .pdu(.errorResponse) = a.content {
-                for r in byInput[DiagnosisInput.attError.rawValue] { r.att(a, e, ctx) }
-            } else if case .answers? = a.transaction {
-                for r in byInput[DiagnosisInput.attResponse.rawValue] { r.att(a, e, ctx) }
-            }
-            for r in byInput[DiagnosisInput.att.rawValue] { r.att(a, e, ctx) }
-        case let .smp(s):
-            for r in byInput[DiagnosisInput.smp.rawValue] { r.smp(s, e, ctx) }
-        case let .signaling(s):
-            // Media and RFCOMM frames are the bulk of this case on phone logs: only the rules that read them see them.
-            switch s.content {
-            case .a2dpMedia, .rfcomm, .kFrame, .sdp, .avctp:
-                for r in byInput[DiagnosisInput.media.rawValue] { r.signaling(s, e, ctx) }
-            default:
-                for r in byInput[DiagnosisInput.signaling.rawValue] { r.signaling(s, e, ctx) }
-            }
-        case let .linkLayer(l):
-            ctx.sniffed = true
-            for r in byInput[DiagnosisInput.linkLayer.rawValue] { r.linkLayer(l, e, ctx) }
-        case let .note(n):
-            for r in byInput[DiagnosisInput.note.rawValue] { r.note(n, e, ctx) }
-        case .aclProblem:
-            for r in byInput[DiagnosisInput.aclProblem.rawValue] { r.aclProblem(e, ctx) }
-        case .filtered:
-            if ctx.firstFilteredRecord == nil { ctx.firstFilteredRecord = e.record }
-        default:
-            return
+        case let .hciEvent(h): hciEvent(h, e)
+        case let .hciCommand(c): hciCommand(c, e)
+        case let .att(a): att(a, e)
+        case let .smp(s): smp(s, e)
+        case let .signaling(s): signaling(s, e)
+        case let .linkLayer(l): linkLayer(l, e)
+        case let .note(n): note(n, e)
+        case .aclProblem: aclProblem(e)
+        case .filtered: filtered(e)
+        default: return
         }
+    }
+
+    // Each finished event's payload, bound once by the chain, is lent to each rule that reads that input.
+
+    /// Every finished event, first: the clock (time going backwards or jumping).
+    @inline(__always) func clock(_ e: TraceEvent) { context.clock(e) }
+
+    func hciEvent(_ h: HCIEventBody, _ e: TraceEvent) {
+        // Number Of Completed Packets (the most frequent event of phone logs) concerns no rule; it tells the
+        // links it names were alive (the peer acknowledged what was sent).
+        if case let .completedPackets(p) = h.params { context.acknowledged(p, e); return }
+        for r in byInput[DiagnosisInput.hciEvent.rawValue] { r.hciEvent(h, e, context) }
+    }
+
+    func hciCommand(_ c: HCICommandBody, _ e: TraceEvent) {
+        switch c.params {
+        case let .createConnection(x): context.pendingPeer = x.peer
+        case let .extendedCreateConnection(x): context.pendingPeer = x.peer
+        default: break
+        }
+        for r in byInput[DiagnosisInput.hciCommand.rawValue] { r.hciCommand(c, e, context) }
+    }
+
+    func att(_ a: ATTEvent, _ e: TraceEvent) {
+        // Error Responses and responses go to the rules that read only those; every PDU to the rest.
+        if case .pdu(.errorResponse) = a.content {
+            for r in byInput[DiagnosisInput.attError.rawValue] { r.att(a, e, context) }
+        } else if case .answers? = a.transaction {
+            for r in byInput[DiagnosisInput.attResponse.rawValue] { r.att(a, e, context) }
+        }
+        for r in byInput[DiagnosisInput.att.rawValue] { r.att(a, e, context) }
+    }
+
+    func smp(_ s: SMPBody, _ e: TraceEvent) {
+        for r in byInput[DiagnosisInput.smp.rawValue] { r.smp(s, e, context) }
+    }
+
+    func signaling(_ s: SignalingBody, _ e: TraceEvent) {
+        // Media and RFCOMM frames are the bulk of this case on phone logs: only the rules that read them see them.
+        switch s.content {
+        case .a2dpMedia, .rfcomm, .kFrame, .sdp, .avctp:
+            for r in byInput[DiagnosisInput.media.rawValue] { r.signaling(s, e, context) }
+        default:
+            for r in byInput[DiagnosisInput.signaling.rawValue] { r.signaling(s, e, context) }
+        }
+    }
+
+    func linkLayer(_ l: LinkLayerBody, _ e: TraceEvent) {
+        context.sniffed = true
+        for r in byInput[DiagnosisInput.linkLayer.rawValue] { r.linkLayer(l, e, context) }
+    }
+
+    func note(_ n: NoteBody, _ e: TraceEvent) {
+        for r in byInput[DiagnosisInput.note.rawValue] { r.note(n, e, context) }
+    }
+
+    func aclProblem(_ e: TraceEvent) {
+        for r in byInput[DiagnosisInput.aclProblem.rawValue] { r.aclProblem(e, context) }
+    }
+
+    func filtered(_ e: TraceEvent) {
+        if context.firstFilteredRecord == nil { context.firstFilteredRecord = e.record }
     }
 
     /// The diagnoses, after the last record (the rules' end-of-capture checks run on the first call).

@@ -81,56 +81,84 @@ public final class Findings: AnalysisLayer {
         if list.count < Findings.maxListed { list.append(Finding(kind: kind, record: e.record, connection: e.connection, text: text)) }
     }
 
-    /// One look at the body: most events (adverts, reads, notifications) make no finding and cost one switch.
+    /// A finished event on its own (the chain lends the body's payload to the per-kind readers below instead).
     public func observe(_ e: TraceEvent) {
         switch e.body {
-        case let .att(a):
-            if let m = a.malformedReason { add(.malformed, e, "att: \(m)") }
-            if observeATT(a, e), let w = e.warning { add(.l2cap, e, w) }
-            return
-        case let .smp(smp):
-            if let m = smp.malformedReason { add(.malformed, e, "smp: \(m)") }
-            // Only a Pairing Failed goes on to the frame's warning.
-            guard case let .pdu(.pairingFailed(reason)) = smp.content else { return }
-            let by = e.direction == .hostToController ? "sent by the local host" : e.direction == .controllerToHost ? "sent by the peer" : ""
-            add(.pairingFailed, e, SMPNames.failReason(reason) + (by.isEmpty ? "" : " (\(by))"))
-        case let .hciEvent(hci):
-            switch hci.params {
-            case .completedPackets:
-                return
-            case let .disconnectionComplete(status, h, reason):
-                guard status == 0, Findings.failureReasons.contains(reason) else { return }
-                add(.disconnect, e, "handle \(Hex.hex(h, width: 4)) disconnected: \(HCIText.status(reason)) (\(Hex.hex(reason, width: 2)))")
-                return
-            case let .connectionComplete(status, _, a, _, _):
-                connectionFailed(status, a, e)
-                return
-            case let .le(sub, .connectionComplete(c)) where sub == 0x01 || sub == 0x0A:
-                connectionFailed(c.status, c.peer, e)
-                return
-            case let .encryptionChange(status, h, _, _) where hci.code == 0x08, let .encryptionKeyRefresh(status, h):
-                guard status != 0 else { return }
-                add(.encryptionFailed, e, "handle \(Hex.hex(h, width: 4)): \(HCIText.status(status)) (\(Hex.hex(status, width: 2)))")
-                return
-            default:
-                return
-            }
-        case let .adv(x):
-            if let m = x.malformedReason { add(.malformed, e, "adv: \(m)") }
-        case let .signaling(x):
-            if let m = x.malformedReason { add(.malformed, e, "\(x.kind.rawValue): \(m)") }
-        case let .aclProblem(p):
-            add(.malformed, e, "acl: \(p.reason)")
-        case let .malformed(m):
-            add(.malformed, e, "\(m.kind.rawValue): \(m.reason)")
-        case let .linkLayer(ll):
-            if case let .problem(reason, _) = ll.content {
-                add(.l2cap, e, e.warning ?? reason)
-                return
-            }
-        default:
-            break
+        case let .att(a): att(a, e)
+        case let .smp(x): smp(x, e)
+        case let .hciEvent(h): hciEvent(h, e)
+        case let .adv(x): adv(x, e)
+        case let .signaling(x): signaling(x, e)
+        case let .aclProblem(p): aclProblem(p, e)
+        case let .malformed(m): malformed(m, e)
+        case let .linkLayer(l): linkLayer(l, e)
+        default: other(e)
         }
+    }
+
+    // Most events (adverts, reads, notifications) make no finding and cost one look at their payload.
+
+    func att(_ a: ATTEvent, _ e: TraceEvent) {
+        if let m = a.malformedReason { add(.malformed, e, "att: \(m)") }
+        if observeATT(a, e), let w = e.warning { add(.l2cap, e, w) }
+    }
+
+    func smp(_ smp: SMPBody, _ e: TraceEvent) {
+        if let m = smp.malformedReason { add(.malformed, e, "smp: \(m)") }
+        // Only a Pairing Failed goes on to the frame's warning.
+        guard case let .pdu(.pairingFailed(reason)) = smp.content else { return }
+        let by = e.direction == .hostToController ? "sent by the local host" : e.direction == .controllerToHost ? "sent by the peer" : ""
+        add(.pairingFailed, e, SMPNames.failReason(reason) + (by.isEmpty ? "" : " (\(by))"))
+        other(e)
+    }
+
+    func hciEvent(_ hci: HCIEventBody, _ e: TraceEvent) {
+        switch hci.params {
+        case let .disconnectionComplete(status, h, reason):
+            guard status == 0, Findings.failureReasons.contains(reason) else { return }
+            add(.disconnect, e, "handle \(Hex.hex(h, width: 4)) disconnected: \(HCIText.status(reason)) (\(Hex.hex(reason, width: 2)))")
+        case let .connectionComplete(status, _, a, _, _):
+            connectionFailed(status, a, e)
+        case let .le(sub, .connectionComplete(c)) where sub == 0x01 || sub == 0x0A:
+            connectionFailed(c.status, c.peer, e)
+        case let .encryptionChange(status, h, _, _) where hci.code == 0x08, let .encryptionKeyRefresh(status, h):
+            guard status != 0 else { return }
+            add(.encryptionFailed, e, "handle \(Hex.hex(h, width: 4)): \(HCIText.status(status)) (\(Hex.hex(status, width: 2)))")
+        default:
+            return
+        }
+    }
+
+    func adv(_ x: AdvertisingBody, _ e: TraceEvent) {
+        if let m = x.malformedReason { add(.malformed, e, "adv: \(m)") }
+        other(e)
+    }
+
+    func signaling(_ x: SignalingBody, _ e: TraceEvent) {
+        if let m = x.malformedReason { add(.malformed, e, "\(x.kind.rawValue): \(m)") }
+        other(e)
+    }
+
+    func aclProblem(_ p: ACLProblem, _ e: TraceEvent) {
+        add(.malformed, e, "acl: \(p.reason)")
+        other(e)
+    }
+
+    func malformed(_ m: Malformed, _ e: TraceEvent) {
+        add(.malformed, e, "\(m.kind.rawValue): \(m.reason)")
+        other(e)
+    }
+
+    func linkLayer(_ ll: LinkLayerBody, _ e: TraceEvent) {
+        if case let .problem(reason, _) = ll.content {
+            add(.l2cap, e, e.warning ?? reason)
+            return
+        }
+        other(e)
+    }
+
+    /// Any other event: its frame's warning.
+    @inline(__always) func other(_ e: TraceEvent) {
         if let w = e.warning { add(.l2cap, e, w) }
     }
 

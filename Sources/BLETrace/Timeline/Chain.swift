@@ -184,10 +184,46 @@ public final class Chain {
     }
 
     /// A finished event (a held request complete with its response), in record order, just before the sink.
+    /// Its body is looked at once here and the payload lent to each stage that reads that kind (every look at
+    /// a body copies it).
     @inline(__always) func finished(_ e: TraceEvent) {
-        inventory?.finished(e)
-        findings?.observe(e)
-        diagnosis?.observe(e)
+        diagnosis?.clock(e)
+        switch e.body {
+        case let .att(a):
+            findings?.att(a, e)
+            diagnosis?.att(a, e)
+        case let .hciEvent(h):
+            findings?.hciEvent(h, e)
+            diagnosis?.hciEvent(h, e)
+        case let .hciCommand(c):
+            findings?.other(e)
+            diagnosis?.hciCommand(c, e)
+        case let .adv(x):
+            findings?.adv(x, e)
+        case let .smp(s):
+            inventory?.smp(s)
+            findings?.smp(s, e)
+            diagnosis?.smp(s, e)
+        case let .signaling(s):
+            findings?.signaling(s, e)
+            diagnosis?.signaling(s, e)
+        case let .linkLayer(l):
+            findings?.linkLayer(l, e)
+            diagnosis?.linkLayer(l, e)
+        case let .note(n):
+            findings?.other(e)
+            diagnosis?.note(n, e)
+        case let .aclProblem(p):
+            findings?.aclProblem(p, e)
+            diagnosis?.aclProblem(e)
+        case let .malformed(m):
+            findings?.malformed(m, e)
+        case .filtered:
+            findings?.other(e)
+            diagnosis?.filtered(e)
+        default:
+            findings?.other(e)
+        }
         activity?.observe(e)
         for t in taps { t.event(e) }
     }
