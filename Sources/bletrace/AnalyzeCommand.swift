@@ -3,7 +3,7 @@ import Foundation
 import BLETrace
 
 enum OutputFormat: String, ExpressibleByArgument, CaseIterable {
-    case text, json, jsonl, markdown, html
+    case text, json, jsonl, markdown, html, junit, sarif
 }
 
 struct Analyze: ParsableCommand {
@@ -21,6 +21,8 @@ struct Analyze: ParsableCommand {
           zcat capture.log.gz | bletrace analyze - --summary-only
           bletrace analyze capture.log --format markdown --redact > report.md
           bletrace analyze capture.log --format html > report.html
+          bletrace analyze capture.log --format junit --fail-on warning > junit.xml
+          bletrace analyze capture.log --format sarif > bletrace.sarif
           bletrace analyze ubertooth.pcap --ltk 7f62c053f104a5bbe68b1d896a2ed49c
           bletrace analyze capture.log --device Thermo-42 --layer att,smp \\
               --from 10 --to 20
@@ -29,7 +31,7 @@ struct Analyze: ParsableCommand {
 
     @OptionGroup var input: InputOptions
 
-    @Option(name: .shortAndLong, help: "Output format: text, json, jsonl, markdown (a report for a bug ticket) or html (a self-contained report with charts).")
+    @Option(name: .shortAndLong, help: "Output format: text, json, jsonl, markdown (a report for a bug ticket), html (a self-contained report with charts), junit (a test case per diagnosis id, failing at --fail-on, default error) or sarif (SARIF 2.1.0 for code-scanning views); see docs/ci.md.")
     var format: OutputFormat = .text
 
     @Option(name: .long, help: "Timeline events shown in the HTML report (html format).")
@@ -91,6 +93,7 @@ struct Analyze: ParsableCommand {
         run.singleThread = singleThread
         run.style = text.style
         run.redact = redact
+        run.failOn = failOn?.severity ?? .error
         run.background = ProcessInfo.processInfo.activeProcessorCount > 1
         let bar = ProgressBar(total: input.fileSize, quiet: input.quiet)
         if let b = bar { run.progress = { b.update($0) } }
