@@ -62,7 +62,7 @@ struct Analyze: ParsableCommand {
     @Flag(name: .long, help: "Replace addresses, device names, serial numbers, beacon UUIDs, ANCS text and keys with stable pseudonyms.")
     var redact = false
 
-    @Option(name: .long, help: ArgumentHelp("Also write the records the filters select to this file, as a capture Wireshark opens: btsnoop for HCI captures, pcap for sniffer captures; redacted with --redact.", valueName: "file"))
+    @Option(name: .long, help: ArgumentHelp("Also write the records the filters select to this file, as a capture Wireshark opens: btsnoop for HCI captures, pcap for sniffer captures; a name ending in .pcapng writes pcapng with the diagnoses and findings as packet comments (frame.comment); redacted with --redact.", valueName: "file"))
     var writeCapture: String?
 
     @Option(name: .long, help: "Exit with status 1 when a diagnosis of this severity or worse is found: error or warning (for test rigs and CI; 2 still means the capture could not be read).")
