@@ -27,12 +27,7 @@ public enum JUnitReport {
         let name = attribute(c.name)
         let t = totals(c, ids: ids, failOn: failOn)
         out.write("  <testsuite name=\"\(name)\" tests=\"\(t.tests)\" failures=\"\(t.failures)\" errors=\"\(t.errors)\" skipped=\"0\" time=\"0\">\n")
-        out.write("    <properties>\n")
-        for (k, v) in [("capture", c.path), ("status", c.status.rawValue), ("records", String(c.records)),
-                       ("diagnoses", String(c.diagnoses.count)), ("fail_on", failOn.name)] {
-            out.write("      <property name=\"\(k)\" value=\"\(attribute(v))\"/>\n")
-        }
-        out.write("    </properties>\n")
+        // No <properties>: readers that merge the suites of a file (xunitparser) refuse a property name twice.
         if c.status == .failed {
             out.write("    <testcase name=\"analysis\" classname=\"\(name)\" time=\"0\">\n")
             out.write("      <error message=\"\(attribute(c.error ?? "the capture could not be read"))\" type=\"unreadable\"/>\n")
