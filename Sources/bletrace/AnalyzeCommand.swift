@@ -3,7 +3,7 @@ import Foundation
 import BLETrace
 
 enum OutputFormat: String, ExpressibleByArgument, CaseIterable {
-    case text, json, jsonl, markdown, html
+    case text, json, jsonl, markdown, html, junit, sarif
 }
 
 struct Analyze: ParsableCommand {
@@ -21,6 +21,8 @@ struct Analyze: ParsableCommand {
           zcat capture.log.gz | bletrace analyze - --summary-only
           bletrace analyze capture.log --format markdown --redact > report.md
           bletrace analyze capture.log --format html > report.html
+          bletrace analyze capture.log --format junit --fail-on warning > junit.xml
+          bletrace analyze capture.log --format sarif > bletrace.sarif
           bletrace analyze ubertooth.pcap --ltk 7f62c053f104a5bbe68b1d896a2ed49c
           bletrace analyze capture.log --device Thermo-42 --layer att,smp \\
               --from 10 --to 20
@@ -29,7 +31,7 @@ struct Analyze: ParsableCommand {
 
     @OptionGroup var input: InputOptions
 
-    @Option(name: .shortAndLong, help: "Output format: text, json, jsonl, markdown (a report for a bug ticket) or html (a self-contained report with charts).")
+    @Option(name: .shortAndLong, help: "Output format: text, json, jsonl, markdown (a report for a bug ticket), html (a self-contained report with charts), junit (a test case per diagnosis id, failing at --fail-on, default error) or sarif (SARIF 2.1.0 for code-scanning views); see docs/ci.md.")
     var format: OutputFormat = .text
 
     @Option(name: .long, help: "Timeline events shown in the HTML report (html format).")
@@ -60,7 +62,7 @@ struct Analyze: ParsableCommand {
     @Flag(name: .long, help: "Replace addresses, device names, serial numbers, beacon UUIDs, ANCS text and keys with stable pseudonyms.")
     var redact = false
 
-    @Option(name: .long, help: ArgumentHelp("Also write the records the filters select to this file, as a capture Wireshark opens: btsnoop for HCI captures, pcap for sniffer captures; redacted with --redact.", valueName: "file"))
+    @Option(name: .long, help: ArgumentHelp("Also write the records the filters select to this file, as a capture Wireshark opens: btsnoop for HCI captures, pcap for sniffer captures; a name ending in .pcapng writes pcapng with the diagnoses and findings as packet comments (frame.comment); redacted with --redact.", valueName: "file"))
     var writeCapture: String?
 
     @Option(name: .long, help: "Exit with status 1 when a diagnosis of this severity or worse is found: error or warning (for test rigs and CI; 2 still means the capture could not be read).")
@@ -91,6 +93,7 @@ struct Analyze: ParsableCommand {
         run.singleThread = singleThread
         run.style = text.style
         run.redact = redact
+        run.failOn = failOn?.severity ?? .error
         run.background = ProcessInfo.processInfo.activeProcessorCount > 1
         let bar = ProgressBar(total: input.fileSize, quiet: input.quiet)
         if let b = bar { run.progress = { b.update($0) } }

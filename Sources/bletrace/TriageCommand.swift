@@ -7,7 +7,11 @@ import Glibc
 import Darwin
 #endif
 
-extension TriageRender.Format: ExpressibleByArgument {}
+/// The report formats: the store's report (text, json, csv, markdown) or a capture-by-capture one for the
+/// tools around bletrace (junit, sarif, jsonl).
+enum TriageFormat: String, ExpressibleByArgument, CaseIterable {
+    case text, json, csv, markdown, junit, sarif, jsonl
+}
 
 struct Triage: ParsableCommand {
     static let configuration = CommandConfiguration(
@@ -31,6 +35,10 @@ struct Triage: ParsableCommand {
           bletrace triage shard-3/ --db postgresql://triage@db.lab/fleet
           find /nfs/rig-7 -name 'btsnoop*' | bletrace triage - --db rig-7.sqlite
           bletrace triage --db postgresql://admin@db.lab/fleet --create-schema
+          bletrace triage fleet/ --shard "$JOB_COMPLETION_INDEX/8" \\
+              --db postgresql://triage@db.lab/fleet
+          bletrace triage rig/ --db rig.sqlite --format junit > triage-junit.xml
+          bletrace triage rig/ --db rig.sqlite --format jsonl >> triage.jsonl
         """
     )
 
@@ -55,8 +63,11 @@ struct Triage: ParsableCommand {
     @Flag(name: .long, help: "Create the store's tables (once, as a role that may create them) and exit; with --redact for a redacted store.")
     var createSchema = false
 
-    @Option(name: .shortAndLong, help: "Report format: text, json, csv (one row per capture) or markdown.")
-    var format: TriageRender.Format = .text
+    @Option(name: .shortAndLong, help: "Report format: text, json, csv (one row per capture), markdown, junit (a test suite per capture, a case per diagnosis id, failing at --fail-on, default error), sarif (SARIF 2.1.0) or jsonl (one line per capture with its diagnoses).")
+    var format: TriageFormat = .text
+
+    @Option(name: .long, help: ArgumentHelp("Triage only shard K of N (K from 0): the inputs are split by content hash, the same on every machine, so N workers given the same inputs and store share them without overlap (see docs/triage.md).", valueName: "K/N"))
+    var shard: String?
 
     @Flag(name: .long, help: "Store and print addresses and names as pseudonyms, as analyze --redact does (per capture). A store is all redacted or all plain.")
     var redact = false
@@ -87,6 +98,12 @@ struct Triage: ParsableCommand {
         if let j = jobs, j < 1 { throw fail("--jobs: \(j) is not a number of parallel analyses (1 or more)") }
         if let t = timeout, !(t.isFinite && t > 0) { throw fail("--timeout: \(t) is not a number of seconds (more than 0)") }
         if report && createSchema { throw fail("--report and --create-schema: give one of them") }
+        var shardValue: TriageShard? = nil
+        if let text = shard {
+            guard let s = TriageShard(text) else { throw fail("--shard: '\(text)' is not a shard K/N with 0 ≤ K < N (K counts from 0)") }
+            if report || createSchema { throw fail("--shard splits the captures to analyse: give captures with it, not --\(report ? "report" : "create-schema")") }
+            shardValue = s
+        }
         if (report || createSchema) && !paths.isEmpty { throw fail("--\(report ? "report" : "create-schema") reads or prepares the store only: give no captures with it") }
         if !report && !createSchema && paths.isEmpty { throw fail("give the captures or directories to triage (or --report to print what --db holds)") }
         let postgres = TriageStores.isPostgres(db)
@@ -127,6 +144,7 @@ struct Triage: ParsableCommand {
                 var options = TriageRun.Options()
                 if let j = jobs { options.jobs = j }
                 options.force = force
+                options.shard = shardValue
                 options.analysis.redact = redact
                 options.analysis.timeout = timeout
                 let bar = TriageProgress(quiet: quiet)
@@ -134,14 +152,18 @@ struct Triage: ParsableCommand {
                 bar?.finish()
                 let wanted = Set(outcome.hashes)
                 records = try store.load().filter { wanted.contains($0.capture.sha256) }
-                if !quiet { reportError(Self.note(outcome, files: files.count, store: shown)) }
+                if !quiet { reportError(Self.note(outcome, files: files.count, store: shown, shard: shardValue)) }
             }
         } catch let e as TriageStoreError {
             throw fail(e.description)
         }
 
         let out = OutputWriter(fd: 1)
-        TriageRender.write(TriageReport(records), format: format, to: out)
+        if let f = TriageRender.Format(rawValue: format.rawValue) {
+            TriageRender.write(TriageReport(records), format: f, to: out)
+        } else if let f = TriageCIRender.Format(rawValue: format.rawValue) {
+            TriageCIRender.write(records, format: f, failOn: failOn?.severity ?? .error, to: out)
+        }
         try checkOutput(out)
         if let f = failOn {
             let hits = TriageReport.matches(records, atLeast: f.severity)
@@ -156,10 +178,12 @@ struct Triage: ParsableCommand {
 
     /// The closing note: "triaged 9 captures from 8 files into x.sqlite: 2 analysed (2 retried, 1 failed),
     /// 7 already stored, 1 duplicate, 1 stale capture removed, 40.0 captures/s".
-    static func note(_ outcome: TriageRun.Outcome, files: Int, store: String) -> String {
+    static func note(_ outcome: TriageRun.Outcome, files: Int, store: String, shard: TriageShard? = nil) -> String {
         func n(_ count: Int, _ what: String) -> String { "\(count) \(what)\(count == 1 ? "" : "s")" }
         let p = outcome.progress
-        var note = "triaged \(n(outcome.hashes.count, "capture")) from \(n(files, "file")) into \(store): \(p.analysed) analysed"
+        var note = "triaged \(n(outcome.hashes.count, "capture")) from \(n(files, "file"))"
+        if let s = shard { note += " (shard \(s.description): \(outcome.otherShards) left to the other shards)" }
+        note += " into \(store): \(p.analysed) analysed"
         var inner: [String] = []
         if p.retried > 0 { inner.append("\(p.retried) retried") }
         if p.failed > 0 { inner.append("\(p.failed) failed") }

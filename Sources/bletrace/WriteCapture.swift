@@ -7,7 +7,8 @@ import Darwin
 #endif
 
 /// `analyze --write-capture FILE`: the file is created before decoding starts (a path that cannot be written
-/// fails at once), filled after the run from a second read of the capture.
+/// fails at once), filled after the run from a second read of the capture. A name ending in .pcapng writes
+/// pcapng with the diagnoses and findings as packet comments.
 struct CaptureFileOutput {
     let path: String
     let fd: Int32
@@ -39,7 +40,9 @@ struct CaptureFileOutput {
     /// Copies the selected records from a fresh read of the capture; a note says what was written.
     func write(_ opened: OpenedCapture, result: AnalyzeRun.Result, quiet: Bool) throws {
         let out = OutputWriter(fd: fd)
-        let (x, error) = CaptureExtract.copy(opened.reader, selected: result.selection, redactor: result.redactor, to: out)
+        let comments = path.lowercased().hasSuffix(".pcapng") ? CaptureComments(summary: result.summary, redactor: result.redactor) : nil
+        let (x, error) = CaptureExtract.copy(opened.reader, selected: result.selection, redactor: result.redactor,
+                                             comments: comments, to: out)
         out.flush()
         close(fd)
         if let why = out.failureText {
@@ -52,10 +55,11 @@ struct CaptureFileOutput {
         case .btsnoopH4: what = "btsnoop (H4)"
         case .btsnoopMonitor: what = "btsnoop (Linux monitor)"
         case let .pcap(linkType): what = "pcap (link type \(linkType))"
+        case let .pcapng(linkType): what = "pcapng (link type \(linkType)) with comments on \(x.commented) record\(x.commented == 1 ? "" : "s")"
         }
         var note = "note: wrote \(x.written) record\(x.written == 1 ? "" : "s") to \(path) as \(what)"
         if x.leftOut > 0 { note += "; \(x.leftOut) record\(x.leftOut == 1 ? "" : "s") this format cannot hold (notes) left out" }
-        if result.redactor != nil { note += "; redacted" + (x.format == .btsnoopH4 || x.format == .btsnoopMonitor ? "" : " (packets whose bytes changed keep their old CRC)") }
+        if result.redactor != nil { note += "; redacted" + (x.format == .btsnoopH4 || x.format == .btsnoopMonitor || x.format == .pcapng(linkType: 201) || x.format == .pcapng(linkType: 254) ? "" : " (packets whose bytes changed keep their old CRC)") }
         if error != nil { note += "; the capture's damage ends it" }
         reportError(note)
     }

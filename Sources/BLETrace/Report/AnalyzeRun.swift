@@ -2,7 +2,7 @@
 /// learns every identifying value, then the renderer redacts as it writes), the filters (resolved over the
 /// whole capture when a device is given by name) and the sinks chained in front of the renderer.
 public struct AnalyzeRun {
-    public enum Format: String, Sendable, CaseIterable { case text, json, jsonl, markdown, html }
+    public enum Format: String, Sendable, CaseIterable { case text, json, jsonl, markdown, html, junit, sarif }
 
     public var format: Format = .text
     public var summaryOnly = false
@@ -16,6 +16,8 @@ public struct AnalyzeRun {
     public var options = DecodeOptions()
     public var filter = EventFilter()
     public var redact = false
+    /// JUnit: the least severe diagnosis that fails a test case (`--fail-on`).
+    public var failOn: DiagnosisSeverity = .error
     /// Collect the records the filters select (`Result.selection`), for `--write-capture`.
     public var selectRecords = false
     /// Text: runs of the same event folded into one line (`CollapseSink`).
@@ -97,6 +99,10 @@ public struct AnalyzeRun {
             h.showEvents = !summaryOnly
             html = h
             renderer = h
+        case .junit:
+            renderer = CIReportRenderer(out: out, kind: .junit, failOn: failOn)
+        case .sarif:
+            renderer = CIReportRenderer(out: out, kind: .sarif)
         }
         sink = renderer
         // JSON formatting on a second thread: only for a plain renderer that shares nothing with the pipeline

@@ -43,11 +43,15 @@ public enum DiagnosisText {
 
     /// "(3 times, records 12–480, connections #1, #2, #4)".
     static func scope(_ d: Diagnosis) -> String {
+        scope(count: d.count, first: d.firstRecord, last: d.lastRecord, connections: d.connections)
+    }
+
+    static func scope(count: Int, first: Int, last: Int, connections: [Int]) -> String {
         var parts: [String] = []
-        if d.count > 1 { parts.append("\(d.count) times") }
-        parts.append(d.firstRecord == d.lastRecord ? "record \(d.firstRecord)" : "records \(d.firstRecord)–\(d.lastRecord)")
-        if !d.connections.isEmpty {
-            parts.append((d.connections.count == 1 ? "connection " : "connections ") + d.connections.map { "#\($0)" }.joined(separator: ", "))
+        if count > 1 { parts.append("\(count) times") }
+        parts.append(first == last ? "record \(first)" : "records \(first)–\(last)")
+        if !connections.isEmpty {
+            parts.append((connections.count == 1 ? "connection " : "connections ") + connections.map { "#\($0)" }.joined(separator: ", "))
         }
         return "(" + parts.joined(separator: ", ") + ")"
     }

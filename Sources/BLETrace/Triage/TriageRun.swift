@@ -12,6 +12,8 @@ public final class TriageRun: @unchecked Sendable {
         /// Analyse and store again captures already stored with this bletrace version.
         public var force = false
         public var analysis = TriageAnalysis.Options()
+        /// Only the files of this shard (`--shard K/N`); the others are left to the other workers.
+        public var shard: TriageShard?
         public init() {}
     }
 
@@ -37,6 +39,8 @@ public final class TriageRun: @unchecked Sendable {
         public var storedElsewhere = 0
         /// Stored captures removed because their file now holds other content.
         public var stale = 0
+        /// Files left to the other shards (`Options.shard`).
+        public var otherShards = 0
     }
 
     enum Item {
@@ -44,6 +48,7 @@ public final class TriageRun: @unchecked Sendable {
         case record(TriageRecord, retry: Bool)
         case skipped
         case fileDone
+        case otherShard
     }
 
     let files: [String]
@@ -125,6 +130,8 @@ public final class TriageRun: @unchecked Sendable {
                     outcome.progress.skipped += 1
                 case .fileDone:
                     outcome.progress.filesDone += 1
+                case .otherShard:
+                    outcome.otherShards += 1
                 }
             }
             outcome.progress.seconds = Double(DispatchTime.now().uptimeNanoseconds &- start) / 1e9
@@ -164,7 +171,14 @@ public final class TriageRun: @unchecked Sendable {
             let path = files[next]
             next += 1
             lock.unlock()
-            for unit in TriageInputs.units(of: path) {
+            let units = TriageInputs.units(of: path)
+            // The units of a file share its hash: the whole file is in this shard or in another.
+            if let shard = options.shard, let first = units.first, !shard.contains(first.fileSHA256) {
+                push(.otherShard)
+                push(.fileDone)
+                continue
+            }
+            for unit in units {
                 lock.lock()
                 let duplicate = !claimed.insert(unit.sha256).inserted
                 let known = stored[unit.sha256].flatMap { $0.bletraceVersion == options.analysis.version ? $0.status : nil }

@@ -7,6 +7,9 @@ public final class CaptureWriter {
         case pcap(linkType: Int)
         /// Apple PacketLogger, with little- or big-endian record headers.
         case packetLogger(littleEndian: Bool)
+        /// pcapng with one interface of this link type (as `pcap`), a section comment when given
+        /// (`PcapngBlocks.swift`).
+        case pcapng(linkType: Int, comment: String?)
     }
 
     public let format: Format
@@ -29,6 +32,8 @@ public final class CaptureWriter {
             put32le(UInt32(linkType))
         case .packetLogger:
             break
+        case let .pcapng(linkType, comment):
+            addPcapngHeader(linkType: linkType, comment: comment)
         }
     }
 
@@ -59,17 +64,12 @@ public final class CaptureWriter {
             put32be(flags); put32be(0)
             put64be(UInt64(bitPattern: time.micros &+ 0x00DC_DDB3_0F2F_8000))
             bytes.append(contentsOf: payload)
+        case let .pcapng(linkType, _):
+            count -= 1
+            let payload = CaptureWriter.pcapPayload(linkType: linkType, kind: kind, direction: direction, data)
+            addPcapngPacket(payload: payload, original: payload.count, at: time, comments: [])
         case let .pcap(linkType):
-            var payload: [UInt8]
-            switch linkType {
-            case 201:
-                payload = [0, 0, 0, direction == .controllerToHost ? 1 : 0, CaptureWriter.h4Type(kind)] + data
-            case 254:
-                let op = CaptureWriter.monitorOpcode(kind, direction)
-                payload = [0, 0, UInt8(op >> 8), UInt8(op & 0xFF)] + data
-            default:
-                payload = [CaptureWriter.h4Type(kind)] + data
-            }
+            let payload = CaptureWriter.pcapPayload(linkType: linkType, kind: kind, direction: direction, data)
             put32le(UInt32(truncatingIfNeeded: time.micros / 1_000_000))
             put32le(UInt32(truncatingIfNeeded: time.micros % 1_000_000))
             put32le(UInt32(payload.count)); put32le(UInt32(payload.count))
@@ -91,6 +91,20 @@ public final class CaptureWriter {
             if little { put32le(length); put32le(secs); put32le(usecs) } else { put32be(length); put32be(secs); put32be(usecs) }
             bytes.append(type)
             bytes.append(contentsOf: data)
+        }
+    }
+
+    /// An HCI packet as a pcap link type carries it: 201 with the direction, 254 with the monitor opcode,
+    /// otherwise (187) with the H4 type.
+    static func pcapPayload(linkType: Int, kind: PacketKind, direction: Direction, _ data: [UInt8]) -> [UInt8] {
+        switch linkType {
+        case 201:
+            return [0, 0, 0, direction == .controllerToHost ? 1 : 0, CaptureWriter.h4Type(kind)] + data
+        case 254:
+            let op = CaptureWriter.monitorOpcode(kind, direction)
+            return [0, 0, UInt8(op >> 8), UInt8(op & 0xFF)] + data
+        default:
+            return [CaptureWriter.h4Type(kind)] + data
         }
     }
 
