@@ -27,6 +27,8 @@ public struct AnalyzeRun {
     public var progress: ((Int) -> Void)?
     /// Whether the second thread may be used (the command checks the core count).
     public var background = false
+    /// `--audio`: decode the audio streams (libsbc), adding the `audio` section and the audio diagnoses.
+    public var audio = false
 
     public init() {}
 
@@ -131,6 +133,7 @@ public struct AnalyzeRun {
         filterSink?.pipeline = analyzer.pipeline
         if let m = markdown { analyzer.attach(m) }
         if let h = html { analyzer.attach(h) }
+        if audio, let a = A2DPAudio.over(analyzer.layers, options: A2DPAudio.Options(decode: true)) { analyzer.add(a) }
         // Progress for a plain file only: a container's read position says nothing about its size.
         if let p = progress, opened.containers.isEmpty { analyzer.progress = p }
         let summary = analyzer.run(opened.reader, path: path, containers: opened.containers)
