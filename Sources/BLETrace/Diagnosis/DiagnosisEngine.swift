@@ -33,6 +33,7 @@ public final class DiagnosisEngine: AnalysisLayer {
         context.linkStatistics = layers.lazy.compactMap { $0 as? LinkStatistics }.first
         context.isoStreams = layers.lazy.compactMap { $0 as? ISOStreams }.first
         context.audioStreams = layers.lazy.compactMap { $0 as? AudioStreams }.first
+        context.a2dpAudio = layers.lazy.compactMap { $0 as? A2DPAudio }.first
     }
 
     /// One look at the body: its payload is bound once and lent to each rule that reads that input.
@@ -131,6 +132,8 @@ public final class DiagnosisContext {
     weak var linkStatistics: LinkStatistics?
     weak var isoStreams: ISOStreams?
     weak var audioStreams: AudioStreams?
+    /// The decoded A2DP audio, in runs that asked for audio.
+    weak var a2dpAudio: A2DPAudio?
     @exclusivity(unchecked) var firstFilteredRecord: Int?
     @exclusivity(unchecked) var list: [Diagnosis] = []
     @exclusivity(unchecked) var index: [Key: Int] = [:]
