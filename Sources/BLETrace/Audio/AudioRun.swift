@@ -16,6 +16,15 @@ public enum AudioRun {
         /// The WAV files written, and what failed (a file that could not be made or written).
         public var written: [String] = []
         public var failures: [String] = []
+        /// The audio diagnoses (the run's others belong to `analyze`).
+        public var diagnoses: [Diagnosis] {
+            summary.diagnoses.filter {
+                switch $0.id {
+                case .audioDropout, .audioDecodeError, .audioConfigMismatch, .audioSilentStream: return true
+                default: return false
+                }
+            }
+        }
     }
 
     @discardableResult
@@ -65,12 +74,15 @@ public enum AudioRun {
         switch format {
         case .text:
             for l in AudioRender.lines(r.streams, unavailable: r.unavailable) { Listings.line(l, nil, out) }
+            if !r.diagnoses.isEmpty { for l in DiagnosisText.lines(r.diagnoses) { Listings.line(l, nil, out) } }
             for f in r.written { Listings.line("wrote \(f)", nil, out) }
         case .json:
             out.write("{\"schema\":\"bletrace/1\",\"capture\":")
             JSONOut.object(SummaryRender.captureFields(r.summary), to: out)
             out.write(",\"audio\":")
             JSONOut.object(AudioRender.section(r.streams, unavailable: r.unavailable), to: out)
+            out.write(",\"diagnoses\":")
+            JSONOut.write(.list(r.diagnoses.map { .object(DiagnosisText.fields($0)) }), to: out)
             if !r.written.isEmpty {
                 out.write(",\"written\":")
                 JSONOut.write(.list(r.written.map { .string($0) }), to: out)
