@@ -131,9 +131,10 @@ public struct AnalyzeRun {
         }
         let analyzer = Analyzer(options: options, sink: sink)
         filterSink?.pipeline = analyzer.pipeline
+        // Before the renderers are attached: they take the layers as they are then.
+        if audio, let a = A2DPAudio.over(analyzer.layers, options: A2DPAudio.Options(decode: true)) { analyzer.add(a) }
         if let m = markdown { analyzer.attach(m) }
         if let h = html { analyzer.attach(h) }
-        if audio, let a = A2DPAudio.over(analyzer.layers, options: A2DPAudio.Options(decode: true)) { analyzer.add(a) }
         // Progress for a plain file only: a container's read position says nothing about its size.
         if let p = progress, opened.containers.isEmpty { analyzer.progress = p }
         let summary = analyzer.run(opened.reader, path: path, containers: opened.containers)
