@@ -93,6 +93,14 @@ def signal(code, ident, data):
     return bytes([code, ident]) + struct.pack("<H", len(data)) + bytes(data)
 
 
+def configure(c, handle, local, remote, ident):
+    """L2CAP configuration both ways (no options): the host's request and the peer's answer, then the peer's."""
+    c.acl(handle, 1, signal(0x04, ident, struct.pack("<HH", remote, 0)))
+    c.acl(handle, 1, signal(0x05, ident, struct.pack("<HHH", local, 0, 0)), received=True)
+    c.acl(handle, 1, signal(0x04, ident + 1, struct.pack("<HH", local, 0)), received=True)
+    c.acl(handle, 1, signal(0x05, ident + 1, struct.pack("<HHH", remote, 0, 0)))
+
+
 def sbc_config(rate, mono, bitpool, misconfigure):
     freq_bit = {16000: 0x80, 32000: 0x40, 44100: 0x20, 48000: 0x10}[48000 if misconfigure else rate]
     mode_bit = 0x08 if mono else 0x01          # mono, or joint stereo
@@ -141,6 +149,7 @@ def main():
     # AVDTP signaling channel: local CID 0x0041, peer 0x01B3.
     c.acl(handle, 1, signal(0x02, 7, struct.pack("<HH", 0x0019, 0x0041)))
     c.acl(handle, 1, signal(0x03, 7, struct.pack("<HHHH", 0x01B3, 0x0041, 0, 0)), received=True)
+    configure(c, handle, 0x0041, 0x01B3, 20)
     # Discover (one audio sink end-point, SEID 1) and its capabilities: SBC, every option, bitpool 2..53.
     c.acl(handle, 0x01B3, bytes([0x00, 0x01]))
     c.acl(handle, 0x0041, bytes([0x02, 0x01, 0x04, 0x08]), received=True)
@@ -154,6 +163,7 @@ def main():
     # Media channel: local 0x0042, peer 0x01B4.
     c.acl(handle, 1, signal(0x02, 9, struct.pack("<HH", 0x0019, 0x0042)))
     c.acl(handle, 1, signal(0x03, 9, struct.pack("<HHHH", 0x01B4, 0x0042, 0, 0)), received=True)
+    configure(c, handle, 0x0042, 0x01B4, 22)
     c.acl(handle, 0x01B3, bytes([0x40, 0x07, 0x04]))
     c.acl(handle, 0x0041, bytes([0x42, 0x07]), received=True)
 
