@@ -70,14 +70,14 @@ public enum AudioRender {
             counts += ", \(Fmt.seconds(micros: Int64(s.positionSamples) * 1_000_000 / Int64(s.sampleRate))) s of audio"
             out.append(counts)
             if s.mismatchedFrames > 0, let m = s.mismatch {
-                out.append("  \(s.mismatchedFrames) frames not as negotiated (first: \(configuration(m)); #" + s.mismatchRecords.map(String.init).joined(separator: ", #") + ")")
+                out.append("  \(s.mismatchedFrames) frame\(s.mismatchedFrames == 1 ? "" : "s") not as negotiated (first: \(configuration(m)); #" + s.mismatchRecords.map(String.init).joined(separator: ", #") + ")")
             }
             if s.payloadErrors + s.decodeErrors > 0 {
                 out.append("  \(s.payloadErrors) packet errors, \(s.decodeErrors) decode errors: " + s.errorRecords.prefix(5).map(problem).joined(separator: "; "))
             }
             var timing = "  sequence: \(s.lostPackets) lost"
             if s.sequenceJumps > 0 { timing += ", \(s.sequenceJumps) jumps" }
-            timing += "; timing: jitter \(ms(Int64(s.jitterMicros))), \(s.latePackets) late, \(s.underruns) underruns"
+            timing += "; timing: jitter \(ms(Int64(s.jitterMicros))), \(s.latePackets) late, \(s.underruns) underrun\(s.underruns == 1 ? "" : "s")"
             out.append(timing)
             for d in s.dropouts.prefix(10) { out.append("    " + dropout(d)) }
             if s.dropoutCount > 10 { out.append("    … \(s.dropoutCount - 10) more dropouts") }
