@@ -3,7 +3,7 @@
 # `bletrace audio` loads at run time) and builds the release binary.
 # Usage: bash scripts/setup.sh            (add --with-tshark to also install tshark for the comparison tests,
 #        --with-chromium to install Debian's chromium for the HTML report's browser test and screenshots, and
-#        --with-audio-tools to install sbc-tools, whose sbcenc the audio tests' capture generator uses)
+#        --with-audio-tools to install sbc-tools, whose sbcenc the audio tests' capture generators use, and Bumble)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -30,6 +30,14 @@ if [ ${#missing[@]} -gt 0 ]; then
   "${sudo_cmd[@]}" apt-get update -qq
   DEBIAN_FRONTEND=noninteractive "${sudo_cmd[@]}" apt-get install -y -qq "${missing[@]}" >/dev/null
 fi
+
+# --with-audio-tools: Bumble (PyPI) too, for the test that records a real A2DP stream between two Bumble hosts.
+for arg in "$@"; do
+  if [ "$arg" = --with-audio-tools ] && ! python3 -c "import bumble" >/dev/null 2>&1; then
+    echo "setup: installing bumble (pip)" >&2
+    python3 -m pip install --quiet bumble
+  fi
+done
 
 if ! command -v swift >/dev/null 2>&1 && [ -x /opt/swift/usr/bin/swift ]; then export PATH=/opt/swift/usr/bin:$PATH; fi
 swift build -c release --product bletrace >&2

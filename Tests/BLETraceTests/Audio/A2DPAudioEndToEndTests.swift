@@ -7,7 +7,11 @@ import Testing
 /// where it was put, and the frames per packet equal tshark's SBC dissector's.
 enum AudioFixtures {
     static let sbcenc = ["/usr/bin/sbcenc", "/usr/local/bin/sbcenc"].first { FileManager.default.isExecutableFile(atPath: $0) }
-    static let python = ["/usr/bin/python3", "/usr/local/bin/python3"].first { FileManager.default.isExecutableFile(atPath: $0) }
+    /// The first python3 on PATH (where pip put Bumble), else the system's.
+    static let python: String? = {
+        let path = (ProcessInfo.processInfo.environment["PATH"] ?? "").split(separator: ":").map { String($0) + "/python3" }
+        return (path + ["/usr/bin/python3", "/usr/local/bin/python3"]).first { FileManager.default.isExecutableFile(atPath: $0) }
+    }()
     static var canGenerate: Bool { sbcenc != nil && python != nil }
     static var canDecode: Bool { canGenerate && (try? SBCLibrary.shared.get()) != nil }
 
@@ -105,7 +109,7 @@ struct WAV {
 struct A2DPAudioEndToEndTests {
     @Test("1 kHz stereo at 44.1 kHz with planted losses, a stall and a stray frame", .enabled(if: AudioFixtures.canDecode))
     func tone() throws {
-        let g = try AudioFixtures.generate(["--freq", "1000", "--seconds", "1.5", "--lose", "150,151,200", "--stall", "180:80",
+        let g = try AudioFixtures.generate(["--freq", "1000", "--seconds", "1.5", "--lose", "150,151,200", "--stall", "180:150",
                                             "--stray-frame", "190"])
         let (r, wav) = try AudioFixtures.decode(g.path)
         let s = try #require(r.streams.first)
@@ -116,9 +120,9 @@ struct A2DPAudioEndToEndTests {
         let f = WAV.dominant(clean, rate: wav.rate)
         let z = try #require(WAV.crossings(wav.channel(0, from: 2048, count: 28_000), rate: wav.rate))
         #expect(abs(f - 1000) <= 20 && abs(z - 1000) <= 20, "Goertzel \(f) Hz, zero crossings \(z) Hz")
-        // Duration: every packet slot (lost ones too) of 640 samples, plus the 80 ms stall.
+        // Duration: every packet slot (lost ones too) of 640 samples, plus the 150 ms stall.
         let slots = g.packets + g.lost.count
-        let expected = slots * 640 + 80 * 44_100 / 1000
+        let expected = slots * 640 + 150 * 44_100 / 1000
         #expect(abs(wav.samples.count / 2 - expected) <= 64, "\(wav.samples.count / 2) frames, expected \(expected)")
         // The lost packets' time is silence in the file, in its place.
         #expect(wav.channel(0, from: 50 * 640 + 10, count: 1260).allSatisfy { $0 == 0 })
@@ -127,7 +131,7 @@ struct A2DPAudioEndToEndTests {
         let lost = s.dropouts.filter { if case .lost = $0.kind { return true }; return false }
         #expect(lost.map(\.kind) == [.lost(packets: 2), .lost(packets: 1)] && lost.map(\.record) == g.lostRecordsAfter)
         let underruns = s.dropouts.filter { $0.kind == .underrun }
-        #expect(underruns.map(\.record) == g.stalls.map(\.record) && underruns.allSatisfy { abs($0.durationMicros - 80_000) < 3000 })
+        #expect(underruns.map(\.record) == g.stalls.map(\.record) && underruns.allSatisfy { abs($0.durationMicros - 150_000) < 3000 })
         #expect(s.dropoutCount == 3 && s.lostPackets == 3)
         #expect(s.mismatchRecords == g.stray && s.mismatch?.bitpool == 63)
         #expect(s.decodedFrames == s.frames && s.decodeErrors == 0 && s.payloadErrors == 0)
@@ -162,6 +166,52 @@ struct A2DPAudioEndToEndTests {
         let s = try #require(r.streams.first)
         #expect(s.level?.silent == true)
         #expect(r.summary.diagnoses.filter { $0.id.rawValue.hasPrefix("audio_") }.map(\.id) == [.audioSilentStream])
+    }
+
+    static let bumble: Bool = {
+        guard AudioFixtures.canGenerate, let py = AudioFixtures.python else { return false }
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: py)
+        p.arguments = ["-c", "import bumble"]
+        p.standardError = FileHandle.nullDevice
+        guard (try? p.run()) != nil else { return false }
+        p.waitUntilExit()
+        return p.terminationStatus == 0
+    }()
+
+    /// Bumble's own AVDTP and packetiser (scripts/gen-bumble-a2dp.py), paced in real time.
+    static func bumbleCapture(freq: Int, seconds: Double) throws -> String {
+        let path = NSTemporaryDirectory() + "bletrace-bumble-" + UUID().uuidString + ".btsnoop"
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: AudioFixtures.python ?? "/usr/bin/python3")
+        p.arguments = [TestSupport.packageRoot.appendingPathComponent("scripts/gen-bumble-a2dp.py").path, path,
+                       "--freq", String(freq), "--seconds", String(seconds)]
+        p.standardOutput = FileHandle.nullDevice
+        p.standardError = FileHandle.nullDevice
+        try p.run()
+        p.waitUntilExit()
+        guard p.terminationStatus == 0 else { throw AudioFixtures.GenerationFailed() }
+        return path
+    }
+
+    @Test("Bumble's A2DP source: the tone back, no loss, frames per packet as tshark counts them",
+          .enabled(if: bumble && AudioFixtures.canDecode && TestSupport.tshark != nil))
+    func bumbleSource() throws {
+        let path = try Self.bumbleCapture(freq: 440, seconds: 0.8)
+        let (r, wav) = try AudioFixtures.decode(path)
+        let s = try #require(r.streams.first)
+        #expect(r.streams.count == 1 && s.negotiated?.codecType == 0 && s.found?.bitpool == 53 && s.frames > 200 && s.mismatchedFrames == 0)
+        #expect(s.lostPackets == 0 && s.decodedFrames == s.frames && s.payloadErrors == 0)
+        // The file holds every frame plus whatever silence the real-time pacing left (underruns, if any).
+        #expect(wav.samples.count / 2 == s.frames * 128 + s.gapSamples)
+        let x = wav.channel(0, from: 1024, count: 8192)
+        let z = try #require(WAV.crossings(x, rate: 44_100))
+        #expect(abs(WAV.dominant(x, rate: 44_100) - 440) <= 8.8 && abs(z - 440) <= 8.8, "\(z) Hz")
+        var theirs = 0
+        for line in try TestSupport.runTShark(["-r", path, "-Y", "sbc", "-T", "fields", "-e", "sbc.syncword"]).split(separator: "\n") {
+            theirs += line.split(separator: ",").count
+        }
+        #expect(theirs == s.frames)
     }
 
     @Test("SBC frames per media packet equal tshark's SBC dissector's", .enabled(if: AudioFixtures.canGenerate && TestSupport.tshark != nil))
