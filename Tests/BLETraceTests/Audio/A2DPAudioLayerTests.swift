@@ -81,6 +81,15 @@ struct A2DPAudioLayerTests {
         #expect(s.mismatchedFrames == 1 && s.mismatchRecords == [records[90]].compactMap { $0 } && s.mismatch?.bitpool == 60)
         // Three lost packets' audio and the stall as silence on the time line.
         #expect(abs(s.gapSamples - (3 * 640 + 2646)) <= 10)
+        // The diagnosis: the losses; a 60 ms underrun is counted above but not diagnosed (a sink's buffer hides it).
+        let engine = DiagnosisEngine()
+        engine.context.pipeline = h.pipeline
+        engine.see(h.layers)
+        AudioStreamRule().finish(engine.context)
+        let dropout = try #require(engine.context.ordered.first { $0.id == .audioDropout })
+        #expect(dropout.facts.audio == .dropouts(stream: 1, lostPackets: 3, underruns: 0, firstAtMicros: d[0].positionMicros,
+                                                 longestMicros: d[0].durationMicros, totalMicros: d[0].durationMicros + d[1].durationMicros))
+        #expect(dropout.evidence == [d[0].record, d[0].previousRecord, d[1].record, d[1].previousRecord])
     }
 
     @Test("a Suspend and a new Start are a pause, not an underrun; a sequence restart is a jump, not a loss")

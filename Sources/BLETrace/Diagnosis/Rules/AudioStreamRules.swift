@@ -23,11 +23,14 @@ public enum AudioProblem: Sendable, Equatable, Hashable {
 }
 
 /// The decoded-audio diagnoses, after the last record, from the audio layer's streams (`A2DPAudio`; runs
-/// without it have none). A gap is a warning: on the receiving host it is audio that did not arrive, on the
+/// without it have none). A gap (lost packets, or an underrun of at least 100 ms) is a warning: on the receiving host it is audio that did not arrive, on the
 /// sending host audio that left late or not at all, and a sniffer may simply have missed the packets (info).
 /// A frame the codec refuses is an error: the trace holds the bytes that could not be played.
 final class AudioStreamRule: DiagnosisRule {
     let inputs: [DiagnosisInput] = []
+    /// An underrun shorter than this is counted in the stream's statistics but not diagnosed: sources that send
+    /// each packet just in time are a few milliseconds late now and then, which a sink's buffer absorbs.
+    static let audibleUnderrun: Int64 = 100_000
 
     func finish(_ ctx: DiagnosisContext) {
         guard let audio = ctx.a2dpAudio else { return }
@@ -40,13 +43,19 @@ final class AudioStreamRule: DiagnosisRule {
                 f.limit = limit
                 ctx.raise(Diagnosis(id: id, severity: severity, facts: f, peer: peer, connection: s.connection, evidence: evidence))
             }
-            if s.dropoutCount > 0 {
-                let first = s.dropouts.first?.positionMicros ?? 0
-                let longest = s.dropouts.map(\.durationMicros).max() ?? 0
-                let total = Int64(s.gapSamples) * 1_000_000 / Int64(s.sampleRate)
+            // Lost packets always; underruns only when a sink's jitter buffer could not have hidden them.
+            let audible = s.dropouts.filter { d in
+                if case .lost = d.kind { return true }
+                return d.durationMicros >= AudioStreamRule.audibleUnderrun
+            }
+            if !audible.isEmpty {
+                let first = audible.first?.positionMicros ?? 0
+                let longest = audible.map(\.durationMicros).max() ?? 0
+                let total = audible.reduce(Int64(0)) { $0 + $1.durationMicros }
+                let underruns = audible.filter { $0.kind == .underrun }.count
                 var evidence: [Int] = []
-                for d in s.dropouts where evidence.count < Diagnosis.maxEvidence - 1 { evidence += [d.record, d.previousRecord] }
-                raise(.audioDropout, .dropouts(stream: s.number, lostPackets: s.lostPackets, underruns: s.underruns, firstAtMicros: first,
+                for d in audible where evidence.count < Diagnosis.maxEvidence - 1 { evidence += [d.record, d.previousRecord] }
+                raise(.audioDropout, .dropouts(stream: s.number, lostPackets: s.lostPackets, underruns: underruns, firstAtMicros: first,
                                                longestMicros: longest, totalMicros: total),
                       evidence: evidence, severity: ctx.sniffed ? .info : nil, limit: ctx.sniffed ? .snifferMayHaveMissed : nil)
             }
