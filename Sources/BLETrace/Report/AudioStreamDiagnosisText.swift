@@ -28,7 +28,7 @@ extension DiagnosisText {
     static func streamAudioExplanation(_ d: Diagnosis) -> String {
         switch d.facts.audio {
         case .dropouts?:
-            var s = "Media packets are missing from the stream's RTP sequence, or packets stopped coming for more than two frames beyond the audio already delivered (an underrun): either way the listener hears a gap or a concealed stretch."
+            var s = "Media packets are missing from the stream's RTP sequence, or packets stopped coming for 100 ms or more beyond the audio already delivered (an underrun, longer than a sink's buffer usually hides): either way the listener hears a gap or a concealed stretch."
             if d.facts.limit != nil { s += " On a sniffer's capture the packets may have been sent and missed by the sniffer." }
             return s
         case .decodeErrors?:
