@@ -37,6 +37,9 @@ struct Analyze: ParsableCommand {
     @Option(name: .long, help: "Timeline events shown in the HTML report (html format).")
     var htmlEvents = 2000
 
+    @Flag(name: .long, help: "Decode the audio streams (A2DP SBC, through libsbc when installed): adds the summary's audio section and the audio diagnoses (audio_dropout, audio_decode_error, audio_config_mismatch, audio_silent_stream).")
+    var audio = false
+
     @Flag(name: .long, help: "Print only the summary, not the timeline: in JSON no events, in JSON Lines only the summary line, in Markdown no timeline excerpts.")
     var summaryOnly = false
 
@@ -89,6 +92,7 @@ struct Analyze: ParsableCommand {
         run.filter = try filters.make()
         run.format = AnalyzeRun.Format(rawValue: format.rawValue) ?? .text
         run.summaryOnly = summaryOnly
+        run.audio = audio
         run.htmlEvents = htmlEvents
         run.singleThread = singleThread
         run.style = text.style

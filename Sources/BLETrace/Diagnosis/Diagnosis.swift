@@ -129,13 +129,18 @@ public enum DiagnosisID: String, Sendable, CaseIterable {
     // Added with the real-capture review (issue #36)
     case bluetoothOff = "bluetooth_off"
     case supervisionTimeoutShort = "supervision_timeout_short"
+    // Audio streams decoded (issue #40): present only in runs that add the audio layer.
+    case audioDropout = "audio_dropout"
+    case audioDecodeError = "audio_decode_error"
+    case audioConfigMismatch = "audio_config_mismatch"
+    case audioSilentStream = "audio_silent_stream"
 
     /// The severity a diagnosis of this id has unless the rule lowers it.
     public var severity: DiagnosisSeverity {
         switch self {
         case .peerRestarted, .connectionParametersRejected, .reconnectLoop, .weakSecurity, .attributeNotPermitted,
              .applicationError, .attError, .commandRejected, .l2capChannelNotConfigured, .flowControlStall, .interference,
-             .isoDataLoss, .isoPathMissing, .supervisionTimeoutShort:
+             .isoDataLoss, .isoPathMissing, .supervisionTimeoutShort, .audioDropout, .audioConfigMismatch, .audioSilentStream:
             return .warning
         case .captureIncomplete, .unbonded, .bluetoothOff:
             return .info
@@ -312,6 +317,8 @@ public struct DiagnosisFacts: Sendable, Equatable {
     public var channelPerMille: [Int]?
     /// An isochronous stream's or group's problem (the LE Audio diagnoses).
     public var iso: ISOProblem?
+    /// An audio stream's problem (the decoded-audio diagnoses).
+    public var audio: AudioProblem?
     /// True when a later event on the same connection shows that the cause was dealt with (not used for grouping).
     public var recovered = false
     /// Why this is context rather than a fault (the diagnosis is then info).
@@ -335,7 +342,7 @@ public struct DiagnosisFacts: Sendable, Equatable {
         let attribute = location.flatMap { l in l.descriptor?.uuid ?? l.characteristic?.uuid ?? l.service?.uuid }
         return GroupKey(reason: reason, opcode: opcode, handle: attribute == nil ? handle : nil, attribute: attribute, byLocal: byLocal,
                         weakness: weakness, problem: problem.map(CaptureProblemKind.init), psm: psm, stage: stage, iso: iso?.kind,
-                        benign: benign.map(BenignKind.init))
+                        audio: audio?.key, benign: benign.map(BenignKind.init))
     }
 
     struct GroupKey: Hashable {
@@ -349,6 +356,7 @@ public struct DiagnosisFacts: Sendable, Equatable {
         var psm: UInt16?
         var stage: UInt8?
         var iso: Int?
+        var audio: Int?
         var benign: BenignKind?
     }
 }

@@ -35,6 +35,7 @@ public final class DiagnosisEngine: AnalysisLayer {
         context.linkStatistics = chain.linkStatistics
         context.isoStreams = chain.isoStreams
         context.audioStreams = chain.audioStreams
+        context.a2dpAudio = chain.a2dpAudio
     }
 
     /// A finished event on its own (the chain lends the body's payload to the per-kind readers below instead).
@@ -163,6 +164,8 @@ public final class DiagnosisContext {
     weak var linkStatistics: LinkStatistics?
     weak var isoStreams: ISOStreams?
     weak var audioStreams: AudioStreams?
+    /// The decoded A2DP audio, in runs that asked for audio.
+    weak var a2dpAudio: A2DPAudio?
     @exclusivity(unchecked) var firstFilteredRecord: Int?
     @exclusivity(unchecked) var list: [Diagnosis] = []
     @exclusivity(unchecked) var index: [Key: Int] = [:]

@@ -17,6 +17,8 @@ public enum DiagnosisRules {
             ClassicPairingRule(), ChannelConfigurationRule(), AudioSetupRule(), HostStackRule(),
             // LE Audio
             IsochronousSetupRule(), IsochronousDataRule(), ASEOperationRule(),
+            // Decoded audio (only in runs that add the audio layer)
+            AudioStreamRule(),
         ]
     }
 }

@@ -115,7 +115,8 @@ extension SignalingLayer {
         }
         if ch.psm == 0x0019, ch.mode == 0 {
             if ch.avdtpMedia, let m = A2DPMediaPacket.parse(frame.payload) {
-                a2dp.media(connection.id, length: frame.payload.count, at: e.timestamp)
+                a2dp.media(connection.id, payload: frame.payload, record: e.record, at: e.timestamp)
+                pipeline?.chain.a2dpMedia(connection.id, record: e.record, at: e.timestamp, frame.payload)
                 e.body = .signaling(SignalingBody(.a2dpMedia(m)))
                 return
             }

@@ -13,6 +13,8 @@ public final class A2DPStreams: AnalysisLayer {
         public internal(set) var gaps = 0
         public internal(set) var longestGap: Int64 = 0
         var streaming = false
+        /// How many times the stream was started (the audio layer restarts its timing at each start).
+        var starts = 0
         init(connection: Int) { self.connection = connection }
     }
 
@@ -46,10 +48,14 @@ public final class A2DPStreams: AnalysisLayer {
     func streaming(_ connection: Int, _ on: Bool) {
         guard let s = stream(connection) else { return }
         s.streaming = on
-        if on { s.last = nil }
+        if on {
+            s.last = nil
+            s.starts += 1
+        }
     }
 
-    func media(_ connection: Int, length: Int, at t: Timestamp) {
+    func media(_ connection: Int, payload: ArraySlice<UInt8>, record: Int, at t: Timestamp) {
+        let length = payload.count
         guard let s = stream(connection) else { return }
         if let l = s.last {
             let (gap, overflow) = t.micros.subtractingReportingOverflow(l.micros)

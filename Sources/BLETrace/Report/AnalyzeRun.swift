@@ -29,6 +29,8 @@ public struct AnalyzeRun {
     public var progress: ((Int) -> Void)?
     /// Whether the second thread may be used (the command checks the core count).
     public var background = false
+    /// `--audio`: decode the audio streams (libsbc), adding the `audio` section and the audio diagnoses.
+    public var audio = false
 
     public init() {}
 
@@ -134,6 +136,8 @@ public struct AnalyzeRun {
         }
         let analyzer = Analyzer(options: options, sink: sink)
         filterSink?.pipeline = analyzer.pipeline
+        // Before the renderers are attached: they take the layers as they are then.
+        if audio { analyzer.addAudio(A2DPAudio.Options(decode: true)) }
         if let m = markdown { analyzer.attach(m) }
         if let h = html { analyzer.attach(h) }
         // Progress for a plain file only: a container's read position says nothing about its size.

@@ -6,6 +6,8 @@ extension DiagnosisText {
         switch d.id {
         case .cisNotEstablished, .aseOperationFailed, .isoDataLoss, .bigSyncLost, .bigSyncFailed, .isoPathMissing:
             s = audioExplanation(d)
+        case .audioDropout, .audioDecodeError, .audioConfigMismatch, .audioSilentStream:
+            s = streamAudioExplanation(d)
         case .linkLost where f.micros != nil:
             // Seen by a sniffer: the central's transmissions after the peripheral's last packet.
             s = "The sniffer saw the peripheral's last packet and then the central transmitting alone for \(seconds(f.micros ?? 0))"
@@ -191,6 +193,7 @@ extension DiagnosisText {
         let f = d.facts
         switch d.id {
         case .cisNotEstablished, .aseOperationFailed, .isoDataLoss, .bigSyncLost, .bigSyncFailed, .isoPathMissing: return audioAdvice(d)
+        case .audioDropout, .audioDecodeError, .audioConfigMismatch, .audioSilentStream: return streamAudioAdvice(d)
         case .linkLost: return "Check the peer's power and distance at that time, and its crash or reset log; a longer supervision timeout tolerates short fades."
         case .peerRestarted: return "Look at the peer's crash or reset log around that time."
         case .connectionNotEstablished: return "Check that the peer was still advertising and in range when the connection was made; retry after a short delay."

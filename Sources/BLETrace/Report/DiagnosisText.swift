@@ -112,6 +112,7 @@ public enum DiagnosisText {
         let p = peer(d)
         switch d.id {
         case .cisNotEstablished, .aseOperationFailed, .isoDataLoss, .bigSyncLost, .bigSyncFailed, .isoPathMissing: return audioTitle(d)
+        case .audioDropout, .audioDecodeError, .audioConfigMismatch, .audioSilentStream: return streamAudioTitle(d)
         case .linkLost: return "The link to \(p) was lost (supervision timeout)"
         case .peerRestarted:
             if let m = f.micros { return "\(p) advertised again \(seconds(m)) after its link failed: it probably reset" }

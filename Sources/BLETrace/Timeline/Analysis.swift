@@ -86,6 +86,18 @@ public final class Analyzer {
     public var layers: [AnalysisLayer] { pipeline.chain.layers }
     public var chain: Chain { pipeline.chain }
 
+    /// Adds the decoded-audio stage (`bletrace audio`, `analyze --audio`) over the chain's A2DP streams, before any
+    /// record.
+    @discardableResult
+    public func addAudio(_ options: A2DPAudio.Options = A2DPAudio.Options()) -> A2DPAudio? {
+        if let a = chain.a2dpAudio { return a }
+        guard let a2dp = chain.signaling?.a2dp else { return nil }
+        let a = A2DPAudio(a2dp: a2dp, options: options)
+        a.attach(to: pipeline)
+        chain.a2dpAudio = a
+        return a
+    }
+
     /// Adds the activity log (Markdown, HTML, `diff`) at its place in the chain, before any record.
     @discardableResult
     public func addActivityLog() -> ActivityLog {

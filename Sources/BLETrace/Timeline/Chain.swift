@@ -7,6 +7,7 @@
 ///   ─▶ attribute values: BatteryHistoryLayer · IdentityLayer · ANCSViewLayer · AudioStreams · Broadcasts
 ///   ─▶ traffic as decoded: DeviceInventory (reports, inquiries) · LinkStatistics (ACL, HCI, sniffed PDUs)
 ///                          · ISOStreams (ISO data) · Broadcasts (reports, HCI) · DiagnosisEngine (reports)
+///   ─▶ A2DP media packets: [A2DPAudio]
 ///   ─▶ finished events: DeviceInventory · Findings · DiagnosisEngine · [ActivityLog] · [taps]
 ///   ─▶ sink
 /// ```
@@ -37,6 +38,8 @@ public final class Chain {
     public let findings: Findings?
     public let diagnosis: DiagnosisEngine?
     // MARK: Chosen by the command
+    /// Decoded A2DP audio (`Analyzer.addAudio()`: `bletrace audio`, `analyze --audio`).
+    @exclusivity(unchecked) public internal(set) var a2dpAudio: A2DPAudio?
     /// The activity log, for Markdown, HTML and `diff` (`Analyzer.addActivityLog()`).
     @exclusivity(unchecked) public internal(set) var activity: ActivityLog?
     /// Tools' own observers (the redactor's first pass, device resolution, triage's controller facts), after
@@ -91,7 +94,7 @@ public final class Chain {
     public var layers: [AnalysisLayer] {
         let parts: [AnalysisLayer?] = [att, signaling, signaling?.a2dp, signaling?.hid, smp, battery, identity, ancs,
                                        inventory, linkLayerSummary, encryption, linkStatistics, isoStreams, audioStreams,
-                                       broadcasts, findings, diagnosis, activity]
+                                       broadcasts, findings, diagnosis, a2dpAudio, activity]
         return parts.compactMap { $0 }
     }
 
@@ -172,6 +175,11 @@ public final class Chain {
     /// A sniffed data PDU the other side acknowledged, and how long that took.
     func sniffedAck(connection: Int, handle: UInt16, fromCentral: Bool, after waited: Int64) {
         linkStatistics?.acknowledged(connection, handle: handle, fromCentral: fromCentral, after: waited)
+    }
+
+    /// An A2DP media packet (RTP header onwards) on a connection's stream.
+    func a2dpMedia(_ connection: Int, record: Int, at time: Timestamp, _ bytes: ArraySlice<UInt8>) {
+        a2dpAudio?.media(connection, record: record, at: time, bytes)
     }
 
     /// A value a dissector decoded.

@@ -22,6 +22,7 @@ import Testing
 
     @Test func standardChainIsTheDocumentedOne() throws {
         let analyzer = Analyzer(sink: nil)
+        analyzer.addAudio()
         analyzer.addActivityLog()
         #expect(analyzer.chain.stages == (try ChainTests.documentedStages()))
     }
@@ -38,6 +39,7 @@ import Testing
     /// A list of closures in the pipeline, the chain or any stage would let a consumer join outside the chain.
     @Test func noStageKeepsCallbackLists() {
         let analyzer = Analyzer(sink: nil)
+        analyzer.addAudio()
         analyzer.addActivityLog()
         var objects: [AnyObject] = [analyzer.pipeline, analyzer.chain]
         objects += analyzer.layers

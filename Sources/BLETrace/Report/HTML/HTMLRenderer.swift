@@ -106,6 +106,7 @@ public final class HTMLRenderer: EventSink, RedactableOutput {
         out.write(HTMLLinks.section(links: layers.compactMap { $0 as? LinkStatistics }.first, linkLayer: pipeline?.linkLayerIfUsed, origin: collector.origin, page: page))
         out.write(HTMLAudio.section(layers.compactMap { $0 as? AudioStreams }.first, iso: layers.compactMap { $0 as? ISOStreams }.first,
                                     origin: collector.origin, end: collector.last, page: page))
+        out.write(HTMLAudioLevels.section(layers.compactMap { $0 as? A2DPAudio }.first, page: page))
         out.write(HTMLGATT.section(summary, att: att, log: log, identity: layers.compactMap { $0 as? IdentityLayer }.first, page: page))
         if showEvents { out.write(HTMLTimeline.section(timeline, shown: maxEvents, total: eventsSeen, page: page)) }
         if !summary.warnings.isEmpty {

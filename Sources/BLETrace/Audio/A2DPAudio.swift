@@ -1,0 +1,221 @@
+/// The audio of each A2DP stream: every media packet taken apart into SBC frames, checked against the
+/// configuration AVDTP negotiated, its RTP sequence and its timing followed; with `decode`, every frame
+/// decoded through libsbc for the signal's level and, where asked, into a WAV file whose gaps are filled with
+/// silence. An analysis layer added only when audio is asked for (`bletrace audio`): other runs do not carry it
+/// and pay nothing for it.
+public final class A2DPAudio: AnalysisLayer {
+    public struct Options {
+        /// Decode frames to PCM (the level, decode errors, WAV output).
+        public var decode = false
+        /// Where a stream's PCM goes: asked once per stream, at its first frame, with its rate and channels.
+        public var output: ((AudioStream, _ sampleRate: Int, _ channels: Int) -> WAVWriter?)?
+        public init(decode: Bool = false, output: ((AudioStream, Int, Int) -> WAVWriter?)? = nil) {
+            self.decode = decode
+            self.output = output
+        }
+    }
+
+    let a2dp: A2DPStreams
+    let options: Options
+    public private(set) var streams: [AudioStream] = []
+    var states: [Int: State] = [:]
+    var finished = false
+    /// Why decoding was asked for and not possible (libsbc missing), if it was not.
+    public private(set) var decodingUnavailable: AudioCodecError?
+    static let maxStreams = 64
+    /// A pause between a Suspend and the next Start is kept on a WAV's time line up to this long.
+    static let maxPauseMicros: Int64 = 600_000_000
+
+    /// What the layer keeps per stream while packets come.
+    final class State {
+        let stream: AudioStream
+        var decoder: SBCDecoder?
+        var wav: WAVWriter?
+        var wavFormat: (rate: Int, channels: Int)?
+        var expectedSequence: UInt16?
+        var previousTimestamp: UInt32 = 0
+        var previousSamples = 0
+        var previousRecord = 0
+        /// Microseconds: when the audio delivered so far runs out (fractional: 44.1 kHz frames are not whole
+        /// microseconds); the arrival time of audio position 0.
+        var bufferEnd: Double = 0
+        var origin: Int64 = 0
+        var previousTransit: Int64?
+        var starts = -1
+        init(_ s: AudioStream) { stream = s }
+    }
+
+    public init(a2dp: A2DPStreams, options: Options = Options()) {
+        self.a2dp = a2dp
+        self.options = options
+    }
+
+    /// Fed by the chain's `a2dpMedia` hook (`Analyzer.addAudio`).
+    public func attach(to pipeline: Pipeline) {}
+
+    func state(_ connection: Int) -> State? {
+        if let s = states[connection] { return s }
+        guard streams.count < A2DPAudio.maxStreams else { return nil }
+        let s = AudioStream(number: streams.count + 1, source: .a2dp(connection: connection))
+        streams.append(s)
+        let st = State(s)
+        states[connection] = st
+        return st
+    }
+
+    func media(_ connection: Int, record: Int, at time: Timestamp, _ bytes: ArraySlice<UInt8>) {
+        let info = a2dp.byConnection[connection]
+        // SBC only, for now: other codecs' packets are left to the A2DP summary.
+        if let codec = info?.codec, codec.codecType != 0 { return }
+        guard let p = A2DPMediaPayload.parseSBC(bytes), let st = state(connection) else { return }
+        let s = st.stream
+        if s.negotiated == nil, let c = info?.codec {
+            s.negotiated = c
+            s.negotiatedRecord = info?.configuredRecord
+        }
+        if s.first == nil {
+            s.first = time
+            s.firstRecord = record
+        }
+        s.last = time
+        s.lastRecord = record
+        s.packets += 1
+        if p.fragmented { s.fragmentPackets += 1 }
+        if let problem = p.problem {
+            s.payloadErrors += 1
+            s.error(AudioRecordProblem(record: record, kind: .payload(problem)))
+        }
+        if s.found == nil, let h = p.frames.first?.header {
+            s.found = h
+            s.foundRecord = record
+        }
+        timing(st, p, record: record, at: time.micros, starts: info?.starts ?? 0)
+        for (i, f) in p.frames.enumerated() { frame(st, f.header, f.bytes, index: i, record: record) }
+        st.previousRecord = record
+    }
+
+    /// Sequence, gaps and arrival: silence put where audio is missing, so the time line stays true.
+    func timing(_ st: State, _ p: A2DPMediaPayload, record: Int, at now: Int64, starts: Int) {
+        let s = st.stream
+        let samples = p.frames.reduce(0) { $0 + $1.header.samplesPerFrame }
+        let rate = Int64(s.sampleRate)
+        func micros(_ n: Int) -> Int64 { Int64(n) * 1_000_000 / rate }
+        func samplesIn(_ us: Int64) -> Int { Int(us * rate / 1_000_000) }
+        func exact(_ n: Int) -> Double { Double(n) * 1_000_000 / Double(rate) }
+        let arrival = Double(now)
+        if st.expectedSequence == nil || starts != st.starts {
+            // The first packet, or the first after a (re)start: a new time line origin, the pause kept as silence.
+            if st.expectedSequence != nil {
+                let pause = min(max(0, Int64(arrival - st.bufferEnd)), A2DPAudio.maxPauseMicros)
+                fill(st, samplesIn(pause))
+            }
+            st.starts = starts
+            st.bufferEnd = arrival
+            st.previousTransit = nil
+        } else if let expected = st.expectedSequence, p.sequence != expected {
+            let skipped = Int(p.sequence &- expected)
+            if skipped < 1000 {
+                s.lostPackets += skipped
+                let delta = Int(p.timestamp &- st.previousTimestamp)
+                let missing = delta > st.previousSamples && delta <= (skipped + 1) * max(1, st.previousSamples) * 2
+                    ? delta - st.previousSamples : skipped * st.previousSamples
+                s.dropout(AudioDropout(kind: .lost(packets: skipped), record: record, previousRecord: st.previousRecord,
+                                       at: Timestamp(micros: now), positionMicros: micros(s.positionSamples), durationMicros: micros(missing)))
+                fill(st, missing)
+                st.bufferEnd += exact(missing)
+            } else {
+                s.sequenceJumps += 1
+            }
+        }
+        let behind = Int64(arrival - st.bufferEnd)
+        if behind > 2 * s.frameMicros, s.frameMicros > 0 {
+            s.underruns += 1
+            s.dropout(AudioDropout(kind: .underrun, record: record, previousRecord: st.previousRecord, at: Timestamp(micros: now),
+                                   positionMicros: micros(s.positionSamples), durationMicros: behind))
+            fill(st, samplesIn(behind))
+        } else if behind > 0, st.previousTransit != nil {
+            s.latePackets += 1
+        }
+        if st.previousTransit == nil { st.origin = now - micros(s.positionSamples) }
+        let transit = now - st.origin - micros(s.positionSamples)
+        if let prev = st.previousTransit {
+            let d = Double(abs(transit - prev))
+            s.jitterMicros += (d - s.jitterMicros) / 16
+        }
+        st.previousTransit = transit
+        st.bufferEnd = max(st.bufferEnd, arrival) + exact(samples)
+        st.expectedSequence = p.sequence &+ 1
+        st.previousTimestamp = p.timestamp
+        st.previousSamples = samples
+    }
+
+    /// Silence of `samples` per channel on the stream's time line (and in its WAV file).
+    func fill(_ st: State, _ samples: Int) {
+        guard samples > 0 else { return }
+        st.stream.positionSamples += samples
+        st.stream.gapSamples += samples
+        st.wav?.silence(frames: samples)
+    }
+
+    func frame(_ st: State, _ h: SBCFrameHeader, _ bytes: ArraySlice<UInt8>, index: Int, record: Int) {
+        let s = st.stream
+        s.frames += 1
+        s.positionSamples += h.samplesPerFrame
+        if let c = s.negotiated, c.mediaType == 0, h.matches(configuration: c.parameters) == false {
+            s.mismatchedFrames += 1
+            if s.mismatch == nil { s.mismatch = h }
+            if s.mismatchRecords.count < AudioStream.maxRecords, s.mismatchRecords.last != record { s.mismatchRecords.append(record) }
+        }
+        guard options.decode, decodingUnavailable == nil else { return }
+        if st.decoder == nil {
+            do { st.decoder = try SBCDecoder() } catch {
+                decodingUnavailable = error as? AudioCodecError ?? .unavailable("\(error)")
+                return
+            }
+            if let out = options.output {
+                st.wav = out(s, h.sampleRate, h.channels)
+                st.wavFormat = (h.sampleRate, h.channels)
+                // Silence before the first frame (a loss at the very start) is already on the time line.
+                let before = s.positionSamples - h.samplesPerFrame
+                if before > 0 { st.wav?.silence(frames: before) }
+            }
+            s.level = AudioLevel(samplesPerSecond: h.sampleRate * h.channels)
+        }
+        guard let decoder = st.decoder else { return }
+        let fits = st.wavFormat.map { $0.rate == h.sampleRate && $0.channels == h.channels } ?? true
+        let ok = decoder.decode(bytes) { pcm in
+            s.level?.add(pcm)
+            if fits { st.wav?.write(pcm) } else { st.wav?.silence(frames: h.samplesPerFrame) }
+        }
+        if ok {
+            s.decodedFrames += 1
+        } else {
+            s.decodeErrors += 1
+            s.error(AudioRecordProblem(record: record, kind: .decode(frame: index)))
+            st.wav?.silence(frames: h.samplesPerFrame)
+        }
+    }
+
+    /// Closes the WAV files and the level measurements; returns the files' write failures.
+    @discardableResult
+    public func finish() -> [String] {
+        guard !finished else { return [] }
+        finished = true
+        var failures: [String] = []
+        for st in states.values.sorted(by: { $0.stream.number < $1.stream.number }) {
+            st.stream.level?.finish()
+            if let w = st.wav, let f = w.close() { failures.append("stream \(st.stream.number): \(f)") }
+            st.wav = nil
+            st.decoder = nil
+        }
+        return failures
+    }
+
+    /// The `audio` section (present only in runs that added this layer).
+    public func summary() -> SummarySection? {
+        finish()
+        let list = streams, unavailable = decodingUnavailable
+        return SummarySection(name: "audio", value: { .object(AudioRender.section(list, unavailable: unavailable)) },
+                              text: { ["  Audio:"] + AudioRender.lines(list, unavailable: unavailable).map { "    " + $0 } })
+    }
+}

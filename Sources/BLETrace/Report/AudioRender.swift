@@ -1,0 +1,198 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The audio streams' text and JSON (`bletrace audio`, the `audio` summary section): names and numbers made
+/// here from `AudioStream`'s typed facts.
+public enum AudioRender {
+    static let maxListed = 50
+
+    /// "SBC 44.1 kHz, joint stereo, 16 blocks, 8 subbands, loudness, bitpool 53".
+    public static func configuration(_ h: SBCFrameHeader) -> String {
+        if h.msbc { return "mSBC 16 kHz, mono, 15 blocks, 8 subbands, bitpool 26" }
+        let mode: String
+        switch h.mode {
+        case .mono: mode = "mono"
+        case .dualChannel: mode = "dual channel"
+        case .stereo: mode = "stereo"
+        case .jointStereo: mode = "joint stereo"
+        }
+        let rate = h.sampleRate == 44_100 ? "44.1" : String(h.sampleRate / 1000)
+        return "SBC \(rate) kHz, \(mode), \(h.blocks) blocks, \(h.subbands) subbands, \(h.snrAllocation ? "SNR" : "loudness"), bitpool \(h.bitpool)"
+    }
+
+    static func ms(_ micros: Int64) -> String { Fmt.fixed(Int(micros / 100), scale: 10) + " ms" }
+
+    static func dB(_ fraction: Double) -> String {
+        guard let d = AudioLevel.dBFS(fraction) else { return "-inf dBFS" }
+        return Fmt.fixed(Int((d * 10).rounded()), scale: 10) + " dBFS"
+    }
+
+    static func source(_ s: AudioStream) -> String {
+        switch s.source {
+        case let .a2dp(c): return "A2DP media, connection #\(c)"
+        }
+    }
+
+    static func problem(_ p: AudioRecordProblem) -> String {
+        switch p.kind {
+        case .payload(.noPayloadHeader): return "#\(p.record): no media payload header"
+        case let .payload(.badSyncword(o)): return "#\(p.record): no SBC syncword at byte \(o)"
+        case let .payload(.truncatedFrame(o)): return "#\(p.record): frame at byte \(o) cut short"
+        case .payload(.countMismatch): return "#\(p.record): frame count differs from the payload header"
+        case let .decode(i): return "#\(p.record): frame \(i + 1) refused by the decoder"
+        }
+    }
+
+    static func dropout(_ d: AudioDropout) -> String {
+        let what: String
+        switch d.kind {
+        case let .lost(n): what = "\(n) packet\(n == 1 ? "" : "s") lost"
+        case .underrun: what = "underrun"
+        }
+        return "\(what) before #\(d.record) at \(Fmt.seconds(micros: d.positionMicros)) s into the stream, \(ms(d.durationMicros))"
+    }
+
+    /// The streams as text: one block per stream.
+    public static func lines(_ streams: [AudioStream], unavailable: AudioCodecError?) -> [String] {
+        var out: [String] = []
+        if let u = unavailable { out.append(u.description) }
+        if streams.isEmpty { out.append("no audio streams"); return out }
+        for s in streams.prefix(maxListed) {
+            out.append("stream \(s.number): \(source(s)), records #\(s.firstRecord)–#\(s.lastRecord)")
+            if let c = s.negotiated { out.append("  negotiated: \(A2DPNames.codecName(c)) \(A2DPNames.configuration(c))" + (s.negotiatedRecord.map { " (#\($0))" } ?? "")) }
+            if let h = s.found { out.append("  in frames:  \(configuration(h))" + (s.foundRecord.map { " (#\($0))" } ?? "")) }
+            var counts = "  \(s.packets) packets, \(s.frames) frames"
+            if s.fragmentPackets > 0 { counts += ", \(s.fragmentPackets) fragmented" }
+            if s.decodedFrames > 0 || s.level != nil { counts += ", \(s.decodedFrames) decoded" }
+            counts += ", \(Fmt.seconds(micros: Int64(s.positionSamples) * 1_000_000 / Int64(s.sampleRate))) s of audio"
+            out.append(counts)
+            if s.mismatchedFrames > 0, let m = s.mismatch {
+                out.append("  \(s.mismatchedFrames) frame\(s.mismatchedFrames == 1 ? "" : "s") not as negotiated (first: \(configuration(m)); #" + s.mismatchRecords.map(String.init).joined(separator: ", #") + ")")
+            }
+            if s.payloadErrors + s.decodeErrors > 0 {
+                out.append("  \(s.payloadErrors) packet errors, \(s.decodeErrors) decode errors: " + s.errorRecords.prefix(5).map(problem).joined(separator: "; "))
+            }
+            var timing = "  sequence: \(s.lostPackets) lost"
+            if s.sequenceJumps > 0 { timing += ", \(s.sequenceJumps) jumps" }
+            timing += "; timing: jitter \(ms(Int64(s.jitterMicros))), \(s.latePackets) late, \(s.underruns) underrun\(s.underruns == 1 ? "" : "s")"
+            out.append(timing)
+            for d in s.dropouts.prefix(10) { out.append("    " + dropout(d)) }
+            if s.dropoutCount > 10 { out.append("    … \(s.dropoutCount - 10) more dropouts") }
+            if let l = s.level {
+                var line = "  level: RMS \(dB(l.rms)), peak \(dB(Double(l.peak) / 32768)), \(l.clipped) clipped samples"
+                if l.silences > 0 { line += ", \(l.silences) digital silences (longest \(ms(Int64(l.longestSilenceSamples) * 1_000_000 / Int64(max(1, s.levelRate)))))" }
+                out.append(line)
+            }
+        }
+        if streams.count > maxListed { out.append("… \(streams.count - maxListed) more streams") }
+        return out
+    }
+
+    /// One stream as a JSON object.
+    public static func fields(_ s: AudioStream) -> Fields {
+        var f = Fields()
+        f.add("stream", s.number)
+        switch s.source {
+        case let .a2dp(c):
+            f.add("source", "a2dp")
+            f.add("connection", c)
+        }
+        f.add("first_record", s.firstRecord)
+        f.add("last_record", s.lastRecord)
+        if let c = s.negotiated {
+            var n = Fields()
+            n.add("codec", Int(c.codecType))
+            n.add("codec_name", A2DPNames.codecName(c))
+            n.add("configuration", A2DPNames.configuration(c))
+            if let r = s.negotiatedRecord { n.add("record", r) }
+            f.add("negotiated", n)
+        }
+        if let h = s.found { f.add("found", frameFields(h, record: s.foundRecord)) }
+        f.add("packets", s.packets)
+        f.add("frames", s.frames)
+        f.add("fragmented_packets", s.fragmentPackets)
+        f.add("audio_us", Int(Int64(s.positionSamples) * 1_000_000 / Int64(s.sampleRate)))
+        f.add("gap_us", Int(Int64(s.gapSamples) * 1_000_000 / Int64(s.sampleRate)))
+        f.add("mismatched_frames", s.mismatchedFrames)
+        if let m = s.mismatch { f.add("first_mismatch", frameFields(m, record: s.mismatchRecords.first)) }
+        f.add("mismatch_records", .list(s.mismatchRecords.map { .int($0) }))
+        f.add("packet_errors", s.payloadErrors)
+        f.add("decode_errors", s.decodeErrors)
+        f.add("error_records", .list(s.errorRecords.map { p in
+            var e = Fields()
+            e.add("record", p.record)
+            e.add("problem", problem(p))
+            return .object(e)
+        }))
+        f.add("lost_packets", s.lostPackets)
+        f.add("sequence_jumps", s.sequenceJumps)
+        f.add("late_packets", s.latePackets)
+        f.add("underruns", s.underruns)
+        f.add("jitter_us", Int(s.jitterMicros.rounded()))
+        f.add("frame_interval_us", Int(s.frameMicros))
+        f.add("dropout_count", s.dropoutCount)
+        f.add("dropouts", .list(s.dropouts.map { d in
+            var o = Fields()
+            switch d.kind {
+            case let .lost(n):
+                o.add("kind", "lost")
+                o.add("packets", n)
+            case .underrun:
+                o.add("kind", "underrun")
+            }
+            o.add("record", d.record)
+            o.add("previous_record", d.previousRecord)
+            o.add("position_us", Int(d.positionMicros))
+            o.add("duration_us", Int(d.durationMicros))
+            return .object(o)
+        }))
+        if let l = s.level {
+            var o = Fields()
+            o.add("decoded_frames", s.decodedFrames)
+            o.add("rms_dbfs", l.rms > 0 ? .double(round1(AudioLevel.dBFS(l.rms) ?? 0)) : .null)
+            o.add("peak", l.peak)
+            o.add("clipped_samples", l.clipped)
+            o.add("silences", l.silences)
+            o.add("silent_us", Int(Int64(l.silentSamples) * 1_000_000 / Int64(max(1, s.levelRate))))
+            o.add("longest_silence_us", Int(Int64(l.longestSilenceSamples) * 1_000_000 / Int64(max(1, s.levelRate))))
+            o.add("strip_bucket_us", Int(Int64(l.bucketSamples) * 1_000_000 / Int64(max(1, s.levelRate))))
+            o.add("strip_dbfs", .list(l.strip.map { v in AudioLevel.dBFS(v / 32768).map { .double(round1($0)) } ?? .null }))
+            f.add("level", o)
+        }
+        return f
+    }
+
+    static func round1(_ v: Double) -> Double { (v * 10).rounded() / 10 }
+
+    static func frameFields(_ h: SBCFrameHeader, record: Int?) -> Fields {
+        var f = Fields()
+        f.add("codec", h.msbc ? "mSBC" : "SBC")
+        f.add("sampling_rate", h.sampleRate)
+        f.add("channels", h.channels)
+        f.add("blocks", h.blocks)
+        f.add("subbands", h.subbands)
+        f.add("bitpool", h.bitpool)
+        f.add("frame_length", h.frameLength)
+        f.add("configuration", configuration(h))
+        if let r = record { f.add("record", r) }
+        return f
+    }
+}
+
+extension AudioStream {
+    /// Samples per second over all channels of the decoded signal.
+    var levelRate: Int { (found?.sampleRate ?? 48_000) * (found?.channels ?? 1) }
+}
+
+extension AudioRender {
+    /// The `audio` object: whether frames were decoded, and the streams.
+    public static func section(_ streams: [AudioStream], unavailable: AudioCodecError?) -> Fields {
+        var f = Fields()
+        if let u = unavailable { f.add("decoding_unavailable", u.description) }
+        f.add("streams", .list(streams.map { .object(fields($0)) }))
+        return f
+    }
+}

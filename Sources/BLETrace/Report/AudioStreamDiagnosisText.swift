@@ -1,0 +1,54 @@
+/// Titles, explanations and advice of the decoded-audio diagnoses, from their `AudioProblem` facts.
+extension DiagnosisText {
+    static func ms(_ micros: Int64) -> String { Fmt.fixed(Int(micros / 100), scale: 10) + " ms" }
+
+    static func streamAudioTitle(_ d: Diagnosis) -> String {
+        let p = peer(d)
+        switch d.facts.audio {
+        case let .dropouts(s, lost, underruns, first, longest, total)?:
+            var parts: [String] = []
+            if lost > 0 { parts.append("\(lost) packet\(lost == 1 ? "" : "s") lost") }
+            if underruns > 0 { parts.append("\(underruns) underrun\(underruns == 1 ? "" : "s")") }
+            return "Audio stream \(s) with \(p) dropped out: " + parts.joined(separator: ", ")
+                + "; first \(seconds(first)) into the stream, longest \(ms(longest)), \(ms(total)) missing in all"
+        case let .decodeErrors(s, packets, frames, of)?:
+            var parts: [String] = []
+            if packets > 0 { parts.append("\(packets) packet\(packets == 1 ? "" : "s") whose frames could not be read") }
+            if frames > 0 { parts.append("\(frames) of \(of) frames refused by the decoder") }
+            return "Audio stream \(s) with \(p) has undecodable audio: " + parts.joined(separator: ", ")
+        case let .configMismatch(s, frames, of, first)?:
+            return "Audio stream \(s) with \(p): \(frames) of \(of) frames do not match the negotiated configuration (first: \(AudioRender.configuration(first)))"
+        case let .silent(s, _, micros)?:
+            return "Audio stream \(s) with \(p) carried only silence (\(seconds(micros)) of audio)"
+        case nil:
+            return "Audio stream with \(p)"
+        }
+    }
+
+    static func streamAudioExplanation(_ d: Diagnosis) -> String {
+        switch d.facts.audio {
+        case .dropouts?:
+            var s = "Media packets are missing from the stream's RTP sequence, or packets stopped coming for 100 ms or more beyond the audio already delivered (an underrun, longer than a sink's buffer usually hides): either way the listener hears a gap or a concealed stretch."
+            if d.facts.limit != nil { s += " On a sniffer's capture the packets may have been sent and missed by the sniffer." }
+            return s
+        case .decodeErrors?:
+            return "The media packets carried bytes that are not valid SBC frames (no syncword where a frame should start, a frame cut short, fewer frames than the payload header declares) or that the decoder refused: the sink cannot play them."
+        case .configMismatch?:
+            return "The frames' own headers (sampling rate, channel mode, blocks, subbands, allocation, bitpool) are not what AVDTP Set Configuration agreed: a sink that trusts the negotiation may decode them wrongly or drop them."
+        case .silent?:
+            return "Every decoded sample was digital silence: the stream ran but carried no sound (nothing was playing, the source was muted, or the audio path fed zeros)."
+        case nil:
+            return ""
+        }
+    }
+
+    static func streamAudioAdvice(_ d: Diagnosis) -> String {
+        switch d.facts.audio {
+        case .dropouts?: return "Look at the radio around the gaps (interference, Wi-Fi coexistence, distance) and at the source's scheduling; `bletrace audio FILE --stream N -o out.wav` lets you hear them."
+        case .decodeErrors?: return "Check the source's encoder and packetisation at the records named; compare with the frames before and after."
+        case .configMismatch?: return "Make the encoder use the configuration Set Configuration chose, or reconfigure the stream before changing it."
+        case .silent?: return "Check that the source was playing and unmuted, and that its audio routing reached the Bluetooth encoder."
+        case nil: return ""
+        }
+    }
+}
