@@ -43,6 +43,10 @@ public enum DiagnosisRuleText {
         case .isoPathMissing: return "An isochronous stream had no data path, or a data path no data"
         case .bluetoothOff: return "Bluetooth was switched off: the host closed its links and reset the controller"
         case .supervisionTimeoutShort: return "A link's supervision timeout leaves few chances to hear the peripheral"
+        case .audioDropout: return "A decoded audio stream lost packets or went silent for longer than its buffer holds"
+        case .audioDecodeError: return "Frames of an audio stream could not be decoded"
+        case .audioConfigMismatch: return "Frames of an audio stream do not match the configuration negotiated for it"
+        case .audioSilentStream: return "An audio stream carried only digital silence"
         }
     }
 }

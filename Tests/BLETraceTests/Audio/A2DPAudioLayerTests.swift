@@ -84,7 +84,7 @@ struct A2DPAudioLayerTests {
         // The diagnosis: the losses; a 60 ms underrun is counted above but not diagnosed (a sink's buffer hides it).
         let engine = DiagnosisEngine()
         engine.context.pipeline = h.pipeline
-        engine.see(h.layers)
+        engine.see(h.pipeline.chain)
         AudioStreamRule().finish(engine.context)
         let dropout = try #require(engine.context.ordered.first { $0.id == .audioDropout })
         #expect(dropout.facts.audio == .dropouts(stream: 1, lostPackets: 3, underruns: 0, firstAtMicros: d[0].positionMicros,
@@ -121,7 +121,7 @@ struct A2DPAudioLayerTests {
         #expect(s.payloadErrors == 1 && s.errorRecords == [AudioRecordProblem(record: badRecord, kind: .payload(.badSyncword(offset: 13)))])
         let engine = DiagnosisEngine()
         engine.context.pipeline = h.pipeline
-        engine.see(h.layers)
+        engine.see(h.pipeline.chain)
         AudioStreamRule().finish(engine.context)
         // Errors first, then warnings.
         let ids = engine.context.ordered.map(\.id)
