@@ -8,6 +8,22 @@ enum TestSupport {
     static let packageRoot: URL = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent()
 
+    /// Runs a program to its end: its exit status, standard output and standard error (`joined`: standard error
+    /// goes into standard output, `err` is empty).
+    static func runProgram(_ path: String, _ args: [String], joined: Bool = false) throws -> (status: Int32, out: String, err: String) {
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: path)
+        p.arguments = args
+        let out = Pipe(), err = Pipe()
+        p.standardOutput = out
+        p.standardError = joined ? out : err
+        try p.run()
+        let o = out.fileHandleForReading.readDataToEndOfFile()
+        let e = joined ? Data() : err.fileHandleForReading.readDataToEndOfFile()
+        p.waitUntilExit()
+        return (p.terminationStatus, String(decoding: o, as: UTF8.self), String(decoding: e, as: UTF8.self))
+    }
+
     /// ../shared/captures beside the package, when present.
     static var sharedCaptures: URL? {
         let u = packageRoot.deletingLastPathComponent().appendingPathComponent("shared/captures")

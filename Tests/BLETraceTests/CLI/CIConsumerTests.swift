@@ -27,19 +27,11 @@ import Testing
 
     /// Runs the checker on the files; returns its status and output.
     static func check(junit: [String], sarif: [String]) throws -> (status: Int32, out: String) {
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: "/usr/bin/env")
         var args = ["python3", TestSupport.packageRoot.appendingPathComponent("scripts/check-ci-reports.py").path]
         if !junit.isEmpty { args += ["--junit"] + junit }
         if !sarif.isEmpty { args += ["--sarif"] + sarif }
-        p.arguments = args
-        let out = Pipe()
-        p.standardOutput = out
-        p.standardError = out
-        try p.run()
-        let data = out.fileHandleForReading.readDataToEndOfFile()
-        p.waitUntilExit()
-        return (p.terminationStatus, String(decoding: data, as: UTF8.self))
+        let r = try TestSupport.runProgram("/usr/bin/env", args, joined: true)
+        return (r.status, r.out)
     }
 
     static func folder() throws -> String {

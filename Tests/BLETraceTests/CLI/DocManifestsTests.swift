@@ -20,16 +20,8 @@ import Testing
         let path = NSTemporaryDirectory() + "bletrace-doc-" + UUID().uuidString + ".yaml"
         #expect(FileManager.default.createFile(atPath: path, contents: Data(text.utf8)))
         defer { try? FileManager.default.removeItem(atPath: path) }
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: tool)
-        p.arguments = args + [path]
-        let out = Pipe()
-        p.standardOutput = out
-        p.standardError = out
-        try p.run()
-        let data = out.fileHandleForReading.readDataToEndOfFile()
-        p.waitUntilExit()
-        return (p.terminationStatus, String(decoding: data, as: UTF8.self))
+        let r = try TestSupport.runProgram(tool, args + [path], joined: true)
+        return (r.status, r.out)
     }
 
     @Test func theJobFileIsTheManifestTheDocShows() throws {

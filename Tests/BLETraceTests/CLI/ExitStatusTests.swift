@@ -15,17 +15,7 @@ import Testing
     }()
 
     static func run(_ args: [String]) throws -> (status: Int32, out: String, err: String) {
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: binary!)
-        p.arguments = args
-        let out = Pipe(), err = Pipe()
-        p.standardOutput = out
-        p.standardError = err
-        try p.run()
-        let o = out.fileHandleForReading.readDataToEndOfFile()
-        let e = err.fileHandleForReading.readDataToEndOfFile()
-        p.waitUntilExit()
-        return (p.terminationStatus, String(decoding: o, as: UTF8.self), String(decoding: e, as: UTF8.self))
+        try TestSupport.runProgram(binary!, args)
     }
 
     static func sample(_ name: String) -> String { TestSupport.packageRoot.appendingPathComponent("samples/\(name)").path }
