@@ -26,6 +26,13 @@ public final class A2DPAudio: AnalysisLayer {
     /// A pause between a Suspend and the next Start is kept on a WAV's time line up to this long.
     static let maxPauseMicros: Int64 = 600_000_000
 
+    /// A time difference in µs within ±`maxPauseMicros`: a capture's clock may jump anywhere, and a gap filled
+    /// with silence is never longer than a pause.
+    static func bounded(_ micros: Double) -> Int64 {
+        guard micros.isFinite else { return 0 }
+        return Int64(max(-Double(maxPauseMicros), min(Double(maxPauseMicros), micros)))
+    }
+
     /// What the layer keeps per stream while packets come.
     final class State {
         let stream: AudioStream
@@ -99,14 +106,15 @@ public final class A2DPAudio: AnalysisLayer {
         let s = st.stream
         let samples = p.frames.reduce(0) { $0 + $1.header.samplesPerFrame }
         let rate = Int64(s.sampleRate)
-        func micros(_ n: Int) -> Int64 { Int64(n) * 1_000_000 / rate }
+        func micros(_ n: Int) -> Int64 { Int64(n) &* 1_000_000 / max(1, rate) }
+        // `us` is at most a pause (`bounded`), so the product does not overflow.
         func samplesIn(_ us: Int64) -> Int { Int(us * rate / 1_000_000) }
         func exact(_ n: Int) -> Double { Double(n) * 1_000_000 / Double(rate) }
         let arrival = Double(now)
         if st.expectedSequence == nil || starts != st.starts {
             // The first packet, or the first after a (re)start: a new time line origin, the pause kept as silence.
             if st.expectedSequence != nil {
-                let pause = min(max(0, Int64(arrival - st.bufferEnd)), A2DPAudio.maxPauseMicros)
+                let pause = max(0, A2DPAudio.bounded(arrival - st.bufferEnd))
                 fill(st, samplesIn(pause))
             }
             st.starts = starts
@@ -117,8 +125,9 @@ public final class A2DPAudio: AnalysisLayer {
             if skipped < 1000 {
                 s.lostPackets += skipped
                 let delta = Int(p.timestamp &- st.previousTimestamp)
-                let missing = delta > st.previousSamples && delta <= (skipped + 1) * max(1, st.previousSamples) * 2
-                    ? delta - st.previousSamples : skipped * st.previousSamples
+                let missing = min(samplesIn(A2DPAudio.maxPauseMicros),
+                                  delta > st.previousSamples && delta <= (skipped + 1) * max(1, st.previousSamples) * 2
+                                      ? delta - st.previousSamples : skipped * st.previousSamples)
                 s.dropout(AudioDropout(kind: .lost(packets: skipped), record: record, previousRecord: st.previousRecord,
                                        at: Timestamp(micros: now), positionMicros: micros(s.positionSamples), durationMicros: micros(missing)))
                 fill(st, missing)
@@ -127,7 +136,7 @@ public final class A2DPAudio: AnalysisLayer {
                 s.sequenceJumps += 1
             }
         }
-        let behind = Int64(arrival - st.bufferEnd)
+        let behind = A2DPAudio.bounded(arrival - st.bufferEnd)
         if behind > 2 * s.frameMicros, s.frameMicros > 0 {
             s.underruns += 1
             s.dropout(AudioDropout(kind: .underrun, record: record, previousRecord: st.previousRecord, at: Timestamp(micros: now),
@@ -136,10 +145,10 @@ public final class A2DPAudio: AnalysisLayer {
         } else if behind > 0, st.previousTransit != nil {
             s.latePackets += 1
         }
-        if st.previousTransit == nil { st.origin = now - micros(s.positionSamples) }
-        let transit = now - st.origin - micros(s.positionSamples)
+        if st.previousTransit == nil { st.origin = now &- micros(s.positionSamples) }
+        let transit = now &- st.origin &- micros(s.positionSamples)
         if let prev = st.previousTransit {
-            let d = Double(abs(transit - prev))
+            let d = Double((transit &- prev).magnitude)
             s.jitterMicros += (d - s.jitterMicros) / 16
         }
         st.previousTransit = transit

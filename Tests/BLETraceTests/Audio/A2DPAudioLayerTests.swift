@@ -47,6 +47,19 @@ struct A2DPAudioLayerTests {
         return records
     }
 
+    /// A capture's clock jumping by centuries between two packets: no trap, and the silence put in is one
+    /// pause at most, not the jump.
+    @Test func clockJumpFillsAtMostAPause() throws {
+        let (h, audio, _) = Self.setUp()
+        _ = Self.stream(h, 0..<3)
+        h.l2cap(0x000C, cid: 0x01B4, Self.packet(3), .hostToController, advance: Int64.max / 4)
+        h.l2cap(0x000C, cid: 0x01B4, Self.packet(5), .hostToController, advance: 14_512)
+        h.finish()
+        let s = try #require(audio.streams.first)
+        #expect(s.packets == 5 && s.lostPackets == 1)
+        #expect(s.gapSamples <= 2 * 44_100 * 600 + 640)
+    }
+
     @Test("a clean stream: frames counted, no gap, no underrun, no mismatch, the configuration found as negotiated")
     func clean() throws {
         let (h, audio, set) = Self.setUp()
