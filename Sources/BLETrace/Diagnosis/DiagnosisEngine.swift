@@ -38,23 +38,6 @@ public final class DiagnosisEngine: AnalysisLayer {
         context.a2dpAudio = chain.a2dpAudio
     }
 
-    /// A finished event on its own (the chain lends the body's payload to the per-kind readers below instead).
-    func observe(_ e: TraceEvent) {
-        clock(e)
-        switch e.body {
-        case let .hciEvent(h): hciEvent(h, e)
-        case let .hciCommand(c): hciCommand(c, e)
-        case let .att(a): att(a, e)
-        case let .smp(s): smp(s, e)
-        case let .signaling(s): signaling(s, e)
-        case let .linkLayer(l): linkLayer(l, e)
-        case let .note(n): note(n, e)
-        case .aclProblem: aclProblem(e)
-        case .filtered: filtered(e)
-        default: return
-        }
-    }
-
     // Each finished event's payload, bound once by the chain, is lent to each rule that reads that input.
 
     /// Every finished event, first: the clock (time going backwards or jumping).
