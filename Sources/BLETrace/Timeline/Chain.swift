@@ -14,7 +14,7 @@
 ///
 /// Every consumer is a concrete, named property called directly from one hook below; no layer registers
 /// itself anywhere else. Adding a consumer is a property, a line in `standard(_:)`, the calls in the hooks
-/// it reads, and a name in `stages` (checked against docs/architecture.md by a test). `LinkLayerSummary` and
+/// it reads, and its place in `layers` (whose `stages` a test checks against docs/architecture.md). `LinkLayerSummary` and
 /// `EncryptionSummary` read the pipeline's state at the end and see no record.
 ///
 /// The chain is used by the pipeline's thread alone, so its properties carry no run-time exclusivity checks.
