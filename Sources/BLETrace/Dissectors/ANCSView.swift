@@ -38,7 +38,6 @@ public final class ANCSViewLayer: AnalysisLayer {
         var uid: UInt32
     }
 
-    unowned let att: ATTLayer
     @exclusivity(unchecked) public private(set) var records: [Record] = []
     @exclusivity(unchecked) var index: [Key: Int] = [:]
     /// App identifier → display name (Get App Attributes).
@@ -50,7 +49,7 @@ public final class ANCSViewLayer: AnalysisLayer {
     static let maxRecords = 100_000
     @exclusivity(unchecked) var dropped = 0
 
-    public init(att: ATTLayer) { self.att = att }
+    public init() {}
 
     public func attach(to pipeline: Pipeline) {}
 

@@ -20,12 +20,11 @@ public final class BatteryHistoryLayer: AnalysisLayer {
         }
     }
 
-    unowned let att: ATTLayer
     @exclusivity(unchecked) public private(set) var histories: [String: History] = [:]
     @exclusivity(unchecked) var order: [String] = []
     static let maxDevices = 10_000
 
-    public init(att: ATTLayer) { self.att = att }
+    public init() {}
 
     public func attach(to pipeline: Pipeline) {}
 
@@ -86,14 +85,13 @@ public final class IdentityLayer: AnalysisLayer {
         }
     }
 
-    unowned let att: ATTLayer
     @exclusivity(unchecked) public private(set) var cards: [String: Card] = [:]
     @exclusivity(unchecked) var order: [String] = []
     static let maxDevices = 10_000
     static let keyOrder = ["device_name", "manufacturer_name", "model_number", "serial_number", "hardware_revision",
                            "firmware_revision", "software_revision"]
 
-    public init(att: ATTLayer) { self.att = att }
+    public init() {}
 
     public func attach(to pipeline: Pipeline) {}
 

@@ -35,13 +35,11 @@ public final class AudioStreams: AnalysisLayer {
             refusals.append((ctx.record, ctx.connection, r.opcode, e))
         }
     }
-    unowned let att: ATTLayer
     /// The ISO streams (held weakly: the analyzer owns the layers).
     weak var iso: ISOStreams?
     weak var pipeline: Pipeline?
 
-    public init(att: ATTLayer, iso: ISOStreams?) {
-        self.att = att
+    public init(iso: ISOStreams?) {
         self.iso = iso
     }
 

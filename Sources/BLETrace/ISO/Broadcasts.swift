@@ -58,12 +58,10 @@ public final class Broadcasts: AnalysisLayer {
     var byBIG: [UInt8: Int] = [:]
     static let maxBroadcasts = 64, maxAnnounced = 256, maxSources = 64, maxStates = 32
 
-    unowned let att: ATTLayer
     weak var iso: ISOStreams?
     weak var pipeline: Pipeline?
 
-    public init(att: ATTLayer, iso: ISOStreams?) {
-        self.att = att
+    public init(iso: ISOStreams?) {
         self.iso = iso
     }
 

@@ -78,10 +78,10 @@ public final class Chain {
         let att = ATTLayer(options: options)
         let iso = ISOStreams()
         return Chain(att: att, signaling: SignalingLayer(att: att), smp: SMPLayer(),
-                     battery: BatteryHistoryLayer(att: att), identity: IdentityLayer(att: att), ancs: ANCSViewLayer(att: att),
+                     battery: BatteryHistoryLayer(), identity: IdentityLayer(), ancs: ANCSViewLayer(),
                      inventory: DeviceInventory(), linkLayerSummary: LinkLayerSummary(), encryption: EncryptionSummary(),
                      linkStatistics: LinkStatistics(att: att), isoStreams: iso,
-                     audioStreams: AudioStreams(att: att, iso: iso), broadcasts: Broadcasts(att: att, iso: iso),
+                     audioStreams: AudioStreams(iso: iso), broadcasts: Broadcasts(iso: iso),
                      findings: Findings(), diagnosis: DiagnosisEngine())
     }
 

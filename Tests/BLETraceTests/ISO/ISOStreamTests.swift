@@ -108,7 +108,7 @@ extension AudioStreamViewTests {
     /// From ASE facts alone: the states in order (repeats folded), the codec kept from Codec Configured, the
     /// CIG/CIS from QoS Configured, and the streaming span.
     @Test func statesCodecAndStreamingSpan() throws {
-        let layer = AudioStreams(att: ATTLayer(), iso: nil)
+        let layer = AudioStreams(iso: nil)
         var codec = AudioCodecSettings(codecID: AudioCodecID(codingFormat: 6, companyID: 0, vendorCodecID: 0), configuration: CodecConfiguration([][...]))
         codec.samplingFrequencyHz = 24_000
         codec.frameDurationMicros = 7_500

@@ -37,8 +37,7 @@ import Testing
     }
 
     @Test func identityCardWithAnEmptyNamePrintsNothing() throws {
-        let att = ATTLayer()
-        let layer = IdentityLayer(att: att)
+        let layer = IdentityLayer()
         layer.add(.string(key: "device_name", value: ""), device: "C0:00:00:00:00:01")
         #expect(layer.summary()?.text == [])
         layer.add(.string(key: "model_number", value: "X1"), device: "C0:00:00:00:00:02")
