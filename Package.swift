@@ -14,6 +14,7 @@ let package = Package(
         .package(url: "https://github.com/jpsim/Yams", from: "5.0.1"),
         .package(url: "https://github.com/apple/swift-crypto", from: "3.12.3"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+        .package(url: "https://github.com/modelcontextprotocol/swift-sdk", from: "0.12.1"),
     ],
     targets: [
         .systemLibrary(
@@ -34,16 +35,22 @@ let package = Package(
                            .product(name: "_CryptoExtras", package: "swift-crypto"),
                            .product(name: "GRDB", package: "GRDB.swift")]
         ),
+        // The MCP server (`bletrace mcp`): the library's queries as tools, on the official Swift SDK.
+        .target(
+            name: "BLETraceMCP",
+            dependencies: ["BLETrace", .product(name: "MCP", package: "swift-sdk")]
+        ),
         .executableTarget(
             name: "bletrace",
             dependencies: [
                 "BLETrace",
+                "BLETraceMCP",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
         .testTarget(
             name: "BLETraceTests",
-            dependencies: ["BLETrace"],
+            dependencies: ["BLETrace", "BLETraceMCP"],
             // Read from the source tree by the regression test, not bundled.
             exclude: ["Fuzzing/Regressions"]
         ),

@@ -156,50 +156,12 @@ struct FilterOptions: ParsableArguments {
     var layer: String?
 
     func make() throws -> EventFilter {
-        var f = EventFilter()
-        f.devices = device
-        if let c = connection {
-            for part in c.split(separator: ",") {
-                guard let n = Int(part.trimmingSpaces), n >= 1 else {
-                    reportError("--connection: '\(part)' is not a connection number")
-                    throw ExitCode(2)
-                }
-                f.connections.insert(n)
-            }
-        }
-        for (name, value) in [("--from", from), ("--to", to)] {
-            guard let v = value else { continue }
-            guard v.isFinite, v >= 0 else {
-                reportError("\(name): \(v) is not a time: give seconds since the first record (0 or more)")
-                throw ExitCode(2)
-            }
-        }
-        if let a = from, let b = to, a > b {
-            reportError("--from \(a) is after --to \(b): the time window would select nothing")
+        do {
+            return try EventFilter.checked(devices: device, connections: connection, from: from, to: to,
+                                           records: records, layers: layer)
+        } catch {
+            reportError(error.message)
             throw ExitCode(2)
         }
-        f.from = from
-        f.to = to
-        if let r = records {
-            guard let range = EventFilter.parseRecords(r) else {
-                reportError("--records: '\(r)' is not a record range such as 100-200")
-                throw ExitCode(2)
-            }
-            f.records = range
-        }
-        if let l = layer, case let .failure(e) = f.parseLayers(l) {
-            reportError("--layer: '\(e.word)' is not one of \(EventFilter.layerNames.joined(separator: ", ")) or an event kind (a leading - leaves a layer out)")
-            throw ExitCode(2)
-        }
-        return f
-    }
-}
-
-extension Substring {
-    var trimmingSpaces: Substring {
-        var s = self
-        while s.first == " " { s = s.dropFirst() }
-        while s.last == " " { s = s.dropLast() }
-        return s
     }
 }

@@ -33,7 +33,7 @@ struct BLETraceCommand: ParsableCommand {
         Shell completion: bletrace --generate-completion-script bash|zsh|fish
         """,
         version: BLETraceVersion.string,
-        subcommands: [Analyze.self, DiffCommand.self, Devices.self, Gatt.self, Audio.self, Triage.self, MakeSamples.self, MakeCapture.self]
+        subcommands: [Analyze.self, DiffCommand.self, Devices.self, Gatt.self, Audio.self, Triage.self, MCPCommand.self, MakeSamples.self, MakeCapture.self]
     )
 
     static func main() {

@@ -67,21 +67,12 @@ struct DiffCommand: ParsableCommand {
     }
 
     func run() throws {
-        var options = DiffOptions()
-        options.timingThresholdMicros = Int64(timingThreshold * 1000)
-        if let i = ignore {
-            for part in i.split(separator: ",").map({ String($0.trimmingSpaces).lowercased() }) where !part.isEmpty {
-                guard DiffOptions.ignorable.contains(part) else {
-                    reportError("--ignore: '\(part)' is not one of \(DiffOptions.ignorable.joined(separator: ", "))")
-                    throw ExitCode(2)
-                }
-                options.ignore.insert(part)
-            }
-            // Leaving out every category would report "No differences" without comparing anything.
-            if DiffItem.Category.allCases.allSatisfy({ options.ignore.contains($0.rawValue) }) {
-                reportError("--ignore: every category is left out, so nothing would be compared")
-                throw ExitCode(2)
-            }
+        let options: DiffOptions
+        do {
+            options = try DiffOptions.checked(ignore: ignore, timingThresholdMillis: timingThreshold)
+        } catch {
+            reportError(error.message)
+            throw ExitCode(2)
         }
         let redactor = redact ? Redactor() : nil
         var decode = DecodeOptions()

@@ -6,24 +6,9 @@ import Glibc
 import Darwin
 #endif
 
-/// Reads a whole file into memory (for small inputs such as GATT exports).
-func readWholeFile(_ path: String) -> [UInt8]? {
-    guard let f = fopen(path, "rb") else { return nil }
-    defer { fclose(f) }
-    var out: [UInt8] = []
-    var buf = [UInt8](repeating: 0, count: 65_536)
-    while true {
-        let n = buf.withUnsafeMutableBytes { fread($0.baseAddress, 1, $0.count, f) }
-        if n > 0 { out.append(contentsOf: buf[0..<n]) }
-        if n < buf.count { break }
-        if out.count > 64 << 20 { return nil }
-    }
-    return out
-}
-
 /// Loads a `--uuids` file of names and decoders (JSON or YAML).
 func loadUUIDs(_ path: String) throws -> UserDefinedUUIDs {
-    guard let bytes = readWholeFile(path) else {
+    guard let bytes = SmallFile.read(path) else {
         reportError("\(path): cannot read the UUID file")
         throw ExitCode(2)
     }
@@ -37,7 +22,7 @@ func loadUUIDs(_ path: String) throws -> UserDefinedUUIDs {
 
 /// Loads a `bletrace gatt --format json` export for `--gatt`.
 func loadGATT(_ path: String) throws -> GATTDatabaseSet {
-    guard let bytes = readWholeFile(path) else {
+    guard let bytes = SmallFile.read(path) else {
         reportError("\(path): cannot read the GATT database file")
         throw ExitCode(2)
     }

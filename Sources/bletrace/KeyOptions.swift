@@ -13,27 +13,11 @@ struct KeyOptionGroup: ParsableArguments {
     var keys: String?
 
     func make() throws -> KeyOptions {
-        var k = KeyOptions()
-        if let path = keys {
-            guard let bytes = readWholeFile(path) else {
-                reportError("\(path): cannot read the keys file")
-                throw ExitCode(2)
-            }
-            do {
-                try KeyFile.parse(bytes, into: &k)
-            } catch {
-                reportError("\(path): \(error)")
-                throw ExitCode(2)
-            }
+        do {
+            return try KeyOptions.checked(file: keys, ltks: ltk)
+        } catch {
+            reportError(error.message)
+            throw ExitCode(2)
         }
-        for spec in ltk {
-            do {
-                try k.add(ltk: spec)
-            } catch {
-                reportError("\(error)")
-                throw ExitCode(2)
-            }
-        }
-        return k
     }
 }

@@ -16,21 +16,34 @@ public final class OutputWriter {
     public init(fd: Int32) {
         self.fd = fd
         self.discard = false
+        self.consumer = nil
         buffer.reserveCapacity(limit + 4096)
     }
 
     let discard: Bool
+    /// Takes each block as it is flushed, when set (a pager that keeps one page of the output).
+    let consumer: ((ArraySlice<UInt8>) -> Void)?
 
     /// Collects output in memory (tests).
     public init() {
         self.fd = nil
         self.discard = false
+        self.consumer = nil
     }
 
     /// Formats everything and keeps nothing (fuzzing, timing the formatters).
     public init(discarding: ()) {
         self.fd = nil
         self.discard = true
+        self.consumer = nil
+    }
+
+    /// Hands every block to `consumer` as it is flushed, in order, and keeps nothing itself.
+    public init(consumer: @escaping (ArraySlice<UInt8>) -> Void) {
+        self.fd = nil
+        self.discard = false
+        self.consumer = consumer
+        buffer.reserveCapacity(limit + 4096)
     }
 
     @inline(__always) public func write(_ s: String) {
@@ -85,7 +98,7 @@ public final class OutputWriter {
 
     public func flush() {
         guard let fd = fd else {
-            if !discard { captured.append(contentsOf: buffer) }
+            if let c = consumer { c(buffer[...]) } else if !discard { captured.append(contentsOf: buffer) }
             buffer.removeAll(keepingCapacity: true)
             return
         }
