@@ -21,13 +21,15 @@ struct ToolAnswer {
     var result: CallTool.Result {
         let text = String(decoding: json, as: UTF8.self)
         let structured = try? JSONDecoder().decode(Value.self, from: Data(json))
-        return .init(content: [.text(text)] + notes.map { .text($0) },
+        return .init(content: [Self.text(text)] + notes.map { Self.text($0) },
                      structuredContent: structured.flatMap { $0.objectValue != nil ? $0 : nil }, isError: false)
     }
 
     static func failure(_ message: String) -> CallTool.Result {
-        .init(content: [.text("bletrace: " + message)], isError: true)
+        .init(content: [text("bletrace: " + message)], isError: true)
     }
+
+    static func text(_ s: String) -> Tool.Content { .text(text: s, annotations: nil, _meta: nil) }
 
     /// A document too long for one answer, in pieces: the piece from `offset` (a byte offset into the whole
     /// document, cut at a character boundary), with where the next starts. A piece is not JSON on its own; the

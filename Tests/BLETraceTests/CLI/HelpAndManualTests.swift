@@ -4,7 +4,7 @@ import Testing
 /// The help texts and the manual page: examples that fit 80 columns (a command is never wrapped in the middle),
 /// examples in the top-level help, and a manual page `man -l` reads without warnings.
 @Suite struct HelpAndManualTests {
-    static let commands = [[], ["analyze"], ["diff"], ["devices"], ["gatt"], ["triage"], ["make-samples"], ["make-capture"]]
+    static let commands = [[], ["analyze"], ["diff"], ["devices"], ["gatt"], ["triage"], ["audio"], ["mcp"], ["make-samples"], ["make-capture"]]
 
     @Test(.enabled(if: ExitStatusTests.binary != nil))
     func examplesFitEightyColumns() throws {
