@@ -7,6 +7,15 @@ import MCP
 /// `"page": {"offset", "returned", "total", "next_offset"}`. A page holds at least one item and otherwise stays
 /// within the byte limit; nothing is left out without `next_offset` saying where it goes on.
 enum ListPage {
+    /// The page the call's `offset` and `limit` ask for.
+    static func answer(_ whole: QueryAnswer, list path: [String], args: ToolArguments, defaultLimit: Int,
+                       policy: ServerPolicy) throws(OptionError) -> ToolAnswer {
+        try answer(whole, list: path, offset: try args.int("offset", atLeast: 0) ?? 0,
+                   limit: try args.int("limit", atLeast: 1, atMost: maximumLimit) ?? defaultLimit, maxBytes: policy.maxBytes)
+    }
+
+    static let maximumLimit = 1000
+
     static func answer(_ whole: QueryAnswer, list path: [String], offset: Int, limit: Int,
                        maxBytes: Int) throws(OptionError) -> ToolAnswer {
         guard var doc = try? JSONDecoder().decode(Value.self, from: Data(whole.json)) else {

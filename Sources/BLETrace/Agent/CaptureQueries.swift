@@ -103,20 +103,25 @@ public enum CaptureQueries {
 
     /// `devices PATH --format json`.
     public static func devices(_ q: CaptureQuery) throws(OptionError) -> QueryAnswer {
-        let opened = try q.open()
-        let out = OutputWriter()
-        let s = Listings.devices(opened, path: q.path, format: .json, options: q.options, redact: q.redact, out: out)
-        out.flush()
-        return QueryAnswer(json: trimmed(out.captured), damage: q.damage(s, covering: "the list covers the"))
+        try listing(q, covering: "the list covers the") { opened, out in
+            Listings.devices(opened, path: q.path, format: .json, options: q.options, redact: q.redact, out: out)
+        }
     }
 
     /// `gatt PATH --format json`.
     public static func gatt(_ q: CaptureQuery) throws(OptionError) -> QueryAnswer {
+        try listing(q, covering: "the database covers the") { opened, out in
+            Listings.gatt(opened, path: q.path, format: .json, options: q.options, redact: q.redact, out: out)
+        }
+    }
+
+    private static func listing(_ q: CaptureQuery, covering: String,
+                                _ write: (OpenedCapture, OutputWriter) -> Summary) throws(OptionError) -> QueryAnswer {
         let opened = try q.open()
         let out = OutputWriter()
-        let s = Listings.gatt(opened, path: q.path, format: .json, options: q.options, redact: q.redact, out: out)
+        let s = write(opened, out)
         out.flush()
-        return QueryAnswer(json: trimmed(out.captured), damage: q.damage(s, covering: "the database covers the"))
+        return QueryAnswer(json: trimmed(out.captured), damage: q.damage(s, covering: covering))
     }
 
     /// `diff A B --format json`; both sides redacted with one redactor when either asks for it.

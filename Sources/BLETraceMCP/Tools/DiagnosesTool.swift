@@ -7,7 +7,7 @@ enum DiagnosesTool: AgentTool {
     static let name = "diagnoses"
     static let summary = "The diagnoses of a capture (id, severity, title, explanation, advice, connections, peer, evidence records), most severe first, as the diagnoses of `bletrace analyze PATH --format json` — paged (page.next_offset)."
     static var properties: [String: Value] {
-        CaptureArguments.properties().merging(Schema.paging("diagnoses", limit: 100, maximum: 1000)) { a, _ in a }
+        CaptureArguments.properties().merging(Schema.paging("diagnoses", limit: 100, maximum: ListPage.maximumLimit)) { a, _ in a }
     }
     static let required = ["path"]
 
@@ -21,7 +21,6 @@ enum DiagnosesTool: AgentTool {
                                    "diagnoses": o["summary"]?.objectValue?["diagnoses"] ?? .array([])])
         guard let bytes = try? JSONEncoder().encode(only) else { throw OptionError("\(q.path): the diagnoses could not be encoded") }
         return try ListPage.answer(QueryAnswer(json: Array(bytes), damage: whole.damage), list: ["diagnoses"],
-                                   offset: try args.int("offset", atLeast: 0) ?? 0,
-                                   limit: try args.int("limit", atLeast: 1, atMost: 1000) ?? 100, maxBytes: policy.maxBytes)
+                                   args: args, defaultLimit: 100, policy: policy)
     }
 }

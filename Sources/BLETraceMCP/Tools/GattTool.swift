@@ -6,14 +6,13 @@ enum GattTool: AgentTool {
     static let name = "gatt"
     static let summary = "The GATT database of every device, rebuilt from the discovery in a capture (services, characteristics, descriptors, the values read or notified), as `bletrace gatt PATH --format json` — one device's database per list item, paged (page.next_offset)."
     static var properties: [String: Value] {
-        CaptureArguments.properties().merging(Schema.paging("devices' databases", limit: 20, maximum: 1000)) { a, _ in a }
+        CaptureArguments.properties().merging(Schema.paging("devices' databases", limit: 20, maximum: ListPage.maximumLimit)) { a, _ in a }
     }
     static let required = ["path"]
 
     static func answer(_ args: ToolArguments, policy: ServerPolicy) throws(OptionError) -> ToolAnswer {
         let q = try CaptureArguments.query(args, policy: policy)
-        return try ListPage.answer(try CaptureQueries.gatt(q), list: ["devices"],
-                                   offset: try args.int("offset", atLeast: 0) ?? 0,
-                                   limit: try args.int("limit", atLeast: 1, atMost: 1000) ?? 20, maxBytes: policy.maxBytes)
+        return try ListPage.answer(try CaptureQueries.gatt(q), list: ["devices"], args: args,
+                                   defaultLimit: 20, policy: policy)
     }
 }
