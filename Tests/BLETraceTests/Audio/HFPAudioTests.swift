@@ -155,6 +155,45 @@ struct HFPAudioEndToEndTests {
     }
 }
 
+extension HFPAudioEndToEndTests {
+    /// Bumble's own HFP (scripts/gen-bumble-hfp.py): service level connection, +BCS / AT+BCS, Enhanced Setup
+    /// Synchronous Connection with mSBC T2 parameters (16 kHz linear PCM over HCI), the tone sent in real time.
+    @Test("Bumble's HFP gateway: the negotiation read, the sent tone back at 16 kHz",
+          .enabled(if: A2DPAudioEndToEndTests.bumble))
+    func bumbleGateway() throws {
+        let path = NSTemporaryDirectory() + "bletrace-bumble-hfp-" + UUID().uuidString + ".btsnoop"
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: AudioFixtures.python ?? "/usr/bin/python3")
+        p.arguments = [TestSupport.packageRoot.appendingPathComponent("scripts/gen-bumble-hfp.py").path, path, "--freq", "700", "--seconds", "0.8"]
+        p.standardOutput = FileHandle.nullDevice
+        p.standardError = FileHandle.nullDevice
+        try p.run()
+        p.waitUntilExit()
+        try #require(p.terminationStatus == 0)
+        let (r, wav) = try AudioFixtures.decode(path)
+        let s = try #require(r.streams.first)
+        let v = try #require(s.voice)
+        #expect(r.streams.count == 1 && v.sent && v.negotiation.hfpCodec == 2)
+        #expect(v.negotiation.enhanced?.transmitCoding == 0x05 && v.negotiation.enhanced?.inputCoding == 0x04)
+        #expect(v.negotiated == .linear(rate: 16_000, bits: 16, encoding: 1) && v.found == v.negotiated)
+        #expect(wav.rate == 16_000 && s.decodedFrames == s.packets && s.decodeErrors == 0 && v.erroneousPackets == 0)
+        // Every sample sent, plus whatever silence the real-time pacing left (underruns).
+        #expect(wav.samples.count == s.packets * 30 + s.gapSamples)
+        // The tone on the longest stretch with no gap in it.
+        var edges = [(0, 0)]
+        for d in s.dropouts {
+            edges.append((Int(d.positionMicros * 16 / 1000), Int((d.positionMicros + d.durationMicros) * 16 / 1000) + 1))
+        }
+        edges.append((wav.samples.count, wav.samples.count))
+        let runs = zip(edges, edges.dropFirst()).map { (start: $0.0.1 + 64, count: $0.1.0 - $0.0.1 - 64) }
+        let run = try #require(runs.max { $0.count < $1.count })
+        #expect(run.count >= 2048)
+        let x = wav.channel(0, from: run.start, count: min(run.count, 8000))
+        let z = try #require(WAV.crossings(x, rate: 16_000))
+        #expect(abs(WAV.dominant(x, rate: 16_000) - 700) <= 14 && abs(z - 700) <= 14, "\(z) Hz")
+    }
+}
+
 @Suite("HFP voice over SCO: framing, negotiation and PCM forms")
 struct SCOVoiceTests {
     static func framed(_ frames: [[UInt8]]) -> [UInt8] {
