@@ -21,6 +21,8 @@ public final class A2DPAudio: AnalysisLayer {
     var states: [Int: State] = [:]
     /// SCO streams by handle and direction; what the trace negotiated for synchronous links.
     var scoStates: [Int: SCOState] = [:]
+    /// SCO streams whose link closed (at most `maxStreams`: every stream is one).
+    var retiredSCO: [SCOState] = []
     var setups = SCOSetups()
     weak var pipeline: Pipeline?
     var finished = false
@@ -222,7 +224,7 @@ public final class A2DPAudio: AnalysisLayer {
             st.wav = nil
             st.decoder = nil
         }
-        for st in scoStates.values {
+        for st in Array(scoStates.values) + retiredSCO {
             open.append((st.stream, st.wav))
             st.wav = nil
             st.decoder = nil

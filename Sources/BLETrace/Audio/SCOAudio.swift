@@ -317,8 +317,8 @@ extension A2DPAudio {
 
     /// After the last record: frames still in the framers.
     func finishSCO() {
-        for st in scoStates.values where st.format == .msbc {
-            st.framer.flush { msbcOutput(st, $0) }
+        for st in scoStates.values {
+            if st.format == .msbc { st.framer.flush { msbcOutput(st, $0) } }
             openFlagged(st)
         }
     }
@@ -332,10 +332,28 @@ extension A2DPAudio {
         setups.command(body, record: record) { h in connections?.existing(h)?.peer }
     }
 
-    /// Fed by the chain's `hciEvent` hook: a synchronous link established.
+    /// Fed by the chain's `hciEvent` hook: a synchronous link established, or a link closed. A handle's streams
+    /// end with its link, so a handle used again starts new streams (not a pause of the old ones).
     func hciEvent(_ body: HCIEventBody, record: Int) {
-        if case let .classic(.synchronousConnectionComplete(0, h, a, link, _, _, _, _, air)) = body.params {
+        switch body.params {
+        case let .classic(.synchronousConnectionComplete(0, h, a, link, _, _, _, _, air)):
+            retire(h)
             setups.completed(handle: h, peer: a, linkType: link, airMode: air, record: record)
+        case let .disconnectionComplete(0, h, _):
+            retire(h)
+        default:
+            break
+        }
+    }
+
+    /// Ends the streams of an SCO handle: frames still in the framer come out; the stream stays listed and its
+    /// WAV file is closed with the others at the end.
+    func retire(_ handle: UInt16) {
+        for key in [Int(handle) << 1, Int(handle) << 1 | 1] {
+            guard let st = scoStates.removeValue(forKey: key) else { continue }
+            if st.format == .msbc { st.framer.flush { msbcOutput(st, $0) } }
+            openFlagged(st)
+            retiredSCO.append(st)
         }
     }
 

@@ -271,3 +271,57 @@ struct SCOVoiceTests {
         #expect(out == [-32_768, 32_767])
     }
 }
+
+@Suite("HFP voice over SCO: hostile bytes")
+struct SCOHostileBytesTests {
+    /// A handle used again after its link closed starts new streams: the time between is no underrun.
+    @Test func handleReusedStartsNewStreams() throws {
+        let h = TraceHarness()
+        let audio = A2DPAudio(a2dp: h.pipeline.chain.signaling!.a2dp, options: A2DPAudio.Options(decode: true))
+        h.pipeline.chain.a2dpAudio = audio
+        h.layers.append(audio)
+        let complete: [UInt8] = [0x2C, 17, 0x00, 0x01, 0x01, 0x56, 0x34, 0x12, 0x70, 0x1B, 0x00, 0x02, 12, 2, 60, 0, 60, 0, 0x02]
+        let packet: [UInt8] = [0x01, 0x01, 60] + [UInt8](repeating: 0x10, count: 60)
+        h.feed(.event, complete, .controllerToHost)
+        for _ in 0..<10 { h.feed(.sco, packet, .controllerToHost, advance: 3750) }
+        h.feed(.event, [0x05, 4, 0x00, 0x01, 0x01, 0x13], .controllerToHost)
+        h.feed(.event, complete, .controllerToHost, advance: 5_000_000)
+        for _ in 0..<10 { h.feed(.sco, packet, .controllerToHost, advance: 3750) }
+        audio.finish()
+        #expect(audio.streams.count == 2 && audio.streams.allSatisfy { $0.packets == 10 && $0.underruns == 0 && $0.dropoutCount == 0 })
+        #expect(audio.streams.map(\.positionSamples) == [300, 300])
+    }
+
+    /// SCO packets of random length, status and content on a handle negotiated as mSBC, another as PCM and one
+    /// never negotiated, with clock jumps: no trap, every stream bounded, every problem tied to a record.
+    @Test func randomPacketsNeverTrap() throws {
+        let h = TraceHarness()
+        let audio = A2DPAudio(a2dp: h.pipeline.chain.signaling!.a2dp, options: A2DPAudio.Options(decode: true))
+        h.pipeline.chain.a2dpAudio = audio
+        h.layers.append(audio)
+        let peer: [UInt8] = [0x56, 0x34, 0x12, 0x70, 0x1B, 0x00]
+        h.feed(.event, [0x2C, 17, 0x00, 0x01, 0x01] + peer + [0x02, 12, 2, 60, 0, 60, 0, 0x03], .controllerToHost)
+        h.feed(.event, [0x2C, 17, 0x00, 0x02, 0x01] + peer + [0x02, 12, 2, 60, 0, 60, 0, 0x02], .controllerToHost)
+        var g = SystemRandomNumberGenerator()
+        for i in 0..<3000 {
+            let handle: UInt16 = [0x0101, 0x0102, 0x0103].randomElement(using: &g) ?? 0x0101
+            let status = UInt16.random(in: 0...3, using: &g)
+            let n = Int.random(in: 0...80, using: &g)
+            var body = (0..<n).map { _ in UInt8.random(in: 0...255, using: &g) }
+            // Now and then something that looks like an mSBC frame start, to reach the framer's paths.
+            if i % 7 == 0, n >= 3 { body[0] = 0x01; body[1] = MSBCFramer.h2[i % 4]; body[2] = 0xAD }
+            let declared = UInt8(clamping: i % 11 == 0 ? n + 5 : n)
+            let hf = handle | (status << 12)
+            let advance: Int64 = i % 500 == 0 ? Int64.max / 8 : Int64.random(in: 0...20_000, using: &g)
+            h.feed(.sco, [UInt8(hf & 0xFF), UInt8(hf >> 8), declared] + body, i % 3 == 0 ? .hostToController : .controllerToHost,
+                   advance: advance)
+        }
+        audio.finish()
+        #expect(audio.streams.count == 6)
+        for s in audio.streams {
+            #expect(s.dropouts.count <= AudioStream.maxDropouts && s.errorRecords.count <= AudioStream.maxRecords)
+            #expect(s.errorRecords.allSatisfy { $0.record > 0 } && s.gapSamples >= 0)
+        }
+        #expect(audio.streams.contains { $0.voice?.found == .msbc } && audio.streams.contains { $0.payloadErrors > 0 })
+    }
+}
