@@ -8,11 +8,13 @@ struct Audio: ParsableCommand {
     static let configuration = CommandConfiguration(
         abstract: "List the audio streams of a capture, and write their decoded audio as WAV.",
         discussion: """
-        One entry per stream (an A2DP media channel with SBC): the codec as negotiated and as found in the \
-        frames, frames decoded, decode errors, RTP sequence gaps, timing (jitter, late packets, underruns), \
-        the dropouts with where and how long, and the decoded signal's level. Frames are decoded with libsbc \
-        (Debian libsbc1), loaded when this command runs; without it the streams are still listed, with \
-        decoding reported unavailable.
+        One entry per stream (an A2DP media channel with SBC, or one direction of an HFP SCO/eSCO link \
+        carried over HCI: linear PCM, µ-law, A-law or mSBC): the codec as negotiated and as found in the \
+        frames, frames decoded, decode errors, sequence gaps (RTP for A2DP, H2 for mSBC), packets the \
+        controller flagged erroneous (SCO), timing (jitter, late packets, underruns), the dropouts with where \
+        and how long, and the decoded signal's level. SBC and mSBC frames are decoded with libsbc (Debian \
+        libsbc1), loaded when this command runs; without it the streams are still listed, with decoding \
+        reported unavailable.
 
         WAV files are 16-bit PCM; gaps (lost packets, underruns, pauses) are filled with silence, so a time \
         in the file is a time in the stream.

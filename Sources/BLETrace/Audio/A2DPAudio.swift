@@ -1,8 +1,8 @@
 /// The audio of each A2DP stream: every media packet taken apart into SBC frames, checked against the
 /// configuration AVDTP negotiated, its RTP sequence and its timing followed; with `decode`, every frame
 /// decoded through libsbc for the signal's level and, where asked, into a WAV file whose gaps are filled with
-/// silence. An analysis layer added only when audio is asked for (`bletrace audio`): other runs do not carry it
-/// and pay nothing for it.
+/// silence. HFP voice over HCI SCO/eSCO joins the same list of streams (`SCOAudio.swift`). An analysis layer
+/// added only when audio is asked for (`bletrace audio`): other runs do not carry it and pay nothing for it.
 public final class A2DPAudio: AnalysisLayer {
     public struct Options {
         /// Decode frames to PCM (the level, decode errors, WAV output).
@@ -17,11 +17,17 @@ public final class A2DPAudio: AnalysisLayer {
 
     let a2dp: A2DPStreams
     let options: Options
-    public private(set) var streams: [AudioStream] = []
+    public internal(set) var streams: [AudioStream] = []
     var states: [Int: State] = [:]
+    /// SCO streams by handle and direction; what the trace negotiated for synchronous links.
+    var scoStates: [Int: SCOState] = [:]
+    /// SCO streams whose link closed (at most `maxStreams`: every stream is one).
+    var retiredSCO: [SCOState] = []
+    var setups = SCOSetups()
+    weak var pipeline: Pipeline?
     var finished = false
     /// Why decoding was asked for and not possible (libsbc missing), if it was not.
-    public private(set) var decodingUnavailable: AudioCodecError?
+    public internal(set) var decodingUnavailable: AudioCodecError?
     static let maxStreams = 64
     /// A pause between a Suspend and the next Start is kept on a WAV's time line up to this long.
     static let maxPauseMicros: Int64 = 600_000_000
@@ -57,8 +63,8 @@ public final class A2DPAudio: AnalysisLayer {
         self.options = options
     }
 
-    /// Fed by the chain's `a2dpMedia` hook (`Analyzer.addAudio`).
-    public func attach(to pipeline: Pipeline) {}
+    /// Fed by the chain's `a2dpMedia`, `sco`, `hciCommand`, `hciEvent` and `rfcomm` hooks (`Analyzer.addAudio`).
+    public func attach(to pipeline: Pipeline) { self.pipeline = pipeline }
 
     func state(_ connection: Int) -> State? {
         if let s = states[connection] { return s }
@@ -210,12 +216,22 @@ public final class A2DPAudio: AnalysisLayer {
     public func finish() -> [String] {
         guard !finished else { return [] }
         finished = true
+        finishSCO()
         var failures: [String] = []
-        for st in states.values.sorted(by: { $0.stream.number < $1.stream.number }) {
-            st.stream.level?.finish()
-            if let w = st.wav, let f = w.close() { failures.append("stream \(st.stream.number): \(f)") }
+        var open: [(AudioStream, WAVWriter?)] = []
+        for st in states.values {
+            open.append((st.stream, st.wav))
             st.wav = nil
             st.decoder = nil
+        }
+        for st in Array(scoStates.values) + retiredSCO {
+            open.append((st.stream, st.wav))
+            st.wav = nil
+            st.decoder = nil
+        }
+        for (s, wav) in open.sorted(by: { $0.0.number < $1.0.number }) {
+            s.level?.finish()
+            if let w = wav, let f = w.close() { failures.append("stream \(s.number): \(f)") }
         }
         return failures
     }

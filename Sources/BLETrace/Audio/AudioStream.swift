@@ -1,9 +1,12 @@
-/// One audio stream as the audio layer found it: an A2DP media channel (later an SCO/eSCO handle or a CIS/BIS
-/// direction). Typed facts only; `Report/AudioRender.swift` writes them.
+/// One audio stream as the audio layer found it: an A2DP media channel, or one direction of an SCO/eSCO handle
+/// (later a CIS/BIS direction). Typed facts only; `Report/AudioRender.swift` writes them.
 public final class AudioStream {
     public enum Source: Sendable, Equatable {
         /// The A2DP media channel of a connection.
         case a2dp(connection: Int)
+        /// One direction of an SCO/eSCO link (`sent`: host to controller), and the connection its Synchronous
+        /// Connection Complete opened, when the capture has it.
+        case sco(connection: Int?, handle: UInt16, sent: Bool)
     }
 
     /// 1, 2, … in the order the streams' first media packets came.
@@ -50,6 +53,9 @@ public final class AudioStream {
     public internal(set) var positionSamples = 0
     public internal(set) var gapSamples = 0
 
+    /// An SCO stream's link, negotiation, format and flagged packets.
+    public internal(set) var voice: SCOVoice?
+
     /// The decoded signal's level (when the run decoded).
     public internal(set) var level: AudioLevel?
     /// Frames decoded to PCM.
@@ -64,14 +70,15 @@ public final class AudioStream {
     }
 
     /// The sample rate the stream's time line counts in (the first frame's; 48 kHz before any frame).
-    public var sampleRate: Int { found?.sampleRate ?? 48_000 }
+    public var sampleRate: Int { found?.sampleRate ?? voice?.found.sampleRate ?? 48_000 }
 
     /// The nominal interval of one frame, in microseconds.
-    public var frameMicros: Int64 { found?.durationMicros ?? 0 }
+    public var frameMicros: Int64 { found?.durationMicros ?? voice?.frameMicros ?? 0 }
 
-    public var connection: Int {
+    public var connection: Int? {
         switch source {
         case let .a2dp(c): return c
+        case let .sco(c, _, _): return c
         }
     }
 
@@ -92,6 +99,11 @@ public struct AudioDropout: Sendable, Equatable {
         case lost(packets: Int)
         /// Packets stopped coming for longer than two frames beyond the audio already delivered.
         case underrun
+        /// SCO: packets the controller flagged (packet status flag 1 possibly invalid, 2 no data received, 3
+        /// partially lost: the first packet's), that many in a row.
+        case erroneous(status: UInt8, packets: Int)
+        /// mSBC over SCO: frames missing from the H2 sequence.
+        case missingFrames(Int)
     }
 
     public var kind: Kind
@@ -102,6 +114,8 @@ public struct AudioDropout: Sendable, Equatable {
     /// Microseconds from the stream's start on its audio time line (so also the offset in its WAV file).
     public var positionMicros: Int64
     public var durationMicros: Int64
+    /// The gap's time is silence on the time line (false: flagged packets whose bytes were still played).
+    public var filled = true
 }
 
 /// A packet or frame the audio layer could not use.
@@ -110,6 +124,12 @@ public struct AudioRecordProblem: Sendable, Equatable {
         case payload(SBCPayloadProblem)
         /// The codec refused the frame (its index in the packet).
         case decode(frame: Int)
+        /// An SCO packet shorter than its header's length.
+        case scoShort(declared: Int, present: Int)
+        /// An mSBC frame cut short or without its syncword.
+        case msbc(MSBCProblem)
+        /// Bytes of an mSBC stream with no H2 header where a frame should start.
+        case msbcSkipped(bytes: Int)
     }
 
     public var record: Int

@@ -127,6 +127,7 @@ extension SignalingLayer {
             }
         }
         if ch.mode == 0, ch.psm == 0x0003, let f = try? RFCOMMFrame.parse(frame.payload) {
+            pipeline?.chain.rfcomm(f, connection: connection.id, record: e.record)
             e.body = .signaling(SignalingBody(.rfcomm(f)))
             return
         }

@@ -33,6 +33,9 @@ public enum AudioRender {
     static func source(_ s: AudioStream) -> String {
         switch s.source {
         case let .a2dp(c): return "A2DP media, connection #\(c)"
+        case let .sco(c, h, sent):
+            if let v = s.voice { return voiceSource(v, connection: c) }
+            return "SCO handle \(Hex.hex(h, width: 4)), \(sent ? "sent" : "received")"
         }
     }
 
@@ -43,6 +46,10 @@ public enum AudioRender {
         case let .payload(.truncatedFrame(o)): return "#\(p.record): frame at byte \(o) cut short"
         case .payload(.countMismatch): return "#\(p.record): frame count differs from the payload header"
         case let .decode(i): return "#\(p.record): frame \(i + 1) refused by the decoder"
+        case let .scoShort(declared, present): return "#\(p.record): SCO packet of \(present) bytes, its header says \(declared)"
+        case let .msbc(.truncated(n)): return "#\(p.record): mSBC frame cut short after \(n) bytes"
+        case .msbc(.noSyncword): return "#\(p.record): no mSBC syncword after the H2 header"
+        case let .msbcSkipped(n): return "#\(p.record): \(n) bytes with no H2 header"
         }
     }
 
@@ -51,6 +58,9 @@ public enum AudioRender {
         switch d.kind {
         case let .lost(n): what = "\(n) packet\(n == 1 ? "" : "s") lost"
         case .underrun: what = "underrun"
+        case let .erroneous(status, n):
+            return "\(n) packet\(n == 1 ? "" : "s") flagged \(statusName(status)) from #\(d.record) at \(Fmt.seconds(micros: d.positionMicros)) s into the stream, \(ms(d.durationMicros))"
+        case let .missingFrames(n): what = "\(n) mSBC frame\(n == 1 ? "" : "s") missing"
         }
         return "\(what) before #\(d.record) at \(Fmt.seconds(micros: d.positionMicros)) s into the stream, \(ms(d.durationMicros))"
     }
@@ -62,8 +72,10 @@ public enum AudioRender {
         if streams.isEmpty { out.append("no audio streams"); return out }
         for s in streams.prefix(maxListed) {
             out.append("stream \(s.number): \(source(s)), records #\(s.firstRecord)–#\(s.lastRecord)")
+            let voice = s.voice.map { voiceLines(s, $0) }
+            if let v = voice { out += v.config }
             if let c = s.negotiated { out.append("  negotiated: \(A2DPNames.codecName(c)) \(A2DPNames.configuration(c))" + (s.negotiatedRecord.map { " (#\($0))" } ?? "")) }
-            if let h = s.found { out.append("  in frames:  \(configuration(h))" + (s.foundRecord.map { " (#\($0))" } ?? "")) }
+            if voice == nil, let h = s.found { out.append("  in frames:  \(configuration(h))" + (s.foundRecord.map { " (#\($0))" } ?? "")) }
             var counts = "  \(s.packets) packets, \(s.frames) frames"
             if s.fragmentPackets > 0 { counts += ", \(s.fragmentPackets) fragmented" }
             if s.decodedFrames > 0 || s.level != nil { counts += ", \(s.decodedFrames) decoded" }
@@ -77,6 +89,7 @@ public enum AudioRender {
             }
             var timing = "  sequence: \(s.lostPackets) lost"
             if s.sequenceJumps > 0 { timing += ", \(s.sequenceJumps) jumps" }
+            if let v = voice { timing = v.flags }
             timing += "; timing: jitter \(ms(Int64(s.jitterMicros))), \(s.latePackets) late, \(s.underruns) underrun\(s.underruns == 1 ? "" : "s")"
             out.append(timing)
             for d in s.dropouts.prefix(10) { out.append("    " + dropout(d)) }
@@ -99,9 +112,15 @@ public enum AudioRender {
         case let .a2dp(c):
             f.add("source", "a2dp")
             f.add("connection", c)
+        case let .sco(c, h, sent):
+            f.add("source", "sco")
+            if let c { f.add("connection", c) }
+            f.add("handle", Int(h))
+            f.add("direction", sent ? "sent" : "received")
         }
         f.add("first_record", s.firstRecord)
         f.add("last_record", s.lastRecord)
+        if let v = s.voice { voiceFields(s, v, into: &f) }
         if let c = s.negotiated {
             var n = Fields()
             n.add("codec", Int(c.codecType))
@@ -110,7 +129,7 @@ public enum AudioRender {
             if let r = s.negotiatedRecord { n.add("record", r) }
             f.add("negotiated", n)
         }
-        if let h = s.found { f.add("found", frameFields(h, record: s.foundRecord)) }
+        if s.voice == nil, let h = s.found { f.add("found", frameFields(h, record: s.foundRecord)) }
         f.add("packets", s.packets)
         f.add("frames", s.frames)
         f.add("fragmented_packets", s.fragmentPackets)
@@ -142,6 +161,14 @@ public enum AudioRender {
                 o.add("packets", n)
             case .underrun:
                 o.add("kind", "underrun")
+            case let .erroneous(status, n):
+                o.add("kind", "erroneous")
+                o.add("status", Int(status))
+                o.add("status_name", statusName(status))
+                o.add("packets", n)
+            case let .missingFrames(n):
+                o.add("kind", "missing_frames")
+                o.add("frames", n)
             }
             o.add("record", d.record)
             o.add("previous_record", d.previousRecord)
@@ -184,7 +211,7 @@ public enum AudioRender {
 
 extension AudioStream {
     /// Samples per second over all channels of the decoded signal.
-    var levelRate: Int { (found?.sampleRate ?? 48_000) * (found?.channels ?? 1) }
+    var levelRate: Int { sampleRate * (found?.channels ?? 1) }
 }
 
 extension AudioRender {

@@ -5,9 +5,10 @@ extension DiagnosisText {
     static func streamAudioTitle(_ d: Diagnosis) -> String {
         let p = peer(d)
         switch d.facts.audio {
-        case let .dropouts(s, lost, underruns, first, longest, total)?:
+        case let .dropouts(s, lost, underruns, first, longest, total, flagged, voice)?:
             var parts: [String] = []
-            if lost > 0 { parts.append("\(lost) packet\(lost == 1 ? "" : "s") lost") }
+            if flagged > 0 { parts.append("\(flagged) packet\(flagged == 1 ? "" : "s") flagged erroneous by the controller") }
+            if lost > 0 { parts.append("\(lost) \(voice ? "mSBC frame" : "packet")\(lost == 1 ? "" : "s") \(voice ? "missing" : "lost")") }
             if underruns > 0 { parts.append("\(underruns) underrun\(underruns == 1 ? "" : "s")") }
             return "Audio stream \(s) with \(p) dropped out: " + parts.joined(separator: ", ")
                 + "; first \(seconds(first)) into the stream, longest \(ms(longest)), \(ms(total)) missing in all"
@@ -27,6 +28,8 @@ extension DiagnosisText {
 
     static func streamAudioExplanation(_ d: Diagnosis) -> String {
         switch d.facts.audio {
+        case let .dropouts(_, _, _, _, _, _, _, voice)? where voice:
+            return "The controller flagged voice packets as erroneous (possibly invalid, no data received, partially lost), mSBC frames are missing from the H2 sequence, or packets stopped coming for 100 ms or more beyond the audio already delivered: the listener hears a gap or a concealed stretch."
         case .dropouts?:
             var s = "Media packets are missing from the stream's RTP sequence, or packets stopped coming for 100 ms or more beyond the audio already delivered (an underrun, longer than a sink's buffer usually hides): either way the listener hears a gap or a concealed stretch."
             if d.facts.limit != nil { s += " On a sniffer's capture the packets may have been sent and missed by the sniffer." }

@@ -7,7 +7,7 @@
 ///   ─▶ attribute values: BatteryHistoryLayer · IdentityLayer · ANCSViewLayer · AudioStreams · Broadcasts
 ///   ─▶ traffic as decoded: DeviceInventory (reports, inquiries) · LinkStatistics (ACL, HCI, sniffed PDUs)
 ///                          · ISOStreams (ISO data) · Broadcasts (reports, HCI) · DiagnosisEngine (reports)
-///   ─▶ A2DP media packets: [A2DPAudio]
+///   ─▶ A2DP media packets, SCO data, synchronous link setup, RFCOMM: [A2DPAudio]
 ///   ─▶ finished events: DeviceInventory · Findings · DiagnosisEngine · [ActivityLog] · [taps]
 ///   ─▶ sink
 /// ```
@@ -150,6 +150,7 @@ public final class Chain {
     func hciEvent(_ body: HCIEventBody, _ e: TraceEvent) {
         linkStatistics?.observe(body, e)
         broadcasts?.hciEvent(body, e)
+        a2dpAudio?.hciEvent(body, record: e.record)
         for t in taps { t.hciEvent(body) }
     }
 
@@ -157,6 +158,7 @@ public final class Chain {
     func hciCommand(_ body: HCICommandBody, _ e: TraceEvent) {
         linkStatistics?.command(body, e)
         broadcasts?.hciCommand(body)
+        a2dpAudio?.hciCommand(body, record: e.record)
     }
 
     /// A well-formed ISO data packet's event.
@@ -175,6 +177,16 @@ public final class Chain {
     /// A sniffed data PDU the other side acknowledged, and how long that took.
     func sniffedAck(connection: Int, handle: UInt16, fromCentral: Bool, after waited: Int64) {
         linkStatistics?.acknowledged(connection, handle: handle, fromCentral: fromCentral, after: waited)
+    }
+
+    /// An SCO data packet (header and voice bytes), to the audio layer (called only when it is present).
+    func sco(_ r: Record) {
+        a2dpAudio?.sco(r.data, direction: r.direction, record: r.number, at: r.timestamp)
+    }
+
+    /// An RFCOMM frame on a BR/EDR channel (HFP's codec negotiation, for the audio layer).
+    func rfcomm(_ f: RFCOMMFrame, connection: Int, record: Int) {
+        a2dpAudio?.rfcomm(f, connection: connection, record: record)
     }
 
     /// An A2DP media packet (RTP header onwards) on a connection's stream.

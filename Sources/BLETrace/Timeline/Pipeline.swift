@@ -125,7 +125,10 @@ public final class Pipeline {
         case .acl:
             decodeACL(r, &e)
             chain.acl(e)
-        case .sco: e.body = .sco(length: r.data.count)
+        case .sco:
+            e.body = .sco(length: r.data.count)
+            // The payload goes on only when the audio layer is in the chain (`bletrace audio`, `--audio`).
+            if chain.a2dpAudio != nil, r.originalLength == nil { chain.sco(r) }
         case .iso: decodeISO(r, &e)
         case .vendor: e.body = .vendor(r.data)
         case .note:

@@ -1,9 +1,11 @@
 /// What went wrong with a decoded audio stream (`audio_dropout`, `audio_decode_error`, `audio_config_mismatch`,
 /// `audio_silent_stream`): typed facts, written by `Report/AudioStreamDiagnosisText.swift`.
 public enum AudioProblem: Sendable, Equatable, Hashable {
-    /// Packets lost from the RTP sequence and underruns: how many of each, the first gap's place in the
-    /// stream's audio, the longest gap and all gaps together (microseconds).
-    case dropouts(stream: Int, lostPackets: Int, underruns: Int, firstAtMicros: Int64, longestMicros: Int64, totalMicros: Int64)
+    /// Packets lost from the RTP sequence (mSBC frames missing from the H2 sequence) and underruns: how many of
+    /// each, the first gap's place in the stream's audio, the longest gap and all gaps together (microseconds);
+    /// SCO packets the controller flagged erroneous, and whether the stream is SCO voice.
+    case dropouts(stream: Int, lostPackets: Int, underruns: Int, firstAtMicros: Int64, longestMicros: Int64, totalMicros: Int64,
+                  flaggedPackets: Int = 0, voice: Bool = false)
     /// Packets whose frames could not be taken apart, and frames the codec refused, of `frames`.
     case decodeErrors(stream: Int, packets: Int, frames: Int, of: Int)
     /// Frames unlike the negotiated configuration: how many of how many, and the first such frame's header.
@@ -14,7 +16,7 @@ public enum AudioProblem: Sendable, Equatable, Hashable {
     /// Grouping: one diagnosis per kind and stream.
     var key: Int {
         switch self {
-        case let .dropouts(s, _, _, _, _, _): return 0 + s << 4
+        case let .dropouts(s, _, _, _, _, _, _, _): return 0 + s << 4
         case let .decodeErrors(s, _, _, _): return 1 + s << 4
         case let .configMismatch(s, _, _, _): return 2 + s << 4
         case let .silent(s, _, _): return 3 + s << 4
@@ -36,27 +38,29 @@ final class AudioStreamRule: DiagnosisRule {
         guard let audio = ctx.a2dpAudio else { return }
         audio.finish()
         for s in audio.streams {
-            let peer = ctx.pipeline?.connections.connection(id: s.connection)?.peer
+            let peer = s.connection.flatMap { ctx.pipeline?.connections.connection(id: $0)?.peer }
             func raise(_ id: DiagnosisID, _ p: AudioProblem, evidence: [Int], severity: DiagnosisSeverity? = nil, limit: CaptureLimit? = nil) {
                 var f = DiagnosisFacts()
                 f.audio = p
                 f.limit = limit
                 ctx.raise(Diagnosis(id: id, severity: severity, facts: f, peer: peer, connection: s.connection, evidence: evidence))
             }
-            // Lost packets always; underruns only when a sink's jitter buffer could not have hidden them.
+            // Lost packets (frames) and flagged packets always; underruns only when a sink's jitter buffer could not
+            // have hidden them.
             let audible = s.dropouts.filter { d in
-                if case .lost = d.kind { return true }
-                return d.durationMicros >= AudioStreamRule.audibleUnderrun
+                if case .underrun = d.kind { return d.durationMicros >= AudioStreamRule.audibleUnderrun }
+                return true
             }
             if !audible.isEmpty {
                 let first = audible.first?.positionMicros ?? 0
                 let longest = audible.map(\.durationMicros).max() ?? 0
                 let total = audible.reduce(Int64(0)) { $0 + $1.durationMicros }
                 let underruns = audible.filter { $0.kind == .underrun }.count
+                let flagged = s.voice?.erroneousPackets ?? 0
                 var evidence: [Int] = []
                 for d in audible where evidence.count < Diagnosis.maxEvidence - 1 { evidence += [d.record, d.previousRecord] }
                 raise(.audioDropout, .dropouts(stream: s.number, lostPackets: s.lostPackets, underruns: underruns, firstAtMicros: first,
-                                               longestMicros: longest, totalMicros: total),
+                                               longestMicros: longest, totalMicros: total, flaggedPackets: flagged, voice: s.voice != nil),
                       evidence: evidence, severity: ctx.sniffed ? .info : nil, limit: ctx.sniffed ? .snifferMayHaveMissed : nil)
             }
             if s.payloadErrors + s.decodeErrors > 0 {

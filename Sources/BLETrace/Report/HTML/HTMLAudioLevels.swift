@@ -30,7 +30,7 @@ enum HTMLAudioLevels {
             for (i, v) in level.strip.enumerated() {
                 let start = Double(i) * bucketMicros
                 while let g = next, Double(g.positionMicros) <= start + shift {
-                    shift += Double(g.durationMicros)
+                    if g.filled { shift += Double(g.durationMicros) }
                     next = gaps.next()
                 }
                 points.append((x(start + shift), y(AudioLevel.dBFS(v / 32768) ?? floor)))
