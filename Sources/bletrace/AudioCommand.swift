@@ -17,7 +17,8 @@ struct Audio: ParsableCommand {
         reported unavailable.
 
         WAV files are 16-bit PCM; gaps (lost packets, underruns, pauses) are filled with silence, so a time \
-        in the file is a time in the stream.
+        in the file is a time in the stream. A WAV asked for and not written (decoding unavailable, a write \
+        that failed) is one line on standard error and exit status 1; 2 means the capture could not be read.
 
         Examples:
           bletrace audio btsnoop_hci.log

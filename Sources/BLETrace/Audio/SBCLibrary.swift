@@ -20,10 +20,12 @@ final class SBCLibrary: @unchecked Sendable {
 
     static let names = ["libsbc.so.1", "libsbc.so", "libsbc.1.dylib", "/opt/homebrew/lib/libsbc.1.dylib", "/usr/local/lib/libsbc.1.dylib"]
 
-    /// The library, or why it cannot be used ("libsbc not found"): loaded once per process.
+    /// The library, or why it cannot be used ("libsbc not found"): loaded once per process. `BLETRACE_LIBSBC`
+    /// names the file to load instead of the usual names (a libsbc in a place the loader does not search).
     static let shared: Result<SBCLibrary, AudioCodecError> = {
-        guard let handle = names.lazy.compactMap({ dlopen($0, RTLD_NOW) }).first else {
-            return .failure(.unavailable("libsbc not found (install libsbc1)"))
+        let chosen = getenv("BLETRACE_LIBSBC").map { String(cString: $0) }.flatMap { $0.isEmpty ? nil : $0 }
+        guard let handle = (chosen.map { [$0] } ?? names).lazy.compactMap({ dlopen($0, RTLD_NOW) }).first else {
+            return .failure(.unavailable(chosen.map { "libsbc not found at \($0) (BLETRACE_LIBSBC)" } ?? "libsbc not found (install libsbc1)"))
         }
         func sym<T>(_ name: String, _: T.Type) -> T? { dlsym(handle, name).map { unsafeBitCast($0, to: T.self) } }
         guard let i = sym("sbc_init", Init.self), let m = sym("sbc_init_msbc", Init.self), let d = sym("sbc_decode", Decode.self),
