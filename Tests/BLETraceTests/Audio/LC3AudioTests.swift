@@ -45,7 +45,10 @@ struct LC3AudioTests {
 
     @Test("the Sink ASE's CIS: 60 frames decoded, 440 Hz, 0.6 s, no gap", .enabled(if: available))
     func tone() throws {
-        let (r, wav) = try AudioFixtures.decode(try #require(Self.capture))
+        // A copy in the temporary folder: the WAV is written beside it, never into ../shared.
+        let path = NSTemporaryDirectory() + "bletrace-lc3-bumble-" + UUID().uuidString + ".btsnoop"
+        try FileManager.default.copyItem(atPath: try #require(Self.capture), toPath: path)
+        let (r, wav) = try AudioFixtures.decode(path)
         #expect(r.streams.count == 1 && r.failures.isEmpty && r.unavailable == nil)
         let s = try #require(r.streams.first)
         #expect(s.source == .iso(connection: 2, handle: 0x0002, sent: true))
