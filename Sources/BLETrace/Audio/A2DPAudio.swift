@@ -24,10 +24,14 @@ public final class A2DPAudio: AnalysisLayer {
     /// SCO streams whose link closed (at most `maxStreams`: every stream is one).
     var retiredSCO: [SCOState] = []
     var setups = SCOSetups()
+    /// LC3 streams by CIS connection, handle and direction (`LC3Audio.swift`).
+    var isoStates: [Int: ISOState] = [:]
     weak var pipeline: Pipeline?
     var finished = false
     /// Why decoding was asked for and not possible (libsbc missing), if it was not.
     public internal(set) var decodingUnavailable: AudioCodecError?
+    /// Why LC3 decoding was not possible (liblc3 missing or refusing the configuration), if it was not.
+    public internal(set) var lc3Unavailable: AudioCodecError?
     static let maxStreams = 64
     /// A pause between a Suspend and the next Start is kept on a WAV's time line up to this long.
     static let maxPauseMicros: Int64 = 600_000_000
@@ -63,7 +67,7 @@ public final class A2DPAudio: AnalysisLayer {
         self.options = options
     }
 
-    /// Fed by the chain's `a2dpMedia`, `sco`, `hciCommand`, `hciEvent` and `rfcomm` hooks (`Analyzer.addAudio`).
+    /// Fed by the chain's `a2dpMedia`, `sco`, `isoAudio`, `hciCommand`, `hciEvent` and `rfcomm` hooks (`Analyzer.addAudio`).
     public func attach(to pipeline: Pipeline) { self.pipeline = pipeline }
 
     func state(_ connection: Int) -> State? {
@@ -229,6 +233,7 @@ public final class A2DPAudio: AnalysisLayer {
             st.wav = nil
             st.decoder = nil
         }
+        open += finishISO()
         for (s, wav) in open.sorted(by: { $0.0.number < $1.0.number }) {
             s.level?.finish()
             if let w = wav, let f = w.close() { failures.append("stream \(s.number): \(f)") }
@@ -239,7 +244,7 @@ public final class A2DPAudio: AnalysisLayer {
     /// The `audio` section (present only in runs that added this layer).
     public func summary() -> SummarySection? {
         finish()
-        let list = streams, unavailable = decodingUnavailable
+        let list = streams, unavailable = decodingUnavailable ?? lc3Unavailable
         return SummarySection(name: "audio", value: { .object(AudioRender.section(list, unavailable: unavailable)) },
                               text: { ["  Audio:"] + AudioRender.lines(list, unavailable: unavailable).map { "    " + $0 } })
     }

@@ -63,7 +63,7 @@ public enum AudioRun {
         if case let .stream(n, _) = output, !streams.contains(where: { $0.number == n }) {
             failures.append("no stream \(n): the capture has \(streams.count) audio stream\(streams.count == 1 ? "" : "s")")
         }
-        var result = Result(summary: summary, streams: streams, unavailable: audio?.decodingUnavailable, written: written, failures: failures)
+        var result = Result(summary: summary, streams: streams, unavailable: audio?.decodingUnavailable ?? audio?.lc3Unavailable, written: written, failures: failures)
         if case .stream = output, written.isEmpty, failures.isEmpty, let u = result.unavailable { result.failures.append(u.description) }
         write(result, format: format, out: out)
         return result

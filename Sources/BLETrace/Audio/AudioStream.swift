@@ -7,6 +7,8 @@ public final class AudioStream {
         /// One direction of an SCO/eSCO link (`sent`: host to controller), and the connection its Synchronous
         /// Connection Complete opened, when the capture has it.
         case sco(connection: Int?, handle: UInt16, sent: Bool)
+        /// One direction of a CIS (LE Audio unicast: LC3 SDUs over HCI ISO data), and its CIS connection.
+        case iso(connection: Int?, handle: UInt16, sent: Bool)
     }
 
     /// 1, 2, … in the order the streams' first media packets came.
@@ -55,6 +57,8 @@ public final class AudioStream {
 
     /// An SCO stream's link, negotiation, format and flagged packets.
     public internal(set) var voice: SCOVoice?
+    /// An ISO stream's ASE, negotiated LC3 configuration, SDU sizes and flagged SDUs.
+    public internal(set) var lc3: LC3Stream?
 
     /// The decoded signal's level (when the run decoded).
     public internal(set) var level: AudioLevel?
@@ -70,15 +74,16 @@ public final class AudioStream {
     }
 
     /// The sample rate the stream's time line counts in (the first frame's; 48 kHz before any frame).
-    public var sampleRate: Int { found?.sampleRate ?? voice?.found.sampleRate ?? 48_000 }
+    public var sampleRate: Int { found?.sampleRate ?? voice?.found.sampleRate ?? lc3?.negotiated?.sampleRate ?? 48_000 }
 
     /// The nominal interval of one frame, in microseconds.
-    public var frameMicros: Int64 { found?.durationMicros ?? voice?.frameMicros ?? 0 }
+    public var frameMicros: Int64 { found?.durationMicros ?? voice?.frameMicros ?? lc3?.sduMicros ?? 0 }
 
     public var connection: Int? {
         switch source {
         case let .a2dp(c): return c
         case let .sco(c, _, _): return c
+        case let .iso(c, _, _): return c
         }
     }
 

@@ -36,6 +36,7 @@ public enum AudioRender {
         case let .sco(c, h, sent):
             if let v = s.voice { return voiceSource(v, connection: c) }
             return "SCO handle \(Hex.hex(h, width: 4)), \(sent ? "sent" : "received")"
+        case let .iso(c, h, sent): return isoSource(s.lc3, handle: h, sent: sent, connection: c)
         }
     }
 
@@ -74,6 +75,7 @@ public enum AudioRender {
             out.append("stream \(s.number): \(source(s)), records #\(s.firstRecord)–#\(s.lastRecord)")
             let voice = s.voice.map { voiceLines(s, $0) }
             if let v = voice { out += v.config }
+            if let l = s.lc3 { out += lc3Lines(s, l) }
             if let c = s.negotiated { out.append("  negotiated: \(A2DPNames.codecName(c)) \(A2DPNames.configuration(c))" + (s.negotiatedRecord.map { " (#\($0))" } ?? "")) }
             if voice == nil, let h = s.found { out.append("  in frames:  \(configuration(h))" + (s.foundRecord.map { " (#\($0))" } ?? "")) }
             var counts = "  \(s.packets) packets, \(s.frames) frames"
@@ -117,10 +119,16 @@ public enum AudioRender {
             if let c { f.add("connection", c) }
             f.add("handle", Int(h))
             f.add("direction", sent ? "sent" : "received")
+        case let .iso(c, h, sent):
+            f.add("source", "iso")
+            if let c { f.add("connection", c) }
+            f.add("handle", Int(h))
+            f.add("direction", sent ? "sent" : "received")
         }
         f.add("first_record", s.firstRecord)
         f.add("last_record", s.lastRecord)
         if let v = s.voice { voiceFields(s, v, into: &f) }
+        if let l = s.lc3 { lc3Fields(l, into: &f) }
         if let c = s.negotiated {
             var n = Fields()
             n.add("codec", Int(c.codecType))
@@ -211,7 +219,7 @@ public enum AudioRender {
 
 extension AudioStream {
     /// Samples per second over all channels of the decoded signal.
-    var levelRate: Int { sampleRate * (found?.channels ?? 1) }
+    var levelRate: Int { sampleRate * (found?.channels ?? lc3?.negotiated?.channels ?? 1) }
 }
 
 extension AudioRender {

@@ -179,6 +179,11 @@ public final class Chain {
         linkStatistics?.acknowledged(connection, handle: handle, fromCentral: fromCentral, after: waited)
     }
 
+    /// A well-formed ISO data packet's header and bytes, to the audio layer (called only when it is present).
+    func isoAudio(_ h: ISOHeader, _ e: TraceEvent, _ r: Record) {
+        a2dpAudio?.iso(h, r.data, connection: e.connection, direction: r.direction, record: r.number, at: r.timestamp)
+    }
+
     /// An SCO data packet (header and voice bytes), to the audio layer (called only when it is present).
     func sco(_ r: Record) {
         a2dpAudio?.sco(r.data, direction: r.direction, record: r.number, at: r.timestamp)

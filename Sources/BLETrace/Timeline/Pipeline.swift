@@ -374,8 +374,11 @@ public final class Pipeline {
             e.connection = connections.existing(hf & 0x0FFF)?.id
         }
         do {
-            e.body = .iso(try ISOData.parse(r.data))
+            let h = try ISOData.parse(r.data)
+            e.body = .iso(h)
             chain.iso(e)
+            // SDU bytes reach the audio layer only when it is in the chain.
+            if chain.a2dpAudio != nil { chain.isoAudio(h, e, r) }
         } catch {
             markMalformed(&e, r, layer: "ISO", error)
         }

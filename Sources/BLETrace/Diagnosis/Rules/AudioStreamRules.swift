@@ -5,19 +5,23 @@ public enum AudioProblem: Sendable, Equatable, Hashable {
     /// each, the first gap's place in the stream's audio, the longest gap and all gaps together (microseconds);
     /// SCO packets the controller flagged erroneous, and whether the stream is SCO voice.
     case dropouts(stream: Int, lostPackets: Int, underruns: Int, firstAtMicros: Int64, longestMicros: Int64, totalMicros: Int64,
-                  flaggedPackets: Int = 0, voice: Bool = false)
+                  flaggedPackets: Int = 0, voice: Bool = false, iso: Bool = false)
     /// Packets whose frames could not be taken apart, and frames the codec refused, of `frames`.
-    case decodeErrors(stream: Int, packets: Int, frames: Int, of: Int)
+    case decodeErrors(stream: Int, packets: Int, frames: Int, of: Int, iso: Bool = false)
     /// Frames unlike the negotiated configuration: how many of how many, and the first such frame's header.
     case configMismatch(stream: Int, frames: Int, of: Int, first: SBCFrameHeader)
+    /// LC3 over ISO: SDUs whose length is not the negotiated octets per frame × channels × blocks, of `of`; the
+    /// first such length and the negotiated one.
+    case lc3Mismatch(stream: Int, sdus: Int, of: Int, length: Int, expected: Int)
     /// Every decoded sample was (digital) silence: frames decoded, audio duration.
     case silent(stream: Int, frames: Int, micros: Int64)
 
     /// Grouping: one diagnosis per kind and stream.
     var key: Int {
         switch self {
-        case let .dropouts(s, _, _, _, _, _, _, _): return 0 + s << 4
-        case let .decodeErrors(s, _, _, _): return 1 + s << 4
+        case let .dropouts(s, _, _, _, _, _, _, _, _): return 0 + s << 4
+        case let .decodeErrors(s, _, _, _, _): return 1 + s << 4
+        case let .lc3Mismatch(s, _, _, _, _): return 2 + s << 4
         case let .configMismatch(s, _, _, _): return 2 + s << 4
         case let .silent(s, _, _): return 3 + s << 4
         }
@@ -56,20 +60,25 @@ final class AudioStreamRule: DiagnosisRule {
                 let longest = audible.map(\.durationMicros).max() ?? 0
                 let total = audible.reduce(Int64(0)) { $0 + $1.durationMicros }
                 let underruns = audible.filter { $0.kind == .underrun }.count
-                let flagged = s.voice?.erroneousPackets ?? 0
+                let flagged = s.voice?.erroneousPackets ?? s.lc3?.lostSDUs ?? 0
                 var evidence: [Int] = []
                 for d in audible where evidence.count < Diagnosis.maxEvidence - 1 { evidence += [d.record, d.previousRecord] }
                 raise(.audioDropout, .dropouts(stream: s.number, lostPackets: s.lostPackets, underruns: underruns, firstAtMicros: first,
-                                               longestMicros: longest, totalMicros: total, flaggedPackets: flagged, voice: s.voice != nil),
+                                               longestMicros: longest, totalMicros: total, flaggedPackets: flagged, voice: s.voice != nil, iso: s.lc3 != nil),
                       evidence: evidence, severity: ctx.sniffed ? .info : nil, limit: ctx.sniffed ? .snifferMayHaveMissed : nil)
             }
             if s.payloadErrors + s.decodeErrors > 0 {
-                raise(.audioDecodeError, .decodeErrors(stream: s.number, packets: s.payloadErrors, frames: s.decodeErrors, of: s.frames),
+                raise(.audioDecodeError, .decodeErrors(stream: s.number, packets: s.payloadErrors, frames: s.decodeErrors, of: s.frames, iso: s.lc3 != nil),
                       evidence: s.errorRecords.map(\.record))
             }
             if s.mismatchedFrames > 0, let m = s.mismatch {
                 raise(.audioConfigMismatch, .configMismatch(stream: s.number, frames: s.mismatchedFrames, of: s.frames, first: m),
                       evidence: s.mismatchRecords + (s.negotiatedRecord.map { [$0] } ?? []))
+            }
+            if let l = s.lc3, l.mismatchedSDUs > 0, let c = l.negotiated {
+                raise(.audioConfigMismatch, .lc3Mismatch(stream: s.number, sdus: l.mismatchedSDUs, of: s.packets, length: l.firstMismatchLength ?? 0,
+                                                         expected: c.sduLength),
+                      evidence: l.mismatchRecords + (l.negotiatedRecord.map { [$0] } ?? []))
             }
             if let l = s.level, l.silent {
                 raise(.audioSilentStream, .silent(stream: s.number, frames: s.decodedFrames,
