@@ -90,13 +90,7 @@ public final class A2DPAudio: AnalysisLayer {
             s.negotiated = c
             s.negotiatedRecord = info?.configuredRecord
         }
-        if s.first == nil {
-            s.first = time
-            s.firstRecord = record
-        }
-        s.last = time
-        s.lastRecord = record
-        s.packets += 1
+        s.arrived(record: record, at: time)
         if p.fragmented { s.fragmentPackets += 1 }
         if let problem = p.problem {
             s.payloadErrors += 1

@@ -87,6 +87,17 @@ public final class AudioStream {
         }
     }
 
+    /// A packet (or SDU) of the stream arrived: its first and last record and time, and the count.
+    func arrived(record: Int, at time: Timestamp) {
+        if first == nil {
+            first = time
+            firstRecord = record
+        }
+        last = time
+        lastRecord = record
+        packets += 1
+    }
+
     func error(_ p: AudioRecordProblem) {
         if errorRecords.count < AudioStream.maxRecords { errorRecords.append(p) }
     }

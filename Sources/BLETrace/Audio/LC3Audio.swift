@@ -79,13 +79,7 @@ extension A2DPAudio {
     /// One whole SDU: its sequence and timing, then its frames.
     func sdu(_ st: ISOState, _ h: ISOHeader, _ bytes: ArraySlice<UInt8>, record: Int, at time: Timestamp) {
         let s = st.stream
-        if s.first == nil {
-            s.first = time
-            s.firstRecord = record
-        }
-        s.last = time
-        s.lastRecord = record
-        s.packets += 1
+        s.arrived(record: record, at: time)
         prepareLC3(st)
         let sduSamples = s.lc3?.negotiated.map { $0.blocksPerSDU * $0.frameMicros * $0.sampleRate / 1_000_000 } ?? 0
         isoSequence(st, h, samples: sduSamples, record: record, at: time)

@@ -73,13 +73,7 @@ extension A2DPAudio {
         let sent = direction == .hostToController
         guard let st = scoState(handle, sent: sent, first: payload, record: record) else { return }
         let s = st.stream
-        if s.first == nil {
-            s.first = time
-            s.firstRecord = record
-        }
-        s.last = time
-        s.lastRecord = record
-        s.packets += 1
+        s.arrived(record: record, at: time)
         if payload.count < Int(declared) {
             s.payloadErrors += 1
             s.error(AudioRecordProblem(record: record, kind: .scoShort(declared: Int(declared), present: payload.count)))

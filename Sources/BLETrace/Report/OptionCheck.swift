@@ -78,6 +78,10 @@ extension KeyOptions {
 extension DiffOptions {
     /// `diff --ignore a,b` and `--timing-threshold MS`, checked.
     public static func checked(ignore: String?, timingThresholdMillis: Double) throws(OptionError) -> DiffOptions {
+        // A day at most: beyond, no change counts, and a larger number must not reach a trapping conversion.
+        guard timingThresholdMillis.isFinite, timingThresholdMillis >= 0, timingThresholdMillis <= 86_400_000 else {
+            throw OptionError("--timing-threshold: \(timingThresholdMillis) is not a number of milliseconds (0 to 86400000)")
+        }
         var options = DiffOptions()
         options.timingThresholdMicros = Int64(timingThresholdMillis * 1000)
         guard let i = ignore else { return options }

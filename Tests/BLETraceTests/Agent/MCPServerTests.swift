@@ -106,6 +106,10 @@ import Testing
         #expect(Self.text(unknown).hasPrefix("bletrace: devices: unknown argument 'colour'"))
         let wrongType = Self.call("record", ["path": .string(X.sample("scan.btsnoop")), "record": "five"])
         #expect(Self.text(wrongType) == "bletrace: record: 'record' must be a whole number 1 or more")
+        // A number no conversion may trap on: the server must answer, not crash.
+        let huge = Self.call("diff", ["a_path": .string(X.sample("scan.btsnoop")), "b_path": .string(X.sample("scan.btsnoop")),
+                                      "timing_threshold": .double(1e300)])
+        #expect(Self.text(huge) == "bletrace: --timing-threshold: 1e+300 is not a number of milliseconds (0 to 86400000)")
         let stdin = Self.call("analyze", ["path": "-"])
         #expect(stdin.isError == true)
         #expect(Self.call("nope", [:]).isError == true)
