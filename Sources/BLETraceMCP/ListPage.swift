@@ -14,13 +14,27 @@ enum ListPage {
                    limit: try args.int("limit", atLeast: 1, atMost: maximumLimit) ?? defaultLimit, maxBytes: policy.maxBytes)
     }
 
+    /// The page the call asks for, of a document already decoded.
+    static func answer(_ doc: Value, damage: String?, list path: [String], args: ToolArguments, defaultLimit: Int,
+                       policy: ServerPolicy) throws(OptionError) -> ToolAnswer {
+        try answer(doc, damage: damage, list: path, offset: try args.int("offset", atLeast: 0) ?? 0,
+                   limit: try args.int("limit", atLeast: 1, atMost: maximumLimit) ?? defaultLimit, maxBytes: policy.maxBytes)
+    }
+
     static let maximumLimit = 1000
 
     static func answer(_ whole: QueryAnswer, list path: [String], offset: Int, limit: Int,
                        maxBytes: Int) throws(OptionError) -> ToolAnswer {
-        guard var doc = try? JSONDecoder().decode(Value.self, from: Data(whole.json)) else {
+        guard let doc = try? JSONDecoder().decode(Value.self, from: Data(whole.json)) else {
             throw OptionError("the answer is not a JSON document")
         }
+        return try answer(doc, damage: whole.damage, list: path, offset: offset, limit: limit, maxBytes: maxBytes)
+    }
+
+    /// The same, for a document already decoded.
+    static func answer(_ whole: Value, damage: String?, list path: [String], offset: Int, limit: Int,
+                       maxBytes: Int) throws(OptionError) -> ToolAnswer {
+        var doc = whole
         let items = Self.list(in: doc, at: path) ?? []
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
@@ -39,7 +53,7 @@ enum ListPage {
         let end = start + page.count
         doc = set(doc, at: path, to: page, page: Self.page(start, page.count, items.count, end < items.count ? end : nil))
         guard let json = try? encoder.encode(doc) else { throw OptionError("the answer could not be encoded") }
-        return ToolAnswer(json: Array(json), notes: whole.damage.map { ["bletrace: " + $0] } ?? [])
+        return ToolAnswer(json: Array(json), notes: damage.map { ["bletrace: " + $0] } ?? [])
     }
 
     static func page(_ offset: Int, _ returned: Int, _ total: Int, _ next: Int?) -> Value {

@@ -19,8 +19,7 @@ enum DiagnosesTool: AgentTool {
         }
         let only: Value = .object(["schema": o["schema"] ?? .null, "capture": o["capture"] ?? .null,
                                    "diagnoses": o["summary"]?.objectValue?["diagnoses"] ?? .array([])])
-        guard let bytes = try? JSONEncoder().encode(only) else { throw OptionError("\(q.path): the diagnoses could not be encoded") }
-        return try ListPage.answer(QueryAnswer(json: Array(bytes), damage: whole.damage), list: ["diagnoses"],
-                                   args: args, defaultLimit: 100, policy: policy)
+        return try ListPage.answer(only, damage: whole.damage, list: ["diagnoses"], args: args, defaultLimit: 100,
+                                   policy: policy)
     }
 }
