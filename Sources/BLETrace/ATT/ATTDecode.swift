@@ -6,7 +6,6 @@ extension ATTLayer {
     /// Decodes one ATT PDU carried on `bearer` (0x0004, or an EATT channel's CID).
     public func decodeATT(_ bytes: ArraySlice<UInt8>, connection: Connection, bearer: UInt16, event e: inout TraceEvent) {
         pduCount += 1
-        connObjects[connection.id] = connection
         let state = connState(connection.id)
         state.pdus += 1
         guard let op = bytes.first else {
@@ -54,10 +53,14 @@ extension ATTLayer {
             if request != nil { a.attMTU = UInt16(state.mtu) }
         default: break
         }
+        var slot = knownSlot(serverKey, state, peerIsServer: peerIsServer)
         if let r = request, pdu.opcode != 0x01 {
-            var db = database(serverKey)
-            if db.ingest(request: r.pdu, response: pdu) {
-                databases[serverKey] = db
+            if slot == nil {
+                slot = serverSlot(serverKey)
+                if peerIsServer, let slot { state.peerKey?.slot = slot }
+            }
+            // Past `maxDatabases` a server's discovery is not kept.
+            if let s = slot, servers[s].ingest(request: r.pdu, response: pdu) {
                 generation += 1
                 if !early.isEmpty { resolveEarly(serverKey) }
             }
@@ -66,7 +69,7 @@ extension ATTLayer {
             errorCount += 1
             if errors.count < ATTLayer.maxListed { errors.append((e.record, reqOp, eh, code)) }
         }
-        var ctx = DescribeContext(layer: self, serverKey: serverKey, state: state, side: peerIsServer ? 1 : 0)
+        var ctx = DescribeContext(layer: self, serverKey: serverKey, slot: slot, state: state, peerIsServer: peerIsServer)
         let values = ValueSite(connection: connection.id, device: serverKey, record: e.record, time: e.timestamp, opcode: op,
                                fromClient: client, state: state.values)
         locateAndDissect(pdu, request: request?.pdu, into: &a, ctx: &ctx, values: values)

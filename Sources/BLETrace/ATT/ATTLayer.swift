@@ -11,8 +11,13 @@ public final class ATTLayer: ChannelDecoder, AnalysisLayer {
 
     weak var pipeline: Pipeline?
     let loaded: GATTDatabaseSet?
-    @exclusivity(unchecked) public internal(set) var databases: [String: GATTDatabase] = [:]
-    @exclusivity(unchecked) public internal(set) var databaseOrder: [String] = []
+    /// Each GATT server's database in order of first use, at a dense slot; `serverSlots` finds a server's
+    /// slot by its key (the peer's address, or "local"), `serverKeys` names each slot.
+    @exclusivity(unchecked) var servers: [GATTDatabase] = []
+    @exclusivity(unchecked) var serverKeys: [String] = []
+    @exclusivity(unchecked) var serverSlots: [String: Int] = [:]
+    /// The slot of the local host's database ("local"), once it has one.
+    @exclusivity(unchecked) var localSlot: Int?
 
 
     @exclusivity(unchecked) var pending: [PendingKey: Pending] = [:]
@@ -33,20 +38,23 @@ public final class ATTLayer: ChannelDecoder, AnalysisLayer {
         @exclusivity(unchecked) var prepared: [Bool: [(handle: UInt16, offset: UInt16, value: [UInt8])]] = [:]
         /// State of stateful value dissectors (ANCS, cycling speed and cadence).
         let values = DissectorState()
-        /// The server's database key for this connection's peer, kept while the peer stays the same.
-        @exclusivity(unchecked) var peerKey: (peer: BDAddr?, key: String)?
-        /// Handle lookups of `DescribeContext`, one memo per server side (index 1: the peer is the server).
-        @exclusivity(unchecked) var located: [LocateMemo?] = [nil, nil]
+        /// The server's database key for this connection's peer, and its slot once it has one, kept while the
+        /// peer stays the same.
+        @exclusivity(unchecked) var peerKey: (peer: BDAddr?, key: String, slot: Int?)?
+        /// Handle lookups of `DescribeContext`, one memo per server side: the peer's, and the local host's.
+        @exclusivity(unchecked) var peerLocated = LocateMemo()
+        @exclusivity(unchecked) var localLocated = LocateMemo()
         var mtu: Int {
             guard let c = clientMTU, let s = serverMTU else { return 23 }
             return Int(min(c, s))
         }
     }
     @exclusivity(unchecked) var conns: [Int: ConnState] = [:]
+    /// The state `connState` returned last, and its connection: consecutive PDUs are mostly on one connection.
+    @exclusivity(unchecked) var lastState: (id: Int, state: ConnState)?
 
     /// Bumped whenever a database or fallback changes what a handle lookup may return.
     @exclusivity(unchecked) var generation = 0
-    @exclusivity(unchecked) var connObjects: [Int: Connection] = [:]
 
     // Counts for the summary.
     @exclusivity(unchecked) var pduCount = 0

@@ -4,14 +4,15 @@ extension ATTLayer {
     // MARK: Summary
 
     public func summary() -> SummarySection? {
-        guard pduCount > 0 || !databases.isEmpty else { return nil }
+        guard pduCount > 0 || !servers.isEmpty else { return nil }
         return SummarySection(name: "att", value: { [self] in .object(summaryFields()) }, text: { [self] in summaryText() })
     }
 
     /// Service and characteristic counts of each database with content, in order of first use.
     var databaseCounts: [(device: String, services: Int, characteristics: Int, source: String)] {
-        databaseOrder.compactMap { k in
-            guard var db = databases[k], !db.isEmpty else { return nil }
+        zip(serverKeys, servers).compactMap { k, db in
+            var db = db
+            guard !db.isEmpty else { return nil }
             return (k, db.orderedServices().count, db.orderedCharacteristics().count, db.source)
         }
     }
@@ -91,6 +92,6 @@ extension ATTLayer {
 
     /// All databases with content, in order of first use.
     public func exportDatabases() -> [GATTDatabase] {
-        databaseOrder.compactMap { databases[$0] }.filter { !$0.isEmpty }
+        servers.filter { !$0.isEmpty }
     }
 }

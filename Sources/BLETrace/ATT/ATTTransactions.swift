@@ -37,8 +37,8 @@ extension ATTLayer {
             nextDeadline = min(nextDeadline, time.micros + ATTLayer.timeoutMicros)
             pipeline?.hold(record)
         } else if ATTNames.isResponse(op) || op == 0x1E {
-            if let p = pending[key], ATTLayer.answers(pdu, p.pdu) {
-                pending[key] = nil
+            if let i = pending.index(forKey: key), ATTLayer.answers(pdu, pending.values[i].pdu) {
+                let p = pending.remove(at: i).value
                 // Time that went backwards between the two gives no latency (a negative time is not one).
                 let d = time.micros &- p.time.micros
                 let latency: Int64? = d >= 0 ? d : nil
@@ -110,9 +110,9 @@ extension ATTLayer {
         // Kept for the connections the summary lists.
         if let s = conns[id], s.pdus > 0, id <= ConnectionTracker.maxListed { closedMTU[id] = (s.clientMTU, s.serverMTU, s.mtu) }
         // The server's lookup memo is rebuilt on the next connection; thousands of idle servers keep only content.
-        if let key = conns[id]?.peerKey?.key { databases[key]?.dropCaches() }
+        if let key = conns[id]?.peerKey?.key, let s = serverSlots[key] { servers[s].dropCaches() }
         conns[id] = nil
-        connObjects[id] = nil
+        if lastState?.id == id { lastState = nil }
     }
 
     func flagUnanswered(_ p: Pending, _ why: ATTUnanswered) {

@@ -37,11 +37,11 @@ extension ATTLayer {
 
     /// Discovery added to `key`'s database: decodes the early values whose handles it now names, in their order.
     func resolveEarly(_ key: String) {
-        guard let list = early[key], databases[key] != nil else { return }
+        guard let list = early[key], let slot = serverSlots[key] else { return }
         var left: [EarlyValue] = []
         for ev in list {
-            guard let loc = databases[key]?.locateRef(ev.handle).location,
-                  (loc.role == .value && loc.characteristic?.uuid != nil) || (loc.role == .descriptor && loc.descriptor?.uuid != nil) else {
+            let loc = servers[slot].locateRef(ev.handle).location
+            guard (loc.role == .value && loc.characteristic?.uuid != nil) || (loc.role == .descriptor && loc.descriptor?.uuid != nil) else {
                 left.append(ev)
                 continue
             }

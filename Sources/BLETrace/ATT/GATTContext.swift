@@ -1,11 +1,11 @@
 /// The GATT context of ATT PDUs: one database per server (from discovery, or a `--gatt` file), and handle
 /// lookups in it with a memo per connection.
 extension ATTLayer {
-    /// What `DescribeContext` found for handles of one server. Valid while the server key and `generation`
+    /// What `DescribeContext` found for handles of one server. Valid while the server's slot and `generation`
     /// are unchanged.
     struct LocateMemo {
-        var key: String
-        var generation: Int
+        var slot = -1
+        var generation = 0
         var map: [UInt16: GATTLocationRef] = [:]
     }
 
@@ -17,33 +17,65 @@ extension ATTLayer {
     static func deviceKey(_ c: Connection, _ state: ConnState) -> String {
         if let k = state.peerKey, k.peer == c.peer { return k.key }
         let key = deviceKey(c)
-        state.peerKey = (c.peer, key)
+        state.peerKey = (c.peer, key, nil)
         return key
     }
 
-    func connState(_ id: Int) -> ConnState {
-        if let s = conns[id] { return s }
-        let s = ConnState()
-        conns[id] = s
+    /// The slot of the database of the server the PDU is about, when it has one (none is made here).
+    func knownSlot(_ key: String, _ state: ConnState, peerIsServer: Bool) -> Int? {
+        guard peerIsServer else { return localSlot }
+        if let s = state.peerKey?.slot { return s }
+        guard let s = serverSlots[key] else { return nil }
+        state.peerKey?.slot = s
         return s
     }
 
-    /// The database of `key`, created (from a `--gatt` file when one matches) on first use.
-    func database(_ key: String) -> GATTDatabase {
-        if let d = databases[key] { return d }
+    /// The database of `key`, when the capture has one for it.
+    public func database(stored key: String) -> GATTDatabase? {
+        serverSlots[key].map { servers[$0] }
+    }
+
+    /// The databases by server key.
+    public var databases: [String: GATTDatabase] {
+        var out: [String: GATTDatabase] = [:]
+        for (i, key) in serverKeys.enumerated() { out[key] = servers[i] }
+        return out
+    }
+
+    /// The servers' keys, in order of first use.
+    public var databaseOrder: [String] { serverKeys }
+
+    func connState(_ id: Int) -> ConnState {
+        if let l = lastState, l.id == id { return l.state }
+        let s: ConnState
+        if let known = conns[id] {
+            s = known
+        } else {
+            s = ConnState()
+            conns[id] = s
+        }
+        lastState = (id, s)
+        return s
+    }
+
+    /// The slot of `key`'s database, made (from a `--gatt` file when one matches) on first use; nil past
+    /// `maxDatabases`.
+    func serverSlot(_ key: String) -> Int? {
+        if let s = serverSlots[key] { return s }
+        guard servers.count < ATTLayer.maxDatabases else { return nil }
         var db = GATTDatabase(device: key)
         if let l = loaded?.databases[key] {
             db.merge(l)
             db.source = l.source
         }
-        if databases.count < ATTLayer.maxDatabases {
-            databases[key] = db
-            databaseOrder.append(key)
-            generation += 1
-        }
-        return db
+        let s = servers.count
+        servers.append(db)
+        serverKeys.append(key)
+        serverSlots[key] = s
+        if key == "local" { localSlot = s }
+        generation += 1
+        return s
     }
-
 
     /// The key into `fallbacks` for a server without discovery: a loaded database of the same device, or
     /// the only one the file holds (a peer that changed its random address).
@@ -58,24 +90,31 @@ extension ATTLayer {
 
     /// Looks handles up in one server's database, keeping the memo in the connection's state.
     struct DescribeContext {
-        unowned let layer: ATTLayer
+        let layer: ATTLayer
         let serverKey: String
+        /// The server's database slot, once it has one.
+        var slot: Int?
         /// The connection's state and server side, which keep the memo of lookups.
-        unowned let state: ConnState
-        let side: Int
+        let state: ConnState
+        let peerIsServer: Bool
 
         func memo(_ h: UInt16) -> GATTLocationRef? {
-            guard let m = state.located[side], m.generation == layer.generation, m.key == serverKey else { return nil }
-            return m.map[h]
+            guard let slot else { return nil }
+            if peerIsServer {
+                guard state.peerLocated.slot == slot, state.peerLocated.generation == layer.generation else { return nil }
+                return state.peerLocated.map[h]
+            }
+            guard state.localLocated.slot == slot, state.localLocated.generation == layer.generation else { return nil }
+            return state.localLocated.map[h]
         }
 
-        mutating func remember(_ h: UInt16, _ l: GATTLocationRef) {
-            if let m = state.located[side], m.generation == layer.generation, m.key == serverKey {
-                if m.map.count >= 4096 && m.map[h] == nil { return }
+        func remember(_ h: UInt16, _ l: GATTLocationRef) {
+            guard let slot else { return }
+            if peerIsServer {
+                ATTLayer.remember(h, l, in: &state.peerLocated, slot: slot, generation: layer.generation)
             } else {
-                state.located[side] = LocateMemo(key: serverKey, generation: layer.generation)
+                ATTLayer.remember(h, l, in: &state.localLocated, slot: slot, generation: layer.generation)
             }
-            state.located[side]!.map[h] = l
         }
 
         mutating func locate(_ h: UInt16) -> GATTLocation { locateRef(h).location }
@@ -89,12 +128,24 @@ extension ATTLayer {
         }
 
         mutating func lookUp(_ h: UInt16) -> GATTLocationRef {
-            if layer.databases[serverKey] == nil { _ = layer.database(serverKey) }
-            guard layer.databases[serverKey] != nil else { return .unknown }
-            if layer.databases[serverKey]!.isEmpty, let fallback = layer.fallback(serverKey) {
+            if slot == nil {
+                slot = layer.serverSlot(serverKey)
+                if peerIsServer, let slot { state.peerKey?.slot = slot }
+            }
+            guard let s = slot else { return .unknown }
+            if layer.servers[s].isEmpty, let fallback = layer.fallback(serverKey), layer.fallbacks[fallback] != nil {
                 return layer.fallbacks[fallback]!.locateRef(h)
             }
-            return layer.databases[serverKey]!.locateRef(h)
+            return layer.servers[s].locateRef(h)
         }
+    }
+
+    static func remember(_ h: UInt16, _ l: GATTLocationRef, in m: inout LocateMemo, slot: Int, generation: Int) {
+        if m.slot == slot && m.generation == generation {
+            if m.map.count >= 4096 && m.map[h] == nil { return }
+        } else {
+            m = LocateMemo(slot: slot, generation: generation)
+        }
+        m.map[h] = l
     }
 }

@@ -346,7 +346,7 @@ public final class MarkdownRenderer: EventSink, RedactableOutput {
             var servers = [peerKey]
             if log?.steps[c.id]?.contains(where: { $0.fromPeer }) == true { servers.append("local") }
             for key in servers {
-                guard let db = att.databases[key], !db.isEmpty else { continue }
+                guard let db = att.database(stored: key), !db.isEmpty else { continue }
                 let what = key == "local" ? "the local host (served to the peer)" : MarkdownRenderer.code(key)
                 if let first = shownDatabases[key] {
                     put("GATT database of \(what): shown with connection #\(first).")

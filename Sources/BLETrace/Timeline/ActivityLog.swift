@@ -248,7 +248,7 @@ public final class ActivityLog: AnalysisLayer {
         if let p = paths[server] { return p }
         guard let att else { return nil }
         var db: GATTDatabase
-        if let d = att.databases[server], !d.isEmpty {
+        if let d = att.database(stored: server), !d.isEmpty {
             db = d
         } else if let key = att.fallback(server), let d = att.fallbacks[key] {
             db = d

@@ -82,7 +82,7 @@ public final class HTMLRenderer: EventSink, RedactableOutput {
         if HTMLDevices.has(summary) { contents.append(("devices", "Devices")) }
         if !summary.connections.isEmpty { contents.append(("connections", "Connections")) }
         contents.append(("charts", "Charts"))
-        if att?.databases.isEmpty == false || summary.sections.contains(where: { ["identity", "ancs", "battery"].contains($0.name) }) {
+        if att?.databaseOrder.isEmpty == false || summary.sections.contains(where: { ["identity", "ancs", "battery"].contains($0.name) }) {
             contents.append(("gatt", "GATT and values"))
         }
         if showEvents { contents.append(("timeline", "Timeline")) }
