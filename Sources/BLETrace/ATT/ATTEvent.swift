@@ -94,6 +94,12 @@ public struct ATTEvent: Sendable {
     /// True for PDUs a GATT client sends (JSON `role`).
     public var fromClient: Bool { ATTNames.sentByClient(opcode ?? 0) }
 
+    /// True when `malformedReason` is set.
+    var isMalformed: Bool {
+        if case .pdu = content { return false }
+        return true
+    }
+
     public var malformedReason: String? {
         switch content {
         case .empty: return "empty ATT PDU"

@@ -18,7 +18,7 @@ public enum ADDecode {
         f.add("name", ADParser.typeName(ad.type))
         f.add("data", hex: ad.data)
         if let m = ad.malformed {
-            f.add("malformed", m)
+            f.add("malformed", m.description)
             return ADDescription(fields: f, text: "malformed \(ADParser.typeName(ad.type)) (\(m))")
         }
         var problem: String? = nil

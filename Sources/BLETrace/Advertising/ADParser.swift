@@ -5,12 +5,22 @@ public struct ADStructure: Sendable, Equatable {
     public var data: ArraySlice<UInt8>
     /// Set when the structure's length ran past the payload; `data` then holds the rest of the payload
     /// (from the length byte on).
-    public var malformed: String?
+    public var malformed: ADOverrun?
 
-    public init(type: UInt8, data: ArraySlice<UInt8>, malformed: String? = nil) {
+    public init(type: UInt8, data: ArraySlice<UInt8>, malformed: ADOverrun? = nil) {
         self.type = type
         self.data = data
         self.malformed = malformed
+    }
+}
+
+/// An AD structure whose length byte runs past the payload: the length, and the bytes that were left after it.
+public struct ADOverrun: Sendable, Equatable, CustomStringConvertible {
+    public var length: Int
+    public var left: Int
+
+    public var description: String {
+        "AD structure length \(length) runs past the payload (\(left) byte\(left == 1 ? "" : "s") left)"
     }
 }
 
@@ -35,8 +45,7 @@ public struct ADSequence: Sequence, IteratorProtocol {
                 let rest = payload[index...]
                 let type = left > 0 ? payload[index + 1] : 0
                 index = payload.endIndex
-                return ADStructure(type: type, data: rest,
-                                   malformed: "AD structure length \(len) runs past the payload (\(left) byte\(left == 1 ? "" : "s") left)")
+                return ADStructure(type: type, data: rest, malformed: ADOverrun(length: len, left: left))
             }
             let s = ADStructure(type: payload[index + 1], data: payload[(index + 2)..<(index + 1 + len)])
             index += 1 + len

@@ -67,7 +67,7 @@ public struct AdvertisingBody: Sendable {
     public var source: Source
     /// The reports reassembly held or completed; nil (no allocation) when every report stands alone.
     public var reassembly: [Reassembly]?
-    /// Whether some report's AD structures are malformed, once the decoder has looked (`checkAD`); nil before.
+    /// Whether some report's AD structures are malformed, once the decoder has looked (`take`); nil before.
     var adMalformed: Bool?
 
     public init(_ source: Source) {
@@ -110,18 +110,18 @@ public struct AdvertisingBody: Sendable {
         return findMalformed()
     }
 
-    /// Looks at the AD structures once, so that `malformedReason` need not walk them again for well-formed data.
-    mutating func checkAD() {
-        adMalformed = findMalformed() != nil
+    func findMalformed() -> String? {
+        firstOverrun().map { "advertising data from \($0.address): \($0.overrun)" }
     }
 
-    func findMalformed() -> String? {
+    /// The first report with complete data the controller did not truncate whose AD structures run past it.
+    func firstOverrun() -> (address: BDAddr, overrun: ADOverrun)? {
         for (i, r) in reports.enumerated() {
             let o = outcome(i)
             if case .partial = o { continue }
             guard !r.truncated else { continue }
             for ad in ADSequence(AdvertisingBody.completeData(r, o)) {
-                if let m = ad.malformed { return "advertising data from \(r.address): \(m)" }
+                if let m = ad.malformed { return (r.address, m) }
             }
         }
         return nil

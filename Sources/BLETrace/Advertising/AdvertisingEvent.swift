@@ -74,7 +74,10 @@ public struct AdvertisingDecoder {
     /// Feeds the reports of one event to the reassembler, notes in `body` the reports it held or completed,
     /// and calls `observe` with every report that carries complete data (a reassembled one with all of its
     /// data); fragments still waiting for more data are left out.
+    /// Also notes whether the AD structures of some complete report run past its data (`adMalformed`), in the
+    /// same pass over the reports.
     public mutating func take(_ body: inout AdvertisingBody, record: Int, observe: (AdvertisingReport) -> Void) {
+        var overrun = false
         for (index, var r) in body.reports.enumerated() {
             let outcome = reassembler.feed(r, record: record)
             switch outcome {
@@ -82,12 +85,15 @@ public struct AdvertisingDecoder {
                 observe(r)
             case .partial:
                 body.reassembly = (body.reassembly ?? []) + [AdvertisingBody.Reassembly(index: index, outcome: outcome)]
+                continue
             case let .complete(data, _, _):
                 body.reassembly = (body.reassembly ?? []) + [AdvertisingBody.Reassembly(index: index, outcome: outcome)]
                 r.data = data[...]
                 observe(r)
             }
+            if !overrun && !r.truncated { overrun = ADSequence(r.data).contains { $0.malformed != nil } }
         }
+        body.adMalformed = overrun
     }
 
     /// Warnings for data left half-assembled at the end of the capture.

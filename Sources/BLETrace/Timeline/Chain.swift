@@ -210,47 +210,77 @@ public final class Chain {
 
     /// A finished event (a held request complete with its response), in record order, just before the sink.
     /// Its body is looked at once here and the payload lent to each stage that reads that kind (every look at
-    /// a body copies it).
-    @inline(__always) func finished(_ e: TraceEvent) {
+    /// a body copies it); the look also gives the event's kind and whether it is malformed, which the pipeline
+    /// counts.
+    @inline(__always) func finished(_ e: TraceEvent) -> (kind: EventKind, malformed: Bool) {
         diagnosis?.clock(e)
+        let tag: (kind: EventKind, malformed: Bool)
         switch e.body {
         case let .att(a):
             findings?.att(a, e)
             diagnosis?.att(a, e)
+            tag = (.att, a.isMalformed)
         case let .hciEvent(h):
             findings?.hciEvent(h, e)
             diagnosis?.hciEvent(h, e)
+            tag = (h.kind, false)
         case let .hciCommand(c):
             findings?.other(e)
             diagnosis?.hciCommand(c, e)
+            tag = (c.kind, false)
         case let .adv(x):
             findings?.adv(x, e)
+            tag = (.adv, x.adMalformed ?? (x.firstOverrun() != nil))
         case let .smp(s):
             inventory?.smp(s)
             findings?.smp(s, e)
             diagnosis?.smp(s, e)
+            tag = (.smp, s.malformedReason != nil)
         case let .signaling(s):
             findings?.signaling(s, e)
             diagnosis?.signaling(s, e)
-        case let .linkLayer(l):
+            tag = (s.kind, s.malformedReason != nil)
+        case .linkLayer(let l):
             findings?.linkLayer(l, e)
             diagnosis?.linkLayer(l, e)
+            tag = (.linkLayer, false)
         case let .note(n):
             findings?.other(e)
             diagnosis?.note(n, e)
+            tag = (.note, false)
         case let .aclProblem(p):
             findings?.aclProblem(p, e)
             diagnosis?.aclProblem(e)
+            tag = (.acl, true)
         case let .malformed(m):
             findings?.malformed(m, e)
-        case .filtered:
+            tag = (m.kind, true)
+        case let .filtered(f):
             findings?.other(e)
             diagnosis?.filtered(e)
-        default:
+            tag = (f.kind, false)
+        case .aclFragment:
             findings?.other(e)
+            tag = (.acl, false)
+        case .l2cap:
+            findings?.other(e)
+            tag = (.l2cap, false)
+        case .sco:
+            findings?.other(e)
+            tag = (.sco, false)
+        case .iso:
+            findings?.other(e)
+            tag = (.iso, false)
+        case .vendor:
+            findings?.other(e)
+            tag = (.vendor, false)
+        case let .pending(k):
+            findings?.other(e)
+            tag = (k, false)
         }
         activity?.observe(e)
         for t in taps { t.event(e) }
+        return tag
     }
 
     /// After the last record, before held events are released.

@@ -138,8 +138,6 @@ public final class Pipeline {
             linkLayer.decode(r, &e)
         }
         if let o = r.originalLength, !e.isFiltered { e.cut = CutShort(captured: r.data.count, original: o) }
-        let (kind, malformed) = e.body.kindAndMalformed
-        stats.decoded(kind, malformed: malformed, record: r.number)
         // Nothing held and nothing queued (`drain` empties the queue once it has delivered all of it).
         if queue.isEmpty && held.isEmpty {
             deliver(e)
@@ -197,8 +195,11 @@ public final class Pipeline {
         }
     }
 
+    /// Hands a finished event to the chain and the sink, and counts it by the kind the chain's look found (an
+    /// event is counted as it leaves, in record order: every event leaves, held ones at the latest in `finish`).
     @inline(__always) func deliver(_ e: TraceEvent) {
-        chain.finished(e)
+        let (kind, malformed) = chain.finished(e)
+        stats.decoded(kind, malformed: malformed, record: e.record)
         emit(e)
     }
 
@@ -273,7 +274,6 @@ public final class Pipeline {
             case var .adv(body):
                 let chain = self.chain
                 advertising.take(&body, record: r.number) { report in chain.advertised(report, record: r.number, at: r.timestamp) }
-                body.checkAD()
                 e.body = .adv(body)
             }
         } catch {

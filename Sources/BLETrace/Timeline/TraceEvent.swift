@@ -165,31 +165,6 @@ public enum EventBody: Sendable {
     /// A placeholder body while one is changed in place.
     static var empty: EventBody { .pending(.vendor) }
 
-    /// `kind` and whether `malformedReason` is set, read together (each read of an event's body copies it).
-    /// `kind` and whether `malformedReason` is set, in one look at the body (each `switch` over a body with
-    /// bound payloads copies it).
-    var kindAndMalformed: (kind: EventKind, malformed: Bool) {
-        switch self {
-        case .aclFragment: return (.acl, false)
-        case .aclProblem: return (.acl, true)
-        case .l2cap: return (.l2cap, false)
-        case .sco: return (.sco, false)
-        case .iso: return (.iso, false)
-        case .vendor: return (.vendor, false)
-        case let .malformed(m): return (m.kind, true)
-        case let .filtered(f): return (f.kind, false)
-        case let .pending(k): return (k, false)
-        case let .hciCommand(x): return (x.kind, false)
-        case let .hciEvent(x): return (x.kind, false)
-        case let .adv(x): return (.adv, x.malformedReason != nil)
-        case let .att(x): return (.att, x.malformedReason != nil)
-        case let .smp(x): return (.smp, x.malformedReason != nil)
-        case let .signaling(x): return (x.kind, x.malformedReason != nil)
-        case .linkLayer: return (.linkLayer, false)
-        case .note: return (.note, false)
-        }
-    }
-
     // `kind` binds a case's payload only where the answer depends on it.
     public var kind: EventKind {
         switch self {
