@@ -20,9 +20,16 @@ public final class BatteryHistoryLayer: AnalysisLayer {
         }
     }
 
-    @exclusivity(unchecked) public private(set) var histories: [String: History] = [:]
-    @exclusivity(unchecked) var order: [String] = []
+    /// Each device's history in order of its first reading, and where each device's is.
+    @exclusivity(unchecked) var list: [History] = []
+    @exclusivity(unchecked) var slots: [String: Int] = [:]
+    /// The device of the last reading and its slot (readings come in runs from one device).
+    @exclusivity(unchecked) var last: (device: String, slot: Int)?
     static let maxDevices = 10_000
+
+    public var histories: [String: History] {
+        Dictionary(list.map { ($0.device, $0) }, uniquingKeysWith: { a, _ in a })
+    }
 
     public init() {}
 
@@ -34,18 +41,21 @@ public final class BatteryHistoryLayer: AnalysisLayer {
     }
 
     func add(_ p: Int, device: String, record: Int) {
-        if let i = histories.index(forKey: device) {
-            // In place: one hash of the device key per reading.
-            histories.values[i].add(p, record: record)
-        } else if histories.count < BatteryHistoryLayer.maxDevices {
-            histories[device] = History(device: device, first: p, last: p, min: p, max: p, count: 1, firstRecord: record, lastRecord: record)
-            order.append(device)
+        if let l = last, l.device == device {
+            list[l.slot].add(p, record: record)
+        } else if let i = slots[device] {
+            list[i].add(p, record: record)
+            last = (device, i)
+        } else if list.count < BatteryHistoryLayer.maxDevices {
+            slots[device] = list.count
+            last = (device, list.count)
+            list.append(History(device: device, first: p, last: p, min: p, max: p, count: 1, firstRecord: record, lastRecord: record))
         }
     }
 
     public func summary() -> SummarySection? {
-        guard !order.isEmpty else { return nil }
-        let all = { [self] in order.compactMap { histories[$0] } }
+        guard !list.isEmpty else { return nil }
+        let all = { [self] in list }
         return SummarySection(name: "battery", value: {
             .object(["devices": .list(all().map { h in
                 .object(["device": .string(h.device), "first": .int(h.first), "last": .int(h.last), "min": .int(h.min),
@@ -114,9 +124,12 @@ public final class IdentityLayer: AnalysisLayer {
         }
     }
 
+    /// The cards, in the order their devices were first seen.
+    var allCards: [Card] { order.compactMap { cards[$0] } }
+
     public func summary() -> SummarySection? {
         guard !order.isEmpty else { return nil }
-        let all = { [self] in order.compactMap { cards[$0] } }
+        let all = { [self] in allCards }
         return SummarySection(name: "identity", value: { .object(["devices": .list(all().map { .object(IdentityLayer.describe($0).fields) })]) },
                               text: {
             // A card whose only string is empty (a Device Name read as "") says nothing: no line.

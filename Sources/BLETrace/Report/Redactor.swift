@@ -285,6 +285,12 @@ public final class Redactor {
             SummarySection(name: section.name, value: { self.redact(section.value) }, text: { section.text.map { self.redact($0) } })
         }
         r.warnings = s.warnings.map { redact($0) }
+        let names = s.peerNames
+        r.peerNames = {
+            var out: [String: String] = [:]
+            for (address, name) in names() { out[self.redact(address)] = self.redact(name) }
+            return out
+        }
         // The renderers write diagnoses from their typed facts: the peer is the one identifying value they hold.
         r.diagnoses = s.diagnoses.map { d in
             var x = d

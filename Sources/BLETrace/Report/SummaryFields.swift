@@ -119,21 +119,7 @@ public enum SummaryRender {
     }
 
     /// A name for each peer address: the first name it advertised, else the Device Name its GATT server gave.
-    static func peerNames(_ s: Summary) -> [String: String] {
-        var names: [String: String] = [:]
-        func list(_ section: String, _ key: String) -> [Fields] {
-            guard let v = s.sections.first(where: { $0.name == section })?.value.objectValue, case let .list(l)? = v[key] else { return [] }
-            return l.compactMap(\.objectValue)
-        }
-        for d in list("identity", "devices") {
-            if let a = d["device"]?.stringValue, let n = d["device_name"]?.stringValue, !n.isEmpty { names[a] = n }
-        }
-        for d in list("devices", "devices") {
-            guard let a = d["address"]?.stringValue, case let .list(n)? = d["names"], let first = n.first?.stringValue, !first.isEmpty else { continue }
-            names[a] = first
-        }
-        return names
-    }
+    static func peerNames(_ s: Summary) -> [String: String] { s.peerNames() }
 
     public static func text(_ s: Summary) -> [String] {
         var lines: [String] = []

@@ -55,6 +55,9 @@ public struct Summary {
     public var error: CaptureError?
     /// The causes found, errors first (also the `diagnoses` section).
     public var diagnoses: [Diagnosis] = []
+    /// The peers' names by address, made when a renderer asks: each GATT server's Device Name, then the first
+    /// name each device advertised (which wins).
+    public var peerNames: () -> [String: String] = { [:] }
 }
 
 /// Receives the timeline as it is decoded.
@@ -149,6 +152,7 @@ public final class Analyzer {
                               connectionCount: pipeline.connections.total,
                               sections: layers.compactMap { $0.summary() }, warnings: warnings, error: failure)
         summary.diagnoses = engine?.diagnoses ?? []
+        summary.peerNames = { [chain] in PeerNames.make(identity: chain.identity, inventory: chain.inventory) }
         sink?.end(summary)
         return summary
     }
