@@ -85,20 +85,23 @@ public struct Eddystone: Sendable, Equatable {
     static let expansions = [".com/", ".org/", ".edu/", ".net/", ".info/", ".biz/", ".gov/",
                              ".com", ".org", ".edu", ".net", ".info", ".biz", ".gov"]
 
-    /// Expands the URL scheme prefix and the 0x00–0x0D text expansion codes; nil on a reserved byte.
+    /// Expands the URL scheme prefix and the 0x00–0x0D text expansion codes; nil on a reserved byte. The
+    /// bytes are gathered first and made a string once.
     public static func decodeURL(scheme: UInt8, _ body: ArraySlice<UInt8>) -> String? {
         guard Int(scheme) < schemes.count else { return nil }
-        var s = schemes[Int(scheme)]
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(12 + body.count * 2)
+        bytes.append(contentsOf: schemes[Int(scheme)].utf8)
         for b in body {
             if Int(b) < expansions.count {
-                s += expansions[Int(b)]
+                bytes.append(contentsOf: expansions[Int(b)].utf8)
             } else if b > 0x20 && b < 0x7F {
-                s.unicodeScalars.append(Unicode.Scalar(b))
+                bytes.append(b)
             } else {
                 return nil
             }
         }
-        return s
+        return String(decoding: bytes, as: UTF8.self)
     }
 
     public var kind: String {
