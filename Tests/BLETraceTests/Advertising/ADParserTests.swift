@@ -40,7 +40,8 @@ struct ADSplittingTests {
         #expect(ads[0].malformed == nil)
         #expect(ads[1].type == 0x09)
         #expect(Array(ads[1].data) == [0x09, 0x09, 0x41, 0x42])
-        #expect(ads[1].malformed == "AD structure length 9 runs past the payload (3 bytes left)")
+        #expect(ads[1].malformed == ADOverrun(length: 9, left: 3))
+        #expect(ads[1].malformed?.description == "AD structure length 9 runs past the payload (3 bytes left)")
         let d = ADDecode.describe(ads[1])
         #expect(d.fields["malformed"] != nil)
         #expect(d.fields["data"] == .hex([0x09, 0x09, 0x41, 0x42]))
@@ -48,7 +49,8 @@ struct ADSplittingTests {
         // A lone length byte at the end.
         let lone = ADParser.parse(ad(0x01, [0x06]) + [0x05])
         #expect(lone.count == 2)
-        #expect(lone[1].malformed == "AD structure length 5 runs past the payload (0 bytes left)")
+        #expect(lone[1].malformed == ADOverrun(length: 5, left: 0))
+        #expect(lone[1].malformed?.description == "AD structure length 5 runs past the payload (0 bytes left)")
     }
 
     @Test("slices with non-zero start indices parse the same")
