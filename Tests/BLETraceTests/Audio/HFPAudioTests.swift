@@ -228,7 +228,7 @@ struct SCOVoiceTests {
         f.flush { if case let .frame(x) = $0 { got.append(x) } }
         #expect(got.map(\.problem) == [nil, .truncated(bytes: 28), nil, .noSyncword])
         // Random bytes, short bytes, bytes full of headers: no trap, bounded buffer.
-        var g = SystemRandomNumberGenerator()
+        var g = SeededGenerator(seed: 0x5EED_0001)
         for n in [0, 1, 2, 3, 59, 60, 61, 62, 63, 200] {
             var f = MSBCFramer()
             let junk = (0..<n).map { _ in [0x01, 0x08, 0xAD, UInt8.random(in: 0...255, using: &g)].randomElement(using: &g) ?? 0 }
@@ -302,7 +302,7 @@ struct SCOHostileBytesTests {
         let peer: [UInt8] = [0x56, 0x34, 0x12, 0x70, 0x1B, 0x00]
         h.feed(.event, [0x2C, 17, 0x00, 0x01, 0x01] + peer + [0x02, 12, 2, 60, 0, 60, 0, 0x03], .controllerToHost)
         h.feed(.event, [0x2C, 17, 0x00, 0x02, 0x01] + peer + [0x02, 12, 2, 60, 0, 60, 0, 0x02], .controllerToHost)
-        var g = SystemRandomNumberGenerator()
+        var g = SeededGenerator(seed: 0x5EED_0001)
         for i in 0..<3000 {
             let handle: UInt16 = [0x0101, 0x0102, 0x0103].randomElement(using: &g) ?? 0x0101
             let status = UInt16.random(in: 0...3, using: &g)

@@ -56,7 +56,7 @@ struct LC3DecoderTests {
     @Test("garbage and short frames: refused or concealed, never a trap", .enabled(if: available))
     func garbage() throws {
         let d = try LC3Decoder(frameMicros: 7500, sampleRate: 16_000)
-        var g = SystemRandomNumberGenerator()
+        var g = SeededGenerator(seed: 0x5EED_0001)
         for n in [0, 1, 19, 20, 40, 400, 1000] {
             let f = (0..<n).map { _ in UInt8.random(in: 0...255, using: &g) }
             var count = 0

@@ -22,7 +22,7 @@ import Testing
     }
 
     @Test func randomBuffers() {
-        var rng = SystemRandomNumberGenerator()
+        var rng = SeededGenerator(seed: 0x5EED_0002)
         for _ in 0..<5000 {
             let n = Int.random(in: 0...40, using: &rng)
             // Mostly printable, with some of everything.
