@@ -240,7 +240,7 @@ public final class Chain {
             findings?.signaling(s, e)
             diagnosis?.signaling(s, e)
             tag = (s.kind, s.malformedReason != nil)
-        case .linkLayer(let l):
+        case let .linkLayer(l):
             findings?.linkLayer(l, e)
             diagnosis?.linkLayer(l, e)
             tag = (.linkLayer, false)
