@@ -77,6 +77,14 @@ struct LC3BroadcastTests {
         let x = wav2.channel(0, from: 960, count: 300 * 48 - 960)
         let z2 = try #require(WAV.crossings(x, rate: 48_000))
         #expect(abs(z2 - 660) <= 13.2 && abs(WAV.dominant(x, rate: 48_000) - 660) <= 13.2, "BIS 2: \(z2) Hz")
+        // The text counts SDUs and LC3 frames, not packets, and names each BIS.
+        let text = AudioRender.lines(r.streams, unavailable: nil)
+        let gapRecord = try #require(dropped["record"] as? Int)
+        #expect(text.first == "stream 1: BIS 1 of BIG 0, handle 0x0010, received, connection #1, records #\(s1.firstRecord)–#\(s1.lastRecord)")
+        #expect(text.contains("  99 SDUs, 98 LC3 frames, 97 decoded, 1.000000 s of audio"))
+        #expect(text.contains("    1 SDU missing from the ISO sequence before #\(gapRecord) at 0.300000 s into the stream, 10.0 ms"))
+        #expect(text.contains("    1 SDU flagged lost from #\(lost) at 0.500000 s into the stream, 10.0 ms"))
+        #expect(!text.contains { $0.contains("packet") }, "\(text)")
         // The audio diagnoses name BIS 2's dropouts and decode error, nothing of BIS 1.
         let audio = r.summary.diagnoses.filter { $0.id.rawValue.hasPrefix("audio_") }
         #expect(Set(audio.map(\.id)).isSuperset(of: [.audioDropout, .audioDecodeError]))
