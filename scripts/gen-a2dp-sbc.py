@@ -3,7 +3,7 @@
 
     python3 scripts/gen-a2dp-sbc.py OUT.btsnoop [--freq 1000] [--seconds 2] [--rate 44100] [--mono]
         [--amplitude 16000] [--bitpool 53] [--frames-per-packet 5] [--lose SEQ[,SEQ...]] [--stall SEQ:MS[,...]]
-        [--stray-frame SEQ] [--misconfigure]
+        [--stray-frame SEQ] [--misconfigure] [--fragment N]
 
 The tone is written as a Sun .au file, encoded with `sbcenc` (Debian sbc-tools) and cut into frames by their
 headers. The capture is what the source's host sends (H4 btsnoop): a BR/EDR connection, an AVDTP signaling
@@ -14,7 +14,11 @@ Planted problems: --lose drops the packets with those RTP sequence numbers (thei
 sequence numbers are skipped); --stall delays the packet with sequence SEQ, and everything after it, by MS
 milliseconds (the source stalled: an underrun); --stray-frame replaces that packet's first frame with a frame
 whose bitpool is outside the negotiated range; --misconfigure negotiates 48 kHz while the frames are at the
-tone's rate. Prints one JSON line with what was planted, for the tests to compare against.
+tone's rate. --fragment N sends each frame in N packets instead (A2DP 1.4 4.3.4: media payload header with F,
+S on the first and L on the last, the count of fragments left; every fragment of a frame has its timestamp;
+--frames-per-packet is ignored, --lose then names fragments' sequence numbers and the JSON lists
+"lost_frames", the frames a lost fragment spoiled, and "fragment_records").
+Prints one JSON line with what was planted, for the tests to compare against.
 """
 
 import argparse
@@ -123,6 +127,7 @@ def main():
     ap.add_argument("--stray-frame", type=int, default=None)
     ap.add_argument("--misconfigure", action="store_true")
     ap.add_argument("--first-sequence", type=int, default=100)
+    ap.add_argument("--fragment", type=int, default=0)
     a = ap.parse_args()
 
     with tempfile.TemporaryDirectory() as tmp:
@@ -167,6 +172,9 @@ def main():
     c.acl(handle, 0x01B3, bytes([0x40, 0x07, 0x04]))
     c.acl(handle, 0x0041, bytes([0x42, 0x07]), received=True)
 
+    if a.fragment > 1:
+        fragmented(c, a, handle, frames, lose)
+        return
     n = a.frames_per_packet
     samples_per_frame = 128
     packet_us = n * samples_per_frame * 1_000_000 / a.rate
@@ -203,6 +211,40 @@ def main():
             after.append(planted["records"][(s + 1) & 0xFFFF])
     planted["lost_records_after"] = after
     del planted["records"]
+    print(json.dumps(planted))
+
+
+def fragmented(c, a, handle, frames, lose):
+    """Each frame in --fragment packets, sent over its frame interval; lost fragments spoil their frame."""
+    n = a.fragment
+    frame_us = 128 * 1_000_000 / a.rate
+    start = c.t + 10_000
+    planted = {"lost": [], "lost_frames": [], "packets": 0, "frames": len(frames), "fragment_records": [], "lost_records_after": []}
+    seq = a.first_sequence
+    pending_after = False
+    for k, f in enumerate(frames):
+        size = -(-len(f) // n)
+        parts = [f[i:i + size] for i in range(0, len(f), size)]
+        for j, part in enumerate(parts):
+            s = seq & 0xFFFF
+            seq += 1
+            if s in lose:
+                planted["lost"].append(s)
+                if k not in planted["lost_frames"]:
+                    planted["lost_frames"].append(k)
+                pending_after = True
+                continue
+            mph = 0x80 | (0x40 if j == 0 else 0) | (0x20 if j == len(parts) - 1 else 0) | (len(parts) - j)
+            rtp = struct.pack(">BBHII", 0x80, 0x60, s, k * 128, 1)
+            when = int(start + k * frame_us + j * frame_us / len(parts))
+            r = c.acl(handle, 0x01B4, rtp + bytes([mph]) + part, advance_us=when - c.t)
+            planted["fragment_records"].append(r)
+            planted["packets"] += 1
+            if pending_after:
+                planted["lost_records_after"].append(r)
+                pending_after = False
+    c.write(a.out)
+    planted["frame_bytes"] = len(frames[0])
     print(json.dumps(planted))
 
 

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Make a btsnoop capture of an HFP voice stream over HCI SCO/eSCO carrying a known tone, with planted losses.
 
-    python3 scripts/gen-hfp-sco.py OUT.btsnoop [--codec cvsd|msbc] [--freq 1000] [--seconds 2] [--amplitude 16000]
+    python3 scripts/gen-hfp-sco.py OUT.btsnoop [--codec cvsd|cvsd-bits|msbc] [--freq 1000] [--seconds 2] [--amplitude 16000]
         [--packet-bytes N] [--enhanced] [--no-negotiation] [--sent] [--flag PACKET:STATUS[,...]]
         [--gap PACKET:COUNT[,...]] [--lose-frames F[,...]] [--truncate-frame F] [--corrupt-frame F]
 
@@ -13,6 +13,11 @@ mode, then SCO data packets of --packet-bytes bytes at the audio's own rate, rec
 with --sent, sent to it).
 
 --codec cvsd: CVSD air mode, linear input coding: HCI carries 16-bit PCM at 8 kHz (60-byte packets: 3.75 ms).
+--codec cvsd-bits: transparent air mode, HFP codec 1: the host does CVSD, so HCI carries the 64 kbit/s bit
+stream (8000 bytes a second, 60-byte packets: 7.5 ms). The tone is made at 64 kHz and encoded here by the
+CVSD of Core 5.4 Vol 2 Part B 9.2 (J = K = 4, step 10 to 1280, step decay 1 - 1/1024, accumulator decay
+1 - 1/32; bit 1 steps up), eight bits a byte, least significant first. With --enhanced the Enhanced Setup
+names CVSD as the coding on the air and over HCI (8 bits, 8000 bytes a second).
 --codec msbc: transparent air mode, HFP codec 2: the tone encoded by `sbcenc --msbc` (Debian sbc-tools) into
 57-byte frames, each sent as H2 header (0x01 + 0x08/0x38/0xC8/0xF8) + frame + one pad byte = 60 bytes, the
 byte stream cut into packets of --packet-bytes (24 makes frames span packets).
@@ -85,6 +90,25 @@ def tone(freq, seconds, rate, amplitude):
     return [int(round(amplitude * math.sin(2 * math.pi * freq * i / rate))) for i in range(n)]
 
 
+def cvsd_bytes(samples):
+    """64 kHz samples encoded as CVSD bits (Core 5.4 Vol 2 Part B 9.2), packed least significant bit first."""
+    step_min, step_max, beta, h = 10.0, 1280.0, 1 - 1 / 1024, 1 - 1 / 32
+    estimate, step, history = 0.0, step_min, 0b1010
+    out, byte = bytearray(), 0
+    for i, x in enumerate(samples):
+        b = 1 if x >= estimate else 0
+        history = ((history << 1) | b) & 0xF
+        step = min(step + step_min, step_max) if history in (0, 0xF) else max(step * beta, step_min)
+        y = estimate + (step if b else -step)
+        y = min(y, 32767.0) if y >= 0 else max(y, -32768.0)
+        estimate = h * y
+        byte |= b << (i % 8)
+        if i % 8 == 7:
+            out.append(byte)
+            byte = 0
+    return bytes(out)
+
+
 def msbc_frames(samples):
     """The samples (16 kHz) encoded by sbcenc --msbc: a list of 57-byte frames."""
     with tempfile.TemporaryDirectory() as tmp:
@@ -106,7 +130,7 @@ def story(c, a, acl, sco_handle, peer):
     c.event(0x03, b"\x00" + struct.pack("<H", acl) + peer + b"\x01\x00")
     if a.no_negotiation:
         c.event(0x2C, b"\x00" + struct.pack("<H", sco_handle) + peer + bytes([0x02, 12, 2]) + struct.pack("<HH", 60, 60)
-                + bytes([0x03 if a.codec == "msbc" else 0x02]))
+                + bytes([0x02 if a.codec == "cvsd" else 0x03]))
         return
     # RFCOMM on PSM 3: local CID 0x0040, peer 0x0070; no configuration options.
     c.acl(acl, 1, signal(0x02, 3, struct.pack("<HH", 0x0003, 0x0040)))
@@ -119,10 +143,11 @@ def story(c, a, acl, sco_handle, peer):
     c.acl(acl, 0x0070, rfcomm_uih(2, "\r\n+BCS: %d\r\n" % codec, True))
     c.acl(acl, 0x0040, rfcomm_uih(2, "AT+BCS=%d\r" % codec, False), received=True)
     c.acl(acl, 0x0070, rfcomm_uih(2, "\r\nOK\r\n", True))
-    transparent = a.codec == "msbc"
+    transparent = a.codec != "cvsd"
     if a.enhanced:
-        air = bytes([0x05 if transparent else 0x02, 0, 0, 0, 0])       # mSBC or CVSD on the air
-        host = bytes([0x03 if transparent else 0x04, 0, 0, 0, 0])      # transparent or linear PCM over HCI
+        air = bytes([0x05 if a.codec == "msbc" else 0x02, 0, 0, 0, 0])  # mSBC or CVSD on the air
+        # Over HCI: transparent (mSBC), CVSD bits, or linear PCM.
+        host = bytes([{"msbc": 0x03, "cvsd-bits": 0x02}.get(a.codec, 0x04), 0, 0, 0, 0])
         p = struct.pack("<H", acl) + struct.pack("<II", 8000, 8000) + air + air + struct.pack("<HH", 60 if transparent else 60, 60)
         p += struct.pack("<II", 8000 if transparent else 16000, 8000 if transparent else 16000) + host + host
         p += struct.pack("<HH", 8 if transparent else 16, 8 if transparent else 16)
@@ -141,7 +166,7 @@ def story(c, a, acl, sco_handle, peer):
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("out")
-    ap.add_argument("--codec", choices=["cvsd", "msbc"], default="cvsd")
+    ap.add_argument("--codec", choices=["cvsd", "cvsd-bits", "msbc"], default="cvsd")
     ap.add_argument("--freq", type=float, default=1000)
     ap.add_argument("--seconds", type=float, default=2)
     ap.add_argument("--amplitude", type=int, default=16000)
@@ -173,6 +198,12 @@ def main():
         owner = [-1] * len(stream)
         bytes_per_second = 16000
         planted["samples"] = len(samples)
+    elif a.codec == "cvsd-bits":
+        rate = 8000
+        stream = cvsd_bytes(tone(a.freq, a.seconds, 64000, a.amplitude))
+        owner = [-1] * len(stream)
+        bytes_per_second = 8000
+        planted["samples"] = len(stream)
     else:
         rate = 16000
         frames = msbc_frames(tone(a.freq, a.seconds, rate, a.amplitude))

@@ -1,8 +1,9 @@
 #!/usr/bin/env python3
-"""Make a btsnoop capture of an LE Audio unicast stream (LC3 over a CIS) carrying a known tone, with planted gaps.
+"""Make a btsnoop capture of an LE Audio stream (LC3 over a CIS, or with --broadcast over two BISes) carrying a
+known tone, with planted gaps.
 
     python3 scripts/gen-lc3-iso.py OUT.btsnoop [--freq 440] [--seconds 1] [--rate 48000] [--frame-us 10000]
-        [--octets 100] [--drop SDU[,...]] [--lost SDU[,...]] [--truncate SDU]
+        [--octets 100] [--drop SDU[,...]] [--lost SDU[,...]] [--truncate SDU] [--broadcast [--freq2 660]]
 
 The capture is what the unicast client's host (a phone, the central) logs (H4 btsnoop): an LE connection, the
 ASCS service and its Sink ASE characteristic discovered, the Sink ASE notified in Codec Configured (LC3 with the
@@ -10,6 +11,14 @@ sampling frequency, frame duration, Front Left allocation, octets per frame and 
 Configured (CIG 1, CIS 1) and Streaming; LE Set CIG Parameters with its CIS handle, LE Create CIS, LE CIS
 Established, LE Setup ISO Data Path (input, HCI); then one ISO data packet per SDU interval sent to the
 controller, each SDU one LC3 frame of the tone encoded by liblc3 (through ctypes).
+
+--broadcast: what a broadcast sink's host logs instead: LE Periodic Advertising Create Sync and its Sync
+Established, a Periodic Advertising Report carrying the BASE (one LC3 subgroup with the sampling frequency,
+frame duration and octets per frame; BIS 1 Front Left, BIS 2 Front Right in their own configurations), LE BIG
+Create Sync for BIS 1 and 2, LE BIG Sync Established with their handles, LE Setup ISO Data Path (output,
+HCI) for each, then each SDU interval one ISO data packet received on each BIS: --freq on BIS 1, --freq2 on
+BIS 2. The planted problems below apply to BIS 2 only; the JSON then has "bis_handles" and "bis1_records".
+--no-base: the periodic advertising report carries flags only (no BASE: the BISes have no configuration).
 
 Planted problems (SDU numbers count from 0): --drop removes those SDUs' packets while their time passes (the
 ISO packet sequence numbers skip them); --lost sends them with packet status 2 and no data (as a controller
@@ -101,6 +110,68 @@ def story(c, args, acl, cis_handle, peer):
     return codec_record
 
 
+def story_broadcast(c, args, bis_handles, advertiser, sync_handle=0x0001, big=0x00):
+    """Periodic sync, the BASE, the BIG sync and the data paths; returns the BASE's record."""
+    rate_code = {8000: 1, 16000: 3, 24000: 5, 32000: 6, 44100: 7, 48000: 8}[args.rate]
+    c.command(0x2044, bytes([0x00, 0x01, 0x01]) + bytes(advertiser) + struct.pack("<HHB", 0, 100, 0))
+    c.event(0x0F, bytes([0x00, 1]) + struct.pack("<H", 0x2044))
+    le_meta(c, 0x0E, [0x00] + list(struct.pack("<H", sync_handle)) + [0x01, 0x01] + advertiser + [0x02, 0x60, 0x00, 0x00])
+    level2 = bytes([2, 0x01, rate_code, 2, 0x02, 0 if args.frame_us == 7500 else 1, 3, 0x04]) + struct.pack("<H", args.octets)
+    base = struct.pack("<I", 40000)[:3] + bytes([1, len(bis_handles), 0x06, 0, 0, 0, 0, len(level2)]) + level2 + bytes([0])
+    for i in range(len(bis_handles)):
+        level3 = bytes([5, 0x03]) + struct.pack("<I", 1 << i)          # Front Left, Front Right
+        base += bytes([i + 1, len(level3)]) + level3
+    ad = bytes([len(base) + 3, 0x16, 0x51, 0x18]) + base if not args.no_base else bytes([2, 0x01, 0x06])
+    base_record = le_meta(c, 0x0F, list(struct.pack("<H", sync_handle)) + [0x7F, 0xC4, 0xFF, 0x00, len(ad)] + list(ad))
+    c.command(0x206B, bytes([big]) + struct.pack("<H", sync_handle) + bytes([0]) + bytes(16) + bytes([0])
+              + struct.pack("<H", 100) + bytes([len(bis_handles)]) + bytes(range(1, len(bis_handles) + 1)))
+    c.event(0x0F, bytes([0x00, 1]) + struct.pack("<H", 0x206B))
+    le_meta(c, 0x1D, [0x00, big] + list(struct.pack("<I", 20000)[:3]) + [2, 1, 0, 2] + list(struct.pack("<HH", args.octets, args.frame_us // 1250))
+            + [len(bis_handles)] + [b for h in bis_handles for b in struct.pack("<H", h)])
+    for h in bis_handles:
+        c.command(0x206E, struct.pack("<H", h) + bytes([1, 0, 0x03, 0, 0, 0, 0, 0, 0, 0, 0]))
+        c.event(0x0E, bytes([1, 0x6E, 0x20, 0x00]) + struct.pack("<H", h))
+    return base_record
+
+
+def broadcast(args, drop, lost):
+    """Two BISes of one BIG, received: BIS 1 clean, BIS 2 with the planted problems."""
+    frames = [lc3_frames(args.freq, args.seconds, args.rate, args.frame_us, args.octets),
+              lc3_frames(args.freq2, args.seconds, args.rate, args.frame_us, args.octets)]
+    c = Capture()
+    bis_handles, advertiser = [0x0010, 0x0011], [0x66, 0x55, 0x44, 0x33, 0x22, 0xC1]
+    base_record = story_broadcast(c, args, bis_handles, advertiser)
+    start = c.t + 5000
+    planted = {"base_record": base_record, "bis_handles": bis_handles, "sdus": len(frames[0]), "records": [], "bis1_records": [],
+               "dropped": [], "lost": [], "truncated": None}
+    previous = None
+    for i in range(len(frames[0])):
+        at = start + i * args.frame_us
+        load = struct.pack("<HH", i & 0xFFFF, len(frames[0][i])) + frames[0][i]
+        r = c.add(b"\x05" + struct.pack("<HH", bis_handles[0] | 0x2000, len(load)) + load, True, False, advance_us=at - c.t)
+        planted["bis1_records"].append(r)
+        if i in drop:
+            planted["dropped"].append({"sdu": i, "previous_record": previous})
+            continue
+        f = frames[1][i]
+        status, data = (2, b"") if i in lost else (0, f[: len(f) // 2] if i == args.truncate else f)
+        load = struct.pack("<HH", i & 0xFFFF, len(data) | (status << 14)) + data
+        r = c.add(b"\x05" + struct.pack("<HH", bis_handles[1] | 0x2000, len(load)) + load, True, False, advance_us=100)
+        planted["records"].append(r)
+        for d in planted["dropped"]:
+            if d.get("record") is None and d["sdu"] < i:
+                d["record"] = r
+        if i in lost:
+            planted["lost"].append({"sdu": i, "record": r})
+        if i == args.truncate:
+            planted["truncated"] = {"sdu": i, "record": r}
+        previous = r
+    c.command(0x206C, bytes([0x00]))                                   # LE BIG Terminate Sync: BIG 0
+    c.event(0x0E, bytes([1, 0x6C, 0x20, 0x00, 0x00]))
+    c.write(args.out)
+    print(json.dumps(planted))
+
+
 def main():
     p = argparse.ArgumentParser()
     p.add_argument("out")
@@ -112,9 +183,15 @@ def main():
     p.add_argument("--drop", default="")
     p.add_argument("--lost", default="")
     p.add_argument("--truncate", type=int, default=-1)
+    p.add_argument("--broadcast", action="store_true")
+    p.add_argument("--freq2", type=float, default=660)
+    p.add_argument("--no-base", action="store_true", help="--broadcast: the periodic advertising carries no BASE")
     args = p.parse_args()
     drop = {int(x) for x in args.drop.split(",") if x}
     lost = {int(x) for x in args.lost.split(",") if x}
+    if args.broadcast:
+        broadcast(args, drop, lost)
+        return
     frames = lc3_frames(args.freq, args.seconds, args.rate, args.frame_us, args.octets)
     c = Capture()
     acl, cis_handle, peer = 0x0040, 0x0060, [0x56, 0x34, 0x12, 0x00, 0x00, 0xC0]

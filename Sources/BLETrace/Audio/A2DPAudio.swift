@@ -59,6 +59,11 @@ public final class A2DPAudio: AnalysisLayer {
         var origin: Int64 = 0
         var previousTransit: Int64?
         var starts = -1
+        /// An SBC frame being put together from fragmented packets; the RTP timestamp the frame after the last
+        /// one put together should have (frames lost in between are silence).
+        var fragments = SBCFragments()
+        var nextFrameTimestamp: UInt32?
+        var lastFrameRecord = 0
         init(_ s: AudioStream) { stream = s }
     }
 
@@ -84,14 +89,32 @@ public final class A2DPAudio: AnalysisLayer {
         let info = a2dp.byConnection[connection]
         // SBC only, for now: other codecs' packets are left to the A2DP summary.
         if let codec = info?.codec, codec.codecType != 0 { return }
-        guard let p = A2DPMediaPayload.parseSBC(bytes), let st = state(connection) else { return }
+        guard var p = A2DPMediaPayload.parseSBC(bytes), let st = state(connection) else { return }
         let s = st.stream
         if s.negotiated == nil, let c = info?.codec {
             s.negotiated = c
             s.negotiatedRecord = info?.configuredRecord
         }
         s.arrived(record: record, at: time)
-        if p.fragmented { s.fragmentPackets += 1 }
+        var lostSamples = 0
+        if p.fragmented {
+            s.fragmentPackets += 1
+            switch st.fragments.push(p, record: record) {
+            case let .frame(h, frame, _, ts)?:
+                p.frames.append((h, frame))
+                // Frames missing since the last one put together, by their RTP timestamps (at most a pause; not
+                // across a restart, which starts a new time line).
+                if let expected = st.nextFrameTimestamp, st.expectedSequence != nil, (info?.starts ?? 0) == st.starts {
+                    let ahead = Int(Int32(bitPattern: ts &- expected))
+                    if ahead > 0 { lostSamples = min(ahead, Int(A2DPAudio.maxPauseMicros / 1_000_000) * max(1, h.sampleRate)) }
+                }
+                st.nextFrameTimestamp = ts &+ UInt32(h.samplesPerFrame)
+            case let .malformed(problem)?:
+                p.problem = problem
+            case nil:
+                break
+            }
+        }
         if let problem = p.problem {
             s.payloadErrors += 1
             s.error(AudioRecordProblem(record: record, kind: .payload(problem)))
@@ -100,7 +123,11 @@ public final class A2DPAudio: AnalysisLayer {
             s.found = h
             s.foundRecord = record
         }
+        // The lost frames' time is audio the sink had to cover: not an underrun of its own.
+        st.bufferEnd += Double(lostSamples) * 1_000_000 / Double(max(1, s.sampleRate))
         timing(st, p, record: record, at: time.micros, starts: info?.starts ?? 0)
+        if lostSamples > 0 { fragmentLoss(st, lostSamples) }
+        if !p.frames.isEmpty { st.lastFrameRecord = record }
         for (i, f) in p.frames.enumerated() { frame(st, f.header, f.bytes, index: i, record: record) }
         st.previousRecord = record
     }
@@ -129,7 +156,8 @@ public final class A2DPAudio: AnalysisLayer {
             if skipped < 1000 {
                 s.lostPackets += skipped
                 let delta = Int(p.timestamp &- st.previousTimestamp)
-                let missing = min(samplesIn(A2DPAudio.maxPauseMicros),
+                // Fragments: the frames lost are found from the timestamps of the frames put together.
+                let missing = p.fragmented ? 0 : min(samplesIn(A2DPAudio.maxPauseMicros),
                                   delta > st.previousSamples && delta <= (skipped + 1) * max(1, st.previousSamples) * 2
                                       ? delta - st.previousSamples : skipped * st.previousSamples)
                 s.dropout(AudioDropout(kind: .lost(packets: skipped), record: record, previousRecord: st.previousRecord,
@@ -160,6 +188,16 @@ public final class A2DPAudio: AnalysisLayer {
         st.expectedSequence = p.sequence &+ 1
         st.previousTimestamp = p.timestamp
         st.previousSamples = samples
+    }
+
+    /// Fragmented frames that did not all come (found from the RTP timestamp of the next whole frame): their
+    /// samples are silence before it, and the duration of the sequence gap found since the last whole frame.
+    func fragmentLoss(_ st: State, _ samples: Int) {
+        let s = st.stream
+        if let i = s.dropouts.indices.last, s.dropouts[i].record > st.lastFrameRecord, case .lost = s.dropouts[i].kind {
+            s.dropouts[i].durationMicros += Int64(samples) * 1_000_000 / Int64(max(1, s.sampleRate))
+        }
+        fill(st, samples)
     }
 
     /// Silence of `samples` per channel on the stream's time line (and in its WAV file).

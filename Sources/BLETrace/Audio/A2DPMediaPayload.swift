@@ -6,8 +6,12 @@ public struct A2DPMediaPayload: Sendable {
     public var timestamp: UInt32
     /// The frame count the media payload header declares.
     public var declaredFrames: Int
-    /// The media payload header's F bit: the packet carries a fragment of one frame.
+    /// The media payload header's F bit: the packet carries a fragment of one frame; S and L: the frame's first
+    /// and last fragment (the frame count is then the fragments left, this one included); the fragment's bytes.
     public var fragmented: Bool
+    public var starting = false
+    public var lastFragment = false
+    public var fragment: ArraySlice<UInt8> = []
     /// The frames found, each with its header and bytes (a frame cut short by the packet's end is not here:
     /// `problem` says so).
     public var frames: [(header: SBCFrameHeader, bytes: ArraySlice<UInt8>)]
@@ -34,7 +38,12 @@ public struct A2DPMediaPayload: Sendable {
         p.fragmented = mph & 0x80 != 0
         p.declaredFrames = Int(mph & 0x0F)
         var rest = body.dropFirst()
-        if p.fragmented { return p }
+        if p.fragmented {
+            p.starting = mph & 0x40 != 0
+            p.lastFragment = mph & 0x20 != 0
+            p.fragment = rest
+            return p
+        }
         p.frames.reserveCapacity(p.declaredFrames)
         while !rest.isEmpty {
             guard let h = try? SBCFrameHeader.parse(rest), !h.msbc else { p.problem = .badSyncword(offset: rest.startIndex - packet.startIndex); break }

@@ -1,5 +1,6 @@
-/// LE Audio unicast in the audio layer: one stream per CIS and direction, its LC3 configuration taken from the
-/// ASE the CIS carries (`AudioStreams`: the ASCS Codec Configured value), each SDU split into codec frames
+/// LE Audio in the audio layer: one stream per CIS or BIS and direction, its LC3 configuration taken from the
+/// ASE the CIS carries (`AudioStreams`: the ASCS Codec Configured value) or from the BASE of the BIS's broadcast
+/// (`BISConfiguration`, from `Broadcasts`), each SDU split into codec frames
 /// (octets per frame × channels × blocks) decoded through liblc3, its gaps found from the ISO packet sequence
 /// numbers, the SDUs the controller flagged lost, and SDUs that stopped coming (underruns). Fed only when the
 /// layer is in the chain (`Chain.isoAudio`), so other runs never look at an SDU's bytes.
@@ -54,7 +55,7 @@ extension A2DPAudio {
         if let s = isoStates[key] { return s }
         guard streams.count < A2DPAudio.maxStreams else { return nil }
         let s = AudioStream(number: streams.count + 1, source: .iso(connection: connection, handle: handle, sent: sent))
-        s.lc3 = lc3Stream(connection: connection, sent: sent)
+        s.lc3 = lc3Stream(connection: connection, handle: handle, sent: sent)
         streams.append(s)
         let st = ISOState(s)
         isoStates[key] = st
@@ -62,10 +63,21 @@ extension A2DPAudio {
     }
 
     /// The ASE a CIS direction carries: of the ASEs on the CIS, a Sink ASE when the audio goes from the central
-    /// (the unicast client) to the peripheral, a Source ASE the other way.
-    func lc3Stream(connection: Int?, sent: Bool) -> LC3Stream {
+    /// (the unicast client) to the peripheral, a Source ASE the other way. A BIS: its index and the BASE's
+    /// configuration for it.
+    func lc3Stream(connection: Int?, handle: UInt16, sent: Bool) -> LC3Stream {
         var l = LC3Stream()
-        guard let id = connection, let p = pipeline, let ases = p.chain.audioStreams else { return l }
+        guard let id = connection, let p = pipeline else { return l }
+        if case let .bis(big, index, _)? = p.connections.connection(id: id)?.iso?.kind {
+            l.big = big
+            l.bis = UInt8(truncatingIfNeeded: index)
+            guard let b = p.chain.broadcasts.flatMap({ BISConfiguration($0, handle: handle, big: big) }) else { return l }
+            l.bis = b.index
+            l.negotiated = b.codec.flatMap(LC3Configuration.init)
+            l.negotiatedRecord = l.negotiated == nil ? nil : b.record
+            return l
+        }
+        guard let ases = p.chain.audioStreams else { return l }
         let fromCentral = p.connections.connection(id: id)?.role == 1 ? !sent : sent
         let carried = ases.streams.filter { ases.carrier($0)?.id == id }
         guard let a = carried.last(where: { $0.sink == fromCentral }) else { return l }

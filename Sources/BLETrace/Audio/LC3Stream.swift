@@ -32,6 +32,10 @@ public struct LC3Stream: Sendable {
     /// ASE's Codec Configured state.
     public var ase: UInt8?
     public var sink: Bool?
+    /// A BIS: its BIG and BIS_index (the stream's configuration then comes from the BASE, `negotiatedRecord` the
+    /// periodic advertising report that carried it).
+    public var big: UInt8?
+    public var bis: UInt8?
     public var negotiated: LC3Configuration?
     public var negotiatedRecord: Int?
     /// The first SDU's length and record.

@@ -1,8 +1,9 @@
 /// HFP voice over HCI SCO/eSCO in the audio layer: one stream per SCO handle and direction, its format taken
-/// from what the trace negotiated (`SCOSetups`) or from its bytes, its PCM decoded (linear, µ-law, A-law, or
-/// H2-framed mSBC through libsbc), its gaps found three ways: packets the controller flagged (erroneous data
-/// reporting: the packet status flag), mSBC frames missing from the H2 sequence, and packets that stopped coming
-/// (underruns). Fed only when the layer is in the chain, so other runs never see an SCO payload.
+/// from what the trace negotiated (`SCOSetups`) or from its bytes, its PCM decoded (linear, µ-law, A-law,
+/// H2-framed mSBC through libsbc, or CVSD bits through `CVSDDecoder`), its gaps found three ways: packets the
+/// controller flagged (erroneous data reporting: the packet status flag), mSBC frames missing from the H2
+/// sequence, and packets that stopped coming (underruns). Fed only when the layer is in the chain, so other
+/// runs never see an SCO payload.
 extension A2DPAudio {
     /// What the layer keeps per SCO stream.
     final class SCOState {
@@ -10,6 +11,8 @@ extension A2DPAudio {
         let format: SCOFormat
         var framer = MSBCFramer()
         var decoder: SBCDecoder?
+        /// CVSD bits: our own decoder (`CVSDDecoder`), made when the run decodes.
+        var cvsd: CVSDDecoder?
         var wav: WAVWriter?
         var outputReady = false
         var started = false
@@ -92,6 +95,8 @@ extension A2DPAudio {
             st.framer.push(payload, record: record, tainted: status != 0) { msbcOutput(st, $0) }
         case .linear, .muLaw, .aLaw:
             voicePCM(st, payload, silent: status == 2)
+        case .cvsd:
+            voiceCVSD(st, payload, silent: status == 2)
         default:
             // Not decoded: the time line advances by the bytes' duration.
             s.frames += 1
@@ -112,6 +117,7 @@ extension A2DPAudio {
                 return
             }
         }
+        if st.format == .cvsd { st.cvsd = CVSDDecoder() }
         let s = st.stream
         s.level = AudioLevel(samplesPerSecond: s.sampleRate)
         st.wav = options.output?(s, s.sampleRate, 1)
@@ -216,6 +222,27 @@ extension A2DPAudio {
         }
         s.positionSamples += st.pcm.count
         guard options.decode else { return }
+        st.pcm.withUnsafeBufferPointer { p in
+            s.level?.add(p)
+            st.wav?.write(p)
+        }
+        s.decodedFrames += 1
+    }
+
+    /// CVSD bits (one byte is eight steps at 64 kHz, one sample at 8 kHz): decoded into the level and the WAV file
+    /// when the run decodes, else only counted on the time line. A "no data" packet is silence, and its zeros do
+    /// not reach the decoder (they would read as a run down to full scale).
+    func voiceCVSD(_ st: SCOState, _ payload: ArraySlice<UInt8>, silent: Bool) {
+        let s = st.stream
+        s.frames += 1
+        if silent {
+            scoSilence(st, payload.count)
+            return
+        }
+        s.positionSamples += payload.count
+        guard st.cvsd != nil else { return }
+        st.pcm.removeAll(keepingCapacity: true)
+        st.cvsd?.decode(payload, into: &st.pcm)
         st.pcm.withUnsafeBufferPointer { p in
             s.level?.add(p)
             st.wav?.write(p)

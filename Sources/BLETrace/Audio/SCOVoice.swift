@@ -117,7 +117,8 @@ public enum SCOFormat: Sendable, Equatable {
     case muLaw, aLaw
     /// HFP wideband speech: H2-framed mSBC at 16 kHz.
     case msbc
-    /// CVSD bits (transparent air mode with the host's own CVSD codec): not decoded.
+    /// CVSD bits (transparent air mode with the host's own CVSD codec): 64 kbit/s, decoded by `CVSDDecoder` to
+    /// 8 kHz.
     case cvsd
     /// HFP super-wideband LC3: not decoded.
     case lc3
@@ -147,7 +148,7 @@ public enum SCOFormat: Sendable, Equatable {
     /// Whether bletrace turns these bytes into PCM.
     public var decoded: Bool {
         switch self {
-        case .linear, .muLaw, .aLaw, .msbc: return true
+        case .linear, .muLaw, .aLaw, .msbc, .cvsd: return true
         default: return false
         }
     }

@@ -54,13 +54,16 @@ public enum AudioRender {
         }
     }
 
-    static func dropout(_ d: AudioDropout) -> String {
+    /// A dropout in a line; `sdu`: an LC3 stream over ISO, whose units are SDUs (and status 2 means lost).
+    static func dropout(_ d: AudioDropout, sdu: Bool = false) -> String {
         let what: String
+        let unit = sdu ? "SDU" : "packet"
         switch d.kind {
-        case let .lost(n): what = "\(n) packet\(n == 1 ? "" : "s") lost"
+        case let .lost(n): what = "\(n) \(unit)\(n == 1 ? "" : "s") " + (sdu ? "missing from the ISO sequence" : "lost")
         case .underrun: what = "underrun"
         case let .erroneous(status, n):
-            return "\(n) packet\(n == 1 ? "" : "s") flagged \(statusName(status)) from #\(d.record) at \(Fmt.seconds(micros: d.positionMicros)) s into the stream, \(ms(d.durationMicros))"
+            let flag = sdu ? (status == 2 ? "lost" : "possibly invalid") : statusName(status)
+            return "\(n) \(unit)\(n == 1 ? "" : "s") flagged \(flag) from #\(d.record) at \(Fmt.seconds(micros: d.positionMicros)) s into the stream, \(ms(d.durationMicros))"
         case let .missingFrames(n): what = "\(n) mSBC frame\(n == 1 ? "" : "s") missing"
         }
         return "\(what) before #\(d.record) at \(Fmt.seconds(micros: d.positionMicros)) s into the stream, \(ms(d.durationMicros))"
@@ -78,7 +81,9 @@ public enum AudioRender {
             if let l = s.lc3 { out += lc3Lines(s, l) }
             if let c = s.negotiated { out.append("  negotiated: \(A2DPNames.codecName(c)) \(A2DPNames.configuration(c))" + (s.negotiatedRecord.map { " (#\($0))" } ?? "")) }
             if voice == nil, let h = s.found { out.append("  in frames:  \(configuration(h))" + (s.foundRecord.map { " (#\($0))" } ?? "")) }
-            var counts = "  \(s.packets) packets, \(s.frames) frames"
+            let sdu = s.lc3 != nil
+            var counts = sdu ? "  \(s.packets) SDU\(s.packets == 1 ? "" : "s"), \(s.frames) LC3 frame\(s.frames == 1 ? "" : "s")"
+                             : "  \(s.packets) packets, \(s.frames) frames"
             if s.fragmentPackets > 0 { counts += ", \(s.fragmentPackets) fragmented" }
             if s.decodedFrames > 0 || s.level != nil { counts += ", \(s.decodedFrames) decoded" }
             counts += ", \(Fmt.seconds(micros: Int64(s.positionSamples) * 1_000_000 / Int64(s.sampleRate))) s of audio"
@@ -87,14 +92,15 @@ public enum AudioRender {
                 out.append("  \(s.mismatchedFrames) frame\(s.mismatchedFrames == 1 ? "" : "s") not as negotiated (first: \(configuration(m)); #" + s.mismatchRecords.map(String.init).joined(separator: ", #") + ")")
             }
             if s.payloadErrors + s.decodeErrors > 0 {
-                out.append("  \(s.payloadErrors) packet errors, \(s.decodeErrors) decode errors: " + s.errorRecords.prefix(5).map(problem).joined(separator: "; "))
+                out.append((sdu ? "  \(s.decodeErrors) decode errors: " : "  \(s.payloadErrors) packet errors, \(s.decodeErrors) decode errors: ")
+                           + s.errorRecords.prefix(5).map(problem).joined(separator: "; "))
             }
-            var timing = "  sequence: \(s.lostPackets) lost"
+            var timing = "  sequence: \(s.lostPackets) " + (sdu ? "SDU\(s.lostPackets == 1 ? "" : "s") missing" : "lost")
             if s.sequenceJumps > 0 { timing += ", \(s.sequenceJumps) jumps" }
             if let v = voice { timing = v.flags }
             timing += "; timing: jitter \(ms(Int64(s.jitterMicros))), \(s.latePackets) late, \(s.underruns) underrun\(s.underruns == 1 ? "" : "s")"
             out.append(timing)
-            for d in s.dropouts.prefix(10) { out.append("    " + dropout(d)) }
+            for d in s.dropouts.prefix(10) { out.append("    " + dropout(d, sdu: sdu)) }
             if s.dropoutCount > 10 { out.append("    … \(s.dropoutCount - 10) more dropouts") }
             if let l = s.level {
                 var line = "  level: RMS \(dB(l.rms)), peak \(dB(Double(l.peak) / 32768)), \(l.clipped) clipped samples"

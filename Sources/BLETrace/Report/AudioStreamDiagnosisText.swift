@@ -44,13 +44,13 @@ extension DiagnosisText {
             if d.facts.limit != nil { s += " On a sniffer's capture the packets may have been sent and missed by the sniffer." }
             return s
         case let .decodeErrors(_, _, _, _, iso)? where iso:
-            return "The SDUs held LC3 frames the decoder refused, or were too short for the frames the ASE's configuration puts in them: the sink cannot play them."
+            return "The SDUs held LC3 frames the decoder refused, or were too short for the frames their configuration (the ASE's; for a BIS, the BASE's) puts in them: the sink cannot play them."
         case .decodeErrors?:
             return "The media packets carried bytes that are not valid SBC frames (no syncword where a frame should start, a frame cut short, fewer frames than the payload header declares) or that the decoder refused: the sink cannot play them."
         case .configMismatch?:
             return "The frames' own headers (sampling rate, channel mode, blocks, subbands, allocation, bitpool) are not what AVDTP Set Configuration agreed: a sink that trusts the negotiation may decode them wrongly or drop them."
         case .lc3Mismatch?:
-            return "The SDUs' length is not the octets per codec frame × channels × codec frame blocks per SDU the ASE's Codec Configured state agreed: a sink that trusts the configuration splits them into the wrong frames or drops them."
+            return "The SDUs' length is not the octets per codec frame × channels × codec frame blocks per SDU the ASE's Codec Configured state (for a BIS, the broadcast's BASE) agreed: a sink that trusts the configuration splits them into the wrong frames or drops them."
         case .silent?:
             return "Every decoded sample was digital silence: the stream ran but carried no sound (nothing was playing, the source was muted, or the audio path fed zeros)."
         case nil:
@@ -63,7 +63,7 @@ extension DiagnosisText {
         case .dropouts?: return "Look at the radio around the gaps (interference, Wi-Fi coexistence, distance) and at the source's scheduling; `bletrace audio FILE --stream N -o out.wav` lets you hear them."
         case .decodeErrors?: return "Check the source's encoder and packetisation at the records named; compare with the frames before and after."
         case .configMismatch?: return "Make the encoder use the configuration Set Configuration chose, or reconfigure the stream before changing it."
-        case .lc3Mismatch?: return "Make the encoder use the octets per frame, channel allocation and blocks per SDU of the ASE's configuration, or reconfigure the ASE first."
+        case .lc3Mismatch?: return "Make the encoder use the octets per frame, channel allocation and blocks per SDU of the ASE's configuration (for a BIS, the BASE's), or reconfigure the ASE first."
         case .silent?: return "Check that the source was playing and unmuted, and that its audio routing reached the Bluetooth encoder."
         case nil: return ""
         }

@@ -10,6 +10,10 @@ extension AudioRender {
     }
 
     static func isoSource(_ l: LC3Stream?, handle: UInt16, sent: Bool, connection: Int?) -> String {
+        if let bis = l?.bis {
+            return "BIS \(bis)" + (l?.big.map { " of BIG \($0)" } ?? "") + ", handle \(Hex.hex(handle, width: 4)), \(sent ? "sent" : "received")"
+                + (connection.map { ", connection #\($0)" } ?? "")
+        }
         var t = "CIS handle \(Hex.hex(handle, width: 4)), \(sent ? "sent" : "received")" + (connection.map { ", connection #\($0)" } ?? "")
         if let l, let a = l.ase, let sink = l.sink { t += ", \(sink ? "Sink" : "Source") ASE \(a)" }
         return t
@@ -21,7 +25,8 @@ extension AudioRender {
         if let c = l.negotiated {
             out.append("  negotiated: \(configuration(c))" + (l.negotiatedRecord.map { " (#\($0))" } ?? ""))
         } else {
-            out.append("  negotiated: no LC3 configuration found for this CIS direction (not decoded)")
+            out.append(l.bis == nil ? "  negotiated: no LC3 configuration found for this CIS direction (not decoded)"
+                                    : "  negotiated: no LC3 configuration for this BIS in a BASE (not decoded)")
         }
         if let n = l.foundLength { out.append("  in SDUs:    \(n) bytes" + (l.foundRecord.map { " (#\($0))" } ?? "")) }
         if l.mismatchedSDUs > 0 {
@@ -39,6 +44,8 @@ extension AudioRender {
         var o = Fields()
         if let a = l.ase { o.add("ase", Int(a)) }
         if let sink = l.sink { o.add("ase_direction", sink ? "sink" : "source") }
+        if let b = l.big { o.add("big", Int(b)) }
+        if let b = l.bis { o.add("bis", Int(b)) }
         if let c = l.negotiated {
             var n = Fields()
             n.add("sampling_rate", c.sampleRate)

@@ -11,7 +11,7 @@ extension AudioRender {
         case .muLaw: return "µ-law 8 kHz"
         case .aLaw: return "A-law 8 kHz"
         case .msbc: return "mSBC 16 kHz"
-        case .cvsd: return "CVSD bits (not decoded)"
+        case .cvsd: return "CVSD bits 8 kHz"
         case .lc3: return "LC3-SWB (not decoded)"
         case .transparent: return "transparent data"
         case let .other(c): return "coding format \(Hex.hex(c, width: 2)) (not decoded)"
