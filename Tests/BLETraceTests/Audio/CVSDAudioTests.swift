@@ -132,7 +132,7 @@ struct CVSDDecoderTests {
     /// Random bytes in chunks of random length: one sample a byte, no trap, the state carried across chunks
     /// (two chunkings of the same bytes give the same samples).
     @Test func randomBytesNeverTrap() {
-        var g = SystemRandomNumberGenerator()
+        var g = SeededGenerator(seed: 0x5EED_0003)
         let bytes = (0..<50_000).map { _ in UInt8.random(in: 0...255, using: &g) }
         var d = CVSDDecoder()
         var out: [Int16] = []
@@ -157,7 +157,7 @@ struct CVSDDecoderTests {
         n.airMode = 0x03
         n.hfpCodec = 1
         audio.setups.byHandle[0x0104] = n
-        var g = SystemRandomNumberGenerator()
+        var g = SeededGenerator(seed: 0x5EED_0003)
         var bytes = 0, noData = 0
         for i in 0..<2000 {
             let status = i == 0 ? 0 : UInt16.random(in: 0...3, using: &g)
