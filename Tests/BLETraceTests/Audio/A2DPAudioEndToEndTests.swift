@@ -24,12 +24,13 @@ enum AudioFixtures {
         var packets: Int
     }
 
-    /// Runs the generator with `args` into a temporary capture.
-    static func generate(_ args: [String]) throws -> Planted {
-        let path = NSTemporaryDirectory() + "bletrace-audio-" + UUID().uuidString + ".btsnoop"
+    /// Runs `scripts/<script>` with a new temporary capture path and `args`; returns the path and what the
+    /// generator planted (the JSON it prints).
+    static func run(_ script: String, _ args: [String], prefix: String) throws -> (path: String, planted: [String: Any]) {
+        let path = NSTemporaryDirectory() + prefix + UUID().uuidString + ".btsnoop"
         let p = Process()
         p.executableURL = URL(fileURLWithPath: python ?? "/usr/bin/python3")
-        p.arguments = [TestSupport.packageRoot.appendingPathComponent("scripts/gen-a2dp-sbc.py").path, path] + args
+        p.arguments = [TestSupport.packageRoot.appendingPathComponent("scripts/" + script).path, path] + args
         var env = ProcessInfo.processInfo.environment
         env["PATH"] = (env["PATH"].map { $0 + ":" } ?? "") + "/usr/bin:/usr/local/bin"
         p.environment = env
@@ -41,6 +42,12 @@ enum AudioFixtures {
         guard p.terminationStatus == 0, let j = try JSONSerialization.jsonObject(with: data) as? [String: Any] else {
             throw GenerationFailed()
         }
+        return (path, j)
+    }
+
+    /// Runs the SBC generator with `args` into a temporary capture.
+    static func generate(_ args: [String]) throws -> Planted {
+        let (path, j) = try run("gen-a2dp-sbc.py", args, prefix: "bletrace-audio-")
         let stalls = (j["stalls"] as? [[String: Int]] ?? []).map { ($0["sequence"] ?? 0, $0["record"] ?? 0, $0["ms"] ?? 0) }
         return Planted(path: path, lost: j["lost"] as? [Int] ?? [], lostRecordsAfter: (j["lost_records_after"] as? [Int?] ?? []).compactMap { $0 },
                        stalls: stalls, stray: j["stray"] as? [Int] ?? [], packets: j["packets"] as? Int ?? 0)

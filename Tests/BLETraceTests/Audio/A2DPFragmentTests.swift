@@ -8,20 +8,7 @@ import Testing
 @Suite("A2DP audio: fragmented SBC frames", .serialized)
 struct A2DPFragmentTests {
     static func generate(_ args: [String]) throws -> (path: String, planted: [String: Any]) {
-        let path = NSTemporaryDirectory() + "bletrace-frag-" + UUID().uuidString + ".btsnoop"
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: AudioFixtures.python ?? "/usr/bin/python3")
-        p.arguments = [TestSupport.packageRoot.appendingPathComponent("scripts/gen-a2dp-sbc.py").path, path] + args
-        var env = ProcessInfo.processInfo.environment
-        env["PATH"] = (env["PATH"].map { $0 + ":" } ?? "") + "/usr/bin:/usr/local/bin"
-        p.environment = env
-        let out = Pipe()
-        p.standardOutput = out
-        try p.run()
-        let data = out.fileHandleForReading.readDataToEndOfFile()
-        p.waitUntilExit()
-        try #require(p.terminationStatus == 0)
-        return (path, try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any]))
+        try AudioFixtures.run("gen-a2dp-sbc.py", args, prefix: "bletrace-frag-")
     }
 
     @Test("each frame in 3 packets: every whole frame decoded, the tone; lost fragments cost their frames, at their records",

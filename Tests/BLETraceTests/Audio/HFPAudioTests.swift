@@ -11,22 +11,7 @@ enum SCOFixtures {
 
     /// Runs the generator with `args`; returns the capture's path and what it planted.
     static func generate(_ args: [String]) throws -> (path: String, planted: [String: Any]) {
-        let path = NSTemporaryDirectory() + "bletrace-sco-" + UUID().uuidString + ".btsnoop"
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: AudioFixtures.python ?? "/usr/bin/python3")
-        p.arguments = [TestSupport.packageRoot.appendingPathComponent("scripts/gen-hfp-sco.py").path, path] + args
-        var env = ProcessInfo.processInfo.environment
-        env["PATH"] = (env["PATH"].map { $0 + ":" } ?? "") + "/usr/bin:/usr/local/bin"
-        p.environment = env
-        let out = Pipe()
-        p.standardOutput = out
-        try p.run()
-        let data = out.fileHandleForReading.readDataToEndOfFile()
-        p.waitUntilExit()
-        guard p.terminationStatus == 0, let j = try JSONSerialization.jsonObject(with: data) as? [String: Any] else {
-            throw AudioFixtures.GenerationFailed()
-        }
-        return (path, j)
+        try AudioFixtures.run("gen-hfp-sco.py", args, prefix: "bletrace-sco-")
     }
 
     static func records(_ planted: [String: Any], _ key: String, _ field: String = "record") -> [Int] {

@@ -111,27 +111,13 @@ struct LC3AudioTests {
 struct LC3GeneratedTests {
     static var available: Bool { AudioFixtures.python != nil && (try? LC3Library.shared.get()) != nil }
 
-    @Test("the gap at the dropped SDU, the lost SDU at its record, the short SDU a mismatch", .enabled(if: available))
-    func plantedGaps() throws {
-        let path = NSTemporaryDirectory() + "bletrace-lc3gen-" + UUID().uuidString + ".btsnoop"
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: AudioFixtures.python ?? "/usr/bin/python3")
-        p.arguments = [TestSupport.packageRoot.appendingPathComponent("scripts/gen-lc3-iso.py").path, path,
-                       "--drop", "30", "--lost", "50", "--truncate", "70"]
-        let out = Pipe()
-        p.standardOutput = out
-        try p.run()
-        let data = out.fileHandleForReading.readDataToEndOfFile()
-        p.waitUntilExit()
-        try #require(p.terminationStatus == 0)
-        let g = try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any])
+    /// What `gen-lc3-iso.py --drop 30 --lost 50 --truncate 70` planted, found where it was put and nothing else:
+    /// the dropped SDU at the packet after it, the lost one at its record, the short one a mismatch and a decode
+    /// error, silence in the WAV at both gaps.
+    static func expectPlanted(_ s: AudioStream, _ wav: WAV, _ g: [String: Any]) throws {
         let dropped = try #require((g["dropped"] as? [[String: Any]])?.first)
         let lost = try #require((g["lost"] as? [[String: Any]])?.first?["record"] as? Int)
         let truncated = try #require((g["truncated"] as? [String: Any])?["record"] as? Int)
-        let (r, wav) = try AudioFixtures.decode(path)
-        #expect(r.streams.count == 1 && r.failures.isEmpty)
-        let s = try #require(r.streams.first)
-        #expect(s.lc3?.negotiatedRecord == g["codec_record"] as? Int && s.lc3?.ase == 1 && s.lc3?.sink == true)
         #expect(s.packets == 99 && s.lostPackets == 1 && s.lc3?.lostSDUs == 1 && s.underruns == 0 && s.dropoutCount == 2)
         let gap = try #require(s.dropouts.first)
         #expect(gap.kind == .lost(packets: 1) && gap.record == dropped["record"] as? Int && gap.previousRecord == dropped["previous_record"] as? Int)
@@ -141,6 +127,16 @@ struct LC3GeneratedTests {
         #expect(s.lc3?.mismatchRecords == [truncated] && s.errorRecords.map(\.record) == [truncated] && s.decodeErrors == 1)
         #expect(s.decodedFrames == 97 && wav.samples.count == 100 * 480 && s.gapSamples == 2 * 480)
         #expect(wav.samples[(300 * 48)..<(310 * 48)].allSatisfy { $0 == 0 } && wav.samples[(500 * 48)..<(510 * 48)].allSatisfy { $0 == 0 })
+    }
+
+    @Test("the gap at the dropped SDU, the lost SDU at its record, the short SDU a mismatch", .enabled(if: available))
+    func plantedGaps() throws {
+        let (path, g) = try AudioFixtures.run("gen-lc3-iso.py", ["--drop", "30", "--lost", "50", "--truncate", "70"], prefix: "bletrace-lc3gen-")
+        let (r, wav) = try AudioFixtures.decode(path)
+        #expect(r.streams.count == 1 && r.failures.isEmpty)
+        let s = try #require(r.streams.first)
+        #expect(s.lc3?.negotiatedRecord == g["codec_record"] as? Int && s.lc3?.ase == 1 && s.lc3?.sink == true)
+        try Self.expectPlanted(s, wav, g)
         let x = wav.channel(0, from: 960, count: 300 * 48 - 960)
         let z = try #require(WAV.crossings(x, rate: 48_000))
         #expect(abs(z - 440) <= 8.8, "\(z) Hz")

@@ -12,17 +12,7 @@ struct LC3BroadcastTests {
     static var available: Bool { LC3GeneratedTests.available }
 
     static func generate(_ args: [String]) throws -> (path: String, planted: [String: Any]) {
-        let path = NSTemporaryDirectory() + "bletrace-bis-" + UUID().uuidString + ".btsnoop"
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: AudioFixtures.python ?? "/usr/bin/python3")
-        p.arguments = [TestSupport.packageRoot.appendingPathComponent("scripts/gen-lc3-iso.py").path, path, "--broadcast"] + args
-        let out = Pipe()
-        p.standardOutput = out
-        try p.run()
-        let data = out.fileHandleForReading.readDataToEndOfFile()
-        p.waitUntilExit()
-        try #require(p.terminationStatus == 0)
-        return (path, try #require(try JSONSerialization.jsonObject(with: data) as? [String: Any]))
+        try AudioFixtures.run("gen-lc3-iso.py", ["--broadcast"] + args, prefix: "bletrace-bis-")
     }
 
     /// `bletrace audio` with stream `n` written to a WAV file.
@@ -62,24 +52,14 @@ struct LC3BroadcastTests {
         let z1 = try #require(WAV.crossings(wav1.channel(0, from: 960, count: 47_000), rate: 48_000))
         #expect(abs(z1 - 440) <= 8.8, "BIS 1: \(z1) Hz")
         // BIS 2: the dropped SDU found at the packet after it, the lost one at its record, the short one a mismatch.
-        let dropped = try #require((g["dropped"] as? [[String: Any]])?.first)
-        let lost = try #require((g["lost"] as? [[String: Any]])?.first?["record"] as? Int)
-        let truncated = try #require((g["truncated"] as? [String: Any])?["record"] as? Int)
-        #expect(s2.packets == 99 && s2.lostPackets == 1 && s2.lc3?.lostSDUs == 1 && s2.underruns == 0 && s2.dropoutCount == 2)
-        let gap = try #require(s2.dropouts.first)
-        #expect(gap.kind == .lost(packets: 1) && gap.record == dropped["record"] as? Int && gap.previousRecord == dropped["previous_record"] as? Int)
-        #expect(gap.positionMicros == 300_000 && gap.durationMicros == 10_000)
-        let flagged = try #require(s2.dropouts.last)
-        #expect(flagged.kind == .erroneous(status: 2, packets: 1) && flagged.record == lost && flagged.positionMicros == 500_000)
-        #expect(s2.lc3?.mismatchRecords == [truncated] && s2.errorRecords.map(\.record) == [truncated] && s2.decodeErrors == 1)
-        #expect(s2.decodedFrames == 97 && wav2.samples.count == 100 * 480 && s2.gapSamples == 2 * 480)
-        #expect(wav2.samples[(300 * 48)..<(310 * 48)].allSatisfy { $0 == 0 } && wav2.samples[(500 * 48)..<(510 * 48)].allSatisfy { $0 == 0 })
+        try LC3GeneratedTests.expectPlanted(s2, wav2, g)
         let x = wav2.channel(0, from: 960, count: 300 * 48 - 960)
         let z2 = try #require(WAV.crossings(x, rate: 48_000))
         #expect(abs(z2 - 660) <= 13.2 && abs(WAV.dominant(x, rate: 48_000) - 660) <= 13.2, "BIS 2: \(z2) Hz")
         // The text counts SDUs and LC3 frames, not packets, and names each BIS.
         let text = AudioRender.lines(r.streams, unavailable: nil)
-        let gapRecord = try #require(dropped["record"] as? Int)
+        let gapRecord = try #require((g["dropped"] as? [[String: Any]])?.first?["record"] as? Int)
+        let lost = try #require((g["lost"] as? [[String: Any]])?.first?["record"] as? Int)
         #expect(text.first == "stream 1: BIS 1 of BIG 0, handle 0x0010, received, connection #1, records #\(s1.firstRecord)–#\(s1.lastRecord)")
         #expect(text.contains("  99 SDUs, 98 LC3 frames, 97 decoded, 1.000000 s of audio"))
         #expect(text.contains("    1 SDU missing from the ISO sequence before #\(gapRecord) at 0.300000 s into the stream, 10.0 ms"))
