@@ -77,6 +77,23 @@ def att(c, acl, pdu, received):
     return c.acl(acl, 0x0004, pdu, received=received)
 
 
+def send_sdu(c, planted, handle, i, frame, lost, truncate, received, advance_us):
+    """ISO data packet with SDU `i` on `handle`, or what the run plants in its place (a lost SDU: status 2, no
+    data; the truncated one: half its frame), noted in `planted`; returns its record."""
+    status, data = (2, b"") if i in lost else (0, frame[: len(frame) // 2] if i == truncate else frame)
+    load = struct.pack("<HH", i & 0xFFFF, len(data) | (status << 14)) + data
+    r = c.add(b"\x05" + struct.pack("<HH", handle | 0x2000, len(load)) + load, received, False, advance_us=advance_us)
+    planted["records"].append(r)
+    for d in planted["dropped"]:
+        if d.get("record") is None and d["sdu"] < i:
+            d["record"] = r
+    if i in lost:
+        planted["lost"].append({"sdu": i, "record": r})
+    if i == truncate:
+        planted["truncated"] = {"sdu": i, "record": r}
+    return r
+
+
 def story(c, args, acl, cis_handle, peer):
     """The connection, discovery, the ASE's states and the CIS set up; returns the Codec Configured record."""
     rate_code = {8000: 1, 16000: 3, 24000: 5, 32000: 6, 44100: 7, 48000: 8}[args.rate]
@@ -154,18 +171,7 @@ def broadcast(args, drop, lost):
             planted["dropped"].append({"sdu": i, "previous_record": previous})
             continue
         f = frames[1][i]
-        status, data = (2, b"") if i in lost else (0, f[: len(f) // 2] if i == args.truncate else f)
-        load = struct.pack("<HH", i & 0xFFFF, len(data) | (status << 14)) + data
-        r = c.add(b"\x05" + struct.pack("<HH", bis_handles[1] | 0x2000, len(load)) + load, True, False, advance_us=100)
-        planted["records"].append(r)
-        for d in planted["dropped"]:
-            if d.get("record") is None and d["sdu"] < i:
-                d["record"] = r
-        if i in lost:
-            planted["lost"].append({"sdu": i, "record": r})
-        if i == args.truncate:
-            planted["truncated"] = {"sdu": i, "record": r}
-        previous = r
+        previous = send_sdu(c, planted, bis_handles[1], i, f, lost, args.truncate, True, 100)
     c.command(0x206C, bytes([0x00]))                                   # LE BIG Terminate Sync: BIG 0
     c.event(0x0E, bytes([1, 0x6C, 0x20, 0x00, 0x00]))
     c.write(args.out)
@@ -204,18 +210,7 @@ def main():
         if i in drop:
             planted["dropped"].append({"sdu": i, "previous_record": previous})
             continue
-        status, data = (2, b"") if i in lost else (0, f[: len(f) // 2] if i == args.truncate else f)
-        load = struct.pack("<HH", i & 0xFFFF, len(data) | (status << 14)) + data
-        r = c.add(b"\x05" + struct.pack("<HH", cis_handle | 0x2000, len(load)) + load, False, False, advance_us=at - c.t)
-        planted["records"].append(r)
-        for d in planted["dropped"]:
-            if d.get("record") is None and d["sdu"] < i:
-                d["record"] = r
-        if i in lost:
-            planted["lost"].append({"sdu": i, "record": r})
-        if i == args.truncate:
-            planted["truncated"] = {"sdu": i, "record": r}
-        previous = r
+        previous = send_sdu(c, planted, cis_handle, i, f, lost, args.truncate, False, at - c.t)
     c.event(0x05, bytes([0x00]) + struct.pack("<H", cis_handle) + bytes([0x16]))
     c.write(args.out)
     print(json.dumps(planted))
