@@ -55,10 +55,7 @@ extension ATTLayer {
         }
         var slot = knownSlot(serverKey, state, peerIsServer: peerIsServer)
         if let r = request, pdu.opcode != 0x01 {
-            if slot == nil {
-                slot = serverSlot(serverKey)
-                if peerIsServer, let slot { state.peerKey?.slot = slot }
-            }
+            if slot == nil { slot = madeSlot(serverKey, state, peerIsServer: peerIsServer) }
             // Past `maxDatabases` a server's discovery is not kept.
             if let s = slot, servers[s].ingest(request: r.pdu, response: pdu) {
                 generation += 1

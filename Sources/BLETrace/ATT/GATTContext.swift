@@ -30,6 +30,13 @@ extension ATTLayer {
         return s
     }
 
+    /// `serverSlot`, made now if need be, and remembered in the connection's state when the peer is the server.
+    func madeSlot(_ key: String, _ state: ConnState, peerIsServer: Bool) -> Int? {
+        let s = serverSlot(key)
+        if peerIsServer, let s { state.peerKey?.slot = s }
+        return s
+    }
+
     /// The database of `key`, when the capture has one for it.
     public func database(stored key: String) -> GATTDatabase? {
         serverSlots[key].map { servers[$0] }
@@ -128,10 +135,7 @@ extension ATTLayer {
         }
 
         mutating func lookUp(_ h: UInt16) -> GATTLocationRef {
-            if slot == nil {
-                slot = layer.serverSlot(serverKey)
-                if peerIsServer, let slot { state.peerKey?.slot = slot }
-            }
+            if slot == nil { slot = layer.madeSlot(serverKey, state, peerIsServer: peerIsServer) }
             guard let s = slot else { return .unknown }
             if layer.servers[s].isEmpty, let fallback = layer.fallback(serverKey), layer.fallbacks[fallback] != nil {
                 return layer.fallbacks[fallback]!.locateRef(h)

@@ -203,7 +203,12 @@ extension A2DPAudio {
             s.frames += c.channels
             s.positionSamples += samples
             guard st.decoders.count == c.channels else { continue }
-            st.pcm = [Int16](repeating: 0, count: samples * c.channels)
+            // One buffer for the stream, zeroed for each block (no allocation per frame).
+            if st.pcm.count == samples * c.channels {
+                st.pcm.withUnsafeMutableBufferPointer { $0.update(repeating: 0) }
+            } else {
+                st.pcm = [Int16](repeating: 0, count: samples * c.channels)
+            }
             var ok = true
             for (ch, decoder) in st.decoders.enumerated() {
                 let start = bytes.startIndex + (block * c.channels + ch) * c.octetsPerFrame
