@@ -18,17 +18,12 @@ public struct BLEUUID: Hashable, Sendable, Comparable, CustomStringConvertible {
 
     /// From 2, 4 or 16 bytes in little-endian (wire) order.
     public init?(littleEndian bytes: ArraySlice<UInt8>) {
+        var c = ByteCursor(bytes)
         switch bytes.count {
-        case 2: self.init(UInt16(bytes[bytes.startIndex]) | UInt16(bytes[bytes.startIndex + 1]) << 8)
-        case 4:
-            var v: UInt32 = 0
-            for (i, b) in bytes.enumerated() { v |= UInt32(b) << (8 * UInt32(i)) }
-            self.init(v)
+        case 2: guard let v = try? c.u16le() else { return nil }; self.init(v)
+        case 4: guard let v = try? c.u32le() else { return nil }; self.init(v)
         case 16:
-            var lo: UInt64 = 0, hi: UInt64 = 0
-            for (i, b) in bytes.enumerated() {
-                if i < 8 { lo |= UInt64(b) << (8 * UInt64(i)) } else { hi |= UInt64(b) << (8 * UInt64(i - 8)) }
-            }
+            guard let lo = try? c.u64le(), let hi = try? c.u64le() else { return nil }
             self.init(high: hi, low: lo)
         default: return nil
         }

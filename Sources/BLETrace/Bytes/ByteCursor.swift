@@ -43,6 +43,14 @@ public struct ByteCursor {
         }
     }
 
+    /// The `T` at the cursor, as its bytes lie in memory, after `need` has checked that they are all there: one
+    /// unaligned load instead of a bounds-checked subscript per byte.
+    @inlinable @inline(__always) func load<T: FixedWidthInteger>(_: T.Type) throws -> T {
+        try need(MemoryLayout<T>.size)
+        let at = index - bytes.startIndex
+        return bytes.withUnsafeBytes { $0.loadUnaligned(fromByteOffset: at, as: T.self) }
+    }
+
     @inlinable public mutating func u8() throws -> UInt8 {
         try need(1)
         let v = bytes[index]
@@ -55,15 +63,13 @@ public struct ByteCursor {
     }
 
     @inlinable public mutating func u16le() throws -> UInt16 {
-        try need(2)
-        let v = UInt16(bytes[index]) | UInt16(bytes[index + 1]) << 8
+        let v = UInt16(littleEndian: try load(UInt16.self))
         index += 2
         return v
     }
 
     @inlinable public mutating func u16be() throws -> UInt16 {
-        try need(2)
-        let v = UInt16(bytes[index]) << 8 | UInt16(bytes[index + 1])
+        let v = UInt16(bigEndian: try load(UInt16.self))
         index += 2
         return v
     }
@@ -76,33 +82,25 @@ public struct ByteCursor {
     }
 
     @inlinable public mutating func u32le() throws -> UInt32 {
-        try need(4)
-        var v: UInt32 = 0
-        for i in 0..<4 { v |= UInt32(bytes[index + i]) << (8 * UInt32(i)) }
+        let v = UInt32(littleEndian: try load(UInt32.self))
         index += 4
         return v
     }
 
     @inlinable public mutating func u32be() throws -> UInt32 {
-        try need(4)
-        var v: UInt32 = 0
-        for i in 0..<4 { v = v << 8 | UInt32(bytes[index + i]) }
+        let v = UInt32(bigEndian: try load(UInt32.self))
         index += 4
         return v
     }
 
     @inlinable public mutating func u64le() throws -> UInt64 {
-        try need(8)
-        var v: UInt64 = 0
-        for i in 0..<8 { v |= UInt64(bytes[index + i]) << (8 * UInt64(i)) }
+        let v = UInt64(littleEndian: try load(UInt64.self))
         index += 8
         return v
     }
 
     @inlinable public mutating func u64be() throws -> UInt64 {
-        try need(8)
-        var v: UInt64 = 0
-        for i in 0..<8 { v = v << 8 | UInt64(bytes[index + i]) }
+        let v = UInt64(bigEndian: try load(UInt64.self))
         index += 8
         return v
     }

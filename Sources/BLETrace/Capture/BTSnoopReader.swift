@@ -38,12 +38,12 @@ public final class BTSnoopReader: RecordReader {
             throw CaptureError.truncated(record: recordNumber, offset: recordOffset,
                                          reason: "record header needs 24 bytes, file has \(input.available) left" + input.sourceNote)
         }
-        var h = ByteCursor(input.take(24))
-        let originalLength = Int(try h.u32be())
-        let includedLength = Int(try h.u32be())
-        let flags = try h.u32be()
-        _ = try h.u32be() // cumulative drops
-        let ts = try h.u64be()
+        // Original length, included length, flags, cumulative drops (not used), timestamp: read in place.
+        let originalLength = Int(input.bigEndian(at: 0, as: UInt32.self))
+        let includedLength = Int(input.bigEndian(at: 4, as: UInt32.self))
+        let flags = input.bigEndian(at: 8, as: UInt32.self)
+        let ts = input.bigEndian(at: 16, as: UInt64.self)
+        input.skip(24)
         guard includedLength <= 0x0100_0000 else {
             throw CaptureError.truncated(record: recordNumber, offset: recordOffset,
                                          reason: "included length \(includedLength) is implausible")

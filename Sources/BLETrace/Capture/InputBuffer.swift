@@ -147,6 +147,20 @@ public final class InputBuffer {
         return s
     }
 
+    /// The big-endian `T` `offset` bytes past the next unread byte, within what `ensure` has made available
+    /// (a record header read in place, without a slice or a cursor).
+    @inline(__always) public func bigEndian<T: FixedWidthInteger>(at offset: Int, as: T.Type) -> T {
+        precondition(offset >= 0 && offset + MemoryLayout<T>.size <= end - start, "read beyond ensure")
+        let at = start + offset
+        return T(bigEndian: buffer.withUnsafeBytes { $0.loadUnaligned(fromByteOffset: at, as: T.self) })
+    }
+
+    /// Consumes `n` bytes (which `ensure` has made available) without looking at them.
+    @inline(__always) public func skip(_ n: Int) {
+        precondition(n >= 0 && n <= end - start, "skip beyond ensure")
+        start += n
+    }
+
     /// Peeks at up to `n` bytes without consuming them.
     public func peek(_ n: Int) throws -> ArraySlice<UInt8> {
         _ = try ensure(n)
