@@ -35,12 +35,12 @@ extension ATTLayer {
         let serverKey = peerIsServer ? ATTLayer.deviceKey(connection, state) : "local"
 
         // Transactions.
-        let request = transaction(pdu, &a, connection: connection.id, bearer: bearer, peerIsServer: peerIsServer,
+        let request: ATTPDU? = transaction(pdu, &a, state: state, bearer: bearer, peerIsServer: peerIsServer,
                                   record: e.record, time: e.timestamp, sniffed: e.radio != nil)
 
         // The handle the PDU is about: its own, or its request's.
         var handle = pdu.handle
-        if handle == nil, let r = request, op != 0x01 { handle = r.handle }
+        if handle == nil, op != 0x01 { handle = request?.handle }
         a.handle = handle
 
         // MTU and discovery.
@@ -57,7 +57,7 @@ extension ATTLayer {
         if let r = request, pdu.opcode != 0x01 {
             if slot == nil { slot = madeSlot(serverKey, state, peerIsServer: peerIsServer) }
             // Past `maxDatabases` a server's discovery is not kept.
-            if let s = slot, servers[s].ingest(request: r.pdu, response: pdu) {
+            if let s = slot, servers[s].ingest(request: r, response: pdu) {
                 generation += 1
                 if !early.isEmpty { resolveEarly(serverKey) }
             }
@@ -69,12 +69,12 @@ extension ATTLayer {
         var ctx = DescribeContext(layer: self, serverKey: serverKey, slot: slot, state: state, peerIsServer: peerIsServer)
         let values = ValueSite(connection: connection.id, device: serverKey, record: e.record, time: e.timestamp, opcode: op,
                                fromClient: client, state: state.values)
-        locateAndDissect(pdu, request: request?.pdu, into: &a, ctx: &ctx, values: values)
+        locateAndDissect(pdu, request: request, into: &a, ctx: &ctx, values: values)
         if case let .errorResponse(_, _, code) = pdu, let d = a.decoded, let name = ATTLayer.serviceErrorName(d),
            name != ATTNames.error(code) {
             serviceErrorNames[code] = name
         }
-        longValues(pdu, request: request?.pdu, into: &a, state: state, peerIsServer: peerIsServer, ctx: &ctx, values: values)
+        longValues(pdu, request: request, into: &a, state: state, peerIsServer: peerIsServer, ctx: &ctx, values: values)
         e.body = .att(a)
     }
 
@@ -104,7 +104,7 @@ extension ATTLayer {
         case let .readResponse(v):
             if let x = a.handle {
                 a.decoded = dissectValue(v, location: ctx.locate(x), handle: x, site: values)
-                if v.count < ctx.state.mtu - 1 { learnLength(ctx.serverKey, x, v.count) }
+                if v.count < ctx.state.mtu - 1 { learnLength(ctx.slot, x, v.count) }
             }
         case let .readMultipleRequest(hs), let .readMultipleVariableRequest(hs):
             a.extra = ATTExtra(entries: hs.prefix(8).map { ATTEntryFacts(handle: $0, location: ctx.locate($0)) })

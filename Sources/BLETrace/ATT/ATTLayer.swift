@@ -20,7 +20,7 @@ public final class ATTLayer: ChannelDecoder, AnalysisLayer {
     @exclusivity(unchecked) var localSlot: Int?
 
 
-    @exclusivity(unchecked) var pending: [PendingKey: Pending] = [:]
+    /// When the earliest pending request (kept in its connection's `ConnState.pending`) times out.
     @exclusivity(unchecked) var nextDeadline: Int64 = .max
     /// The last record where time went backwards: requests pending across it are not timed out by the clock
     /// (a timeout across it is not known to be one).
@@ -32,6 +32,16 @@ public final class ATTLayer: ChannelDecoder, AnalysisLayer {
         @exclusivity(unchecked) var serverMTU: UInt16?
         @exclusivity(unchecked) var mtuRecord: Int?
         @exclusivity(unchecked) var pdus = 0
+        /// The requests and indications waiting for their answers, at most one per bearer, side and kind.
+        @exclusivity(unchecked) var pending: [(key: PendingKey, request: Pending)] = []
+        func pendingIndex(_ key: PendingKey) -> Int? {
+            var i = 0
+            while i < pending.count {
+                if pending[i].key == key { return i }
+                i += 1
+            }
+            return nil
+        }
         /// Read Blob reassembly: handle and bytes so far, per server side.
         @exclusivity(unchecked) var blob: [Bool: (handle: UInt16, bytes: [UInt8])] = [:]
         /// Queued Prepare Write Requests, per server side.
@@ -87,8 +97,8 @@ public final class ATTLayer: ChannelDecoder, AnalysisLayer {
 
     /// Values sent before discovery named their handles, per server (`EarlyValues.swift`), and those named since.
     @exclusivity(unchecked) var early: [String: [EarlyValue]] = [:]
-    /// Lengths of whole values read, per server and handle: how a Read Multiple Response is split.
-    @exclusivity(unchecked) var valueLengths: [String: [UInt16: Int]] = [:]
+    /// Lengths of whole values read, per server slot and handle: how a Read Multiple Response is split.
+    @exclusivity(unchecked) var valueLengths: [[UInt16: Int]] = []
     @exclusivity(unchecked) var earlyNamed: [EarlyValueNamed] = []
     @exclusivity(unchecked) var earlyNamedCount = 0
 

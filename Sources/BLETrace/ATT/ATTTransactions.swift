@@ -1,8 +1,9 @@
 /// ATT transactions (Core 5.4 Vol 3 Part F 3.3): pending requests and indications per bearer, responses
 /// linked to them, timeouts, and what is left unanswered when a request is replaced or the connection ends.
 extension ATTLayer {
-    struct PendingKey: Hashable {
-        var connection: Int
+    /// Which transaction a PDU belongs to on its connection (Core 5.4 Vol 3 Part F 3.3.2: one request and one
+    /// indication outstanding per bearer and direction).
+    struct PendingKey: Equatable {
         var bearer: UInt16
         var peerIsServer: Bool
         var indication: Bool
@@ -12,55 +13,44 @@ extension ATTLayer {
         var record: Int
         var time: Timestamp
         var pdu: ATTPDU
-        var handle: UInt16?
     }
 
-    /// Links a response to its pending request (returned) and holds a request until its response; flags
-    /// what answers nothing and what a new request leaves unanswered.
-    func transaction(_ pdu: ATTPDU, _ a: inout ATTEvent, connection: Int, bearer: UInt16, peerIsServer: Bool,
-                     record: Int, time: Timestamp, sniffed: Bool = false) -> Pending? {
+    /// Links a response to its pending request (whose PDU is returned) and holds a request until its response; flags
+    /// what answers nothing and what a new request leaves unanswered. The pending requests live in the
+    /// connection's state: a handful a connection, found by a short scan instead of a hash.
+    func transaction(_ pdu: ATTPDU, _ a: inout ATTEvent, state: ConnState, bearer: UInt16, peerIsServer: Bool,
+                     record: Int, time: Timestamp, sniffed: Bool = false) -> ATTPDU? {
         let op = pdu.opcode
         let isIndication = op == 0x1D || op == 0x1E
-        var key = PendingKey(connection: connection, bearer: bearer, peerIsServer: peerIsServer, indication: isIndication)
-        if sniffed && (ATTNames.isResponse(op) || op == 0x1E), pending[key].map({ !ATTLayer.answers(pdu, $0.pdu) }) ?? true {
+        var key = PendingKey(bearer: bearer, peerIsServer: peerIsServer, indication: isIndication)
+        if sniffed && (ATTNames.isResponse(op) || op == 0x1E),
+           state.pendingIndex(key).map({ !ATTLayer.answers(pdu, state.pending[$0].request.pdu) }) ?? true {
             // A sniffer watches two devices from outside and may give a packet the wrong side: a response that
             // answers the request pending from the other side is that request's.
             var other = key
             other.peerIsServer.toggle()
-            if let p = pending[other], ATTLayer.answers(pdu, p.pdu) { key = other }
+            if let i = state.pendingIndex(other), ATTLayer.answers(pdu, state.pending[i].request.pdu) { key = other }
         }
         if ATTNames.isRequest(op) || op == 0x1D {
-            if let old = pending.removeValue(forKey: key) {
+            let request = Pending(record: record, time: time, pdu: pdu)
+            if let i = state.pendingIndex(key) {
+                let old = state.pending[i].request
+                state.pending[i].request = request
                 flagUnanswered(old, .superseded(by: record, indication: isIndication))
+            } else {
+                state.pending.append((key, request))
             }
-            pending[key] = Pending(record: record, time: time, pdu: pdu, handle: pdu.handle)
             nextDeadline = min(nextDeadline, time.micros + ATTLayer.timeoutMicros)
             pipeline?.hold(record)
         } else if ATTNames.isResponse(op) || op == 0x1E {
-            if let i = pending.index(forKey: key), ATTLayer.answers(pdu, pending.values[i].pdu) {
-                let p = pending.remove(at: i).value
-                // Time that went backwards between the two gives no latency (a negative time is not one).
-                let d = time.micros &- p.time.micros
-                let latency: Int64? = d >= 0 ? d : nil
-                transactions += 1
-                if let l = latency {
-                    timed += 1
-                    latencyTotal += l
-                    latencyMax = max(latencyMax, l)
+            if let i = state.pendingIndex(key) {
+                if ATTLayer.answers(pdu, state.pending[i].request.pdu) {
+                    let p = state.pending.remove(at: i).request
+                    answered(p, by: record, at: time, &a)
+                    return p.pdu
                 }
-                a.request = ATTLink(record: p.record, latencyMicros: latency)
-                let link = ATTLink(record: record, latencyMicros: latency)
-                pipeline?.update(p.record) { req in
-                    guard case var .att(q) = req.body else { return }
-                    req.body = .empty
-                    q.response = link
-                    req.body = .att(q)
-                }
-                pipeline?.release(p.record)
-                return p
-            }
-            if let p = pending[key] {
-                a.unexpected = .mismatch(requestOpcode: p.pdu.opcode, record: p.record)
+                a.unexpected = .mismatch(requestOpcode: state.pending[i].request.pdu.opcode,
+                                         record: state.pending[i].request.record)
             } else {
                 a.unexpected = .nothingPending(indication: isIndication)
             }
@@ -68,6 +58,28 @@ extension ATTLayer {
             if unexpected.count < ATTLayer.maxListed { unexpected.append((record, op)) }
         }
         return nil
+    }
+
+    /// A response (or confirmation) at `record` answers `p`: the latency is counted and each event names the other.
+    func answered(_ p: Pending, by record: Int, at time: Timestamp, _ a: inout ATTEvent) {
+        // Time that went backwards between the two gives no latency (a negative time is not one).
+        let d = time.micros &- p.time.micros
+        let latency: Int64? = d >= 0 ? d : nil
+        transactions += 1
+        if let l = latency {
+            timed += 1
+            latencyTotal += l
+            latencyMax = max(latencyMax, l)
+        }
+        a.request = ATTLink(record: p.record, latencyMicros: latency)
+        let link = ATTLink(record: record, latencyMicros: latency)
+        pipeline?.update(p.record) { req in
+            guard case var .att(q) = req.body else { return }
+            req.body = .empty
+            q.response = link
+            req.body = .att(q)
+        }
+        pipeline?.release(p.record)
     }
 
     /// True when `response` answers `request` (Core 5.4 Vol 3 Part F 3.4.8: a response's opcode is its
@@ -82,30 +94,29 @@ extension ATTLayer {
 
     func expire(now: Int64) {
         var next: Int64 = .max
-        var expired: [(PendingKey, Pending)] = []
+        var expired: [(ConnState, PendingKey, Pending)] = []
         let backwardsRecord = self.backwardsRecord
-        for (k, p) in pending {
-            if now == .max || (now - p.time.micros >= ATTLayer.timeoutMicros && p.record >= backwardsRecord) {
-                expired.append((k, p))
-            } else if p.record >= backwardsRecord {
-                next = min(next, p.time.micros + ATTLayer.timeoutMicros)
+        for state in conns.values {
+            for (k, p) in state.pending {
+                if now == .max || (now - p.time.micros >= ATTLayer.timeoutMicros && p.record >= backwardsRecord) {
+                    expired.append((state, k, p))
+                } else if p.record >= backwardsRecord {
+                    next = min(next, p.time.micros + ATTLayer.timeoutMicros)
+                }
             }
         }
-        for (k, p) in expired.sorted(by: { $0.1.record < $1.1.record }) {
-            pending[k] = nil
-            if now == .max {
-                flagUnanswered(p, .endOfCapture)
-            } else {
-                flagUnanswered(p, .timeout)
-            }
+        for (state, k, p) in expired.sorted(by: { $0.2.record < $1.2.record }) {
+            if let i = state.pendingIndex(k) { state.pending.remove(at: i) }
+            flagUnanswered(p, now == .max ? .endOfCapture : .timeout)
         }
         nextDeadline = next
     }
 
     func closeConnection(_ id: Int) {
-        let keys = pending.keys.filter { $0.connection == id }
-        for k in keys.sorted(by: { pending[$0]!.record < pending[$1]!.record }) {
-            if let p = pending.removeValue(forKey: k) { flagUnanswered(p, .connectionClosed) }
+        if let state = conns[id] {
+            let left = state.pending.map(\.request).sorted { $0.record < $1.record }
+            state.pending.removeAll()
+            for p in left { flagUnanswered(p, .connectionClosed) }
         }
         // Kept for the connections the summary lists.
         if let s = conns[id], s.pdus > 0, id <= ConnectionTracker.maxListed { closedMTU[id] = (s.clientMTU, s.serverMTU, s.mtu) }

@@ -1,12 +1,31 @@
 /// The GATT context of ATT PDUs: one database per server (from discovery, or a `--gatt` file), and handle
 /// lookups in it with a memo per connection.
 extension ATTLayer {
-    /// What `DescribeContext` found for handles of one server. Valid while the server's slot and `generation`
-    /// are unchanged.
+    /// What `DescribeContext` found for handles of one server side of a connection. Direct-mapped: a handle's
+    /// lookup sits at `handle % size` until a handle that maps there replaces it (a server's handles are mostly
+    /// a short run, so most never meet), found without hashing. An entry is valid while its server's slot and
+    /// the layer's `generation` are the ones it was made with; a new generation needs no clearing.
     struct LocateMemo {
-        var slot = -1
-        var generation = 0
-        var map: [UInt16: GATTLocationRef] = [:]
+        var entries: [Entry] = []
+        static let size = 128
+        struct Entry {
+            /// 0x1_0000 for an empty entry (no 16-bit handle).
+            var handle: UInt32 = 0x1_0000
+            var slot = -1
+            var generation = 0
+            var ref: GATTLocationRef?
+        }
+
+        func find(_ h: UInt16, slot: Int, generation: Int) -> GATTLocationRef? {
+            guard !entries.isEmpty else { return nil }
+            let e = entries[Int(h) & (LocateMemo.size - 1)]
+            return e.handle == UInt32(h) && e.slot == slot && e.generation == generation ? e.ref : nil
+        }
+
+        mutating func remember(_ h: UInt16, _ l: GATTLocationRef, slot: Int, generation: Int) {
+            if entries.isEmpty { entries = Array(repeating: Entry(), count: LocateMemo.size) }
+            entries[Int(h) & (LocateMemo.size - 1)] = Entry(handle: UInt32(h), slot: slot, generation: generation, ref: l)
+        }
     }
 
     // MARK: Databases
@@ -78,6 +97,7 @@ extension ATTLayer {
         let s = servers.count
         servers.append(db)
         serverKeys.append(key)
+        valueLengths.append([:])
         serverSlots[key] = s
         if key == "local" { localSlot = s }
         generation += 1
@@ -107,20 +127,16 @@ extension ATTLayer {
 
         func memo(_ h: UInt16) -> GATTLocationRef? {
             guard let slot else { return nil }
-            if peerIsServer {
-                guard state.peerLocated.slot == slot, state.peerLocated.generation == layer.generation else { return nil }
-                return state.peerLocated.map[h]
-            }
-            guard state.localLocated.slot == slot, state.localLocated.generation == layer.generation else { return nil }
-            return state.localLocated.map[h]
+            return peerIsServer ? state.peerLocated.find(h, slot: slot, generation: layer.generation)
+                : state.localLocated.find(h, slot: slot, generation: layer.generation)
         }
 
         func remember(_ h: UInt16, _ l: GATTLocationRef) {
             guard let slot else { return }
             if peerIsServer {
-                ATTLayer.remember(h, l, in: &state.peerLocated, slot: slot, generation: layer.generation)
+                state.peerLocated.remember(h, l, slot: slot, generation: layer.generation)
             } else {
-                ATTLayer.remember(h, l, in: &state.localLocated, slot: slot, generation: layer.generation)
+                state.localLocated.remember(h, l, slot: slot, generation: layer.generation)
             }
         }
 
@@ -142,14 +158,5 @@ extension ATTLayer {
             }
             return layer.servers[s].locateRef(h)
         }
-    }
-
-    static func remember(_ h: UInt16, _ l: GATTLocationRef, in m: inout LocateMemo, slot: Int, generation: Int) {
-        if m.slot == slot && m.generation == generation {
-            if m.map.count >= 4096 && m.map[h] == nil { return }
-        } else {
-            m = LocateMemo(slot: slot, generation: generation)
-        }
-        m.map[h] = l
     }
 }

@@ -23,13 +23,10 @@ extension ATTLayer {
     static let maxLengthsPerServer = 4096
 
     /// Remembers the length of a whole value read from `handle` (not one the MTU may have cut).
-    func learnLength(_ key: String, _ handle: UInt16, _ n: Int) {
-        if let i = valueLengths.index(forKey: key) {
-            if valueLengths.values[i].count < ATTLayer.maxLengthsPerServer || valueLengths.values[i][handle] != nil {
-                valueLengths.values[i][handle] = n
-            }
-        } else if valueLengths.count < ATTLayer.maxDatabases {
-            valueLengths[key] = [handle: n]
+    func learnLength(_ slot: Int?, _ handle: UInt16, _ n: Int) {
+        guard let s = slot else { return }
+        if valueLengths[s].count < ATTLayer.maxLengthsPerServer || valueLengths[s][handle] != nil {
+            valueLengths[s][handle] = n
         }
     }
 
@@ -40,7 +37,7 @@ extension ATTLayer {
         for h in handles.dropLast() {
             let loc = ctx.locate(h)
             let fixed = loc.role == .value ? loc.characteristic?.uuid?.uuid16.flatMap { ATTLayer.fixedLengths[$0] } : nil
-            guard let n = valueLengths[ctx.serverKey]?[h] ?? fixed else { return nil }
+            guard let n = ctx.slot.flatMap({ valueLengths[$0][h] }) ?? fixed else { return nil }
             lengths.append(n)
         }
         let known = lengths.reduce(0, +)
