@@ -104,7 +104,8 @@ public final class Pipeline {
     /// Events waiting to be emitted behind a held one, in record order (`hold`).
     @exclusivity(unchecked) var queue: [TraceEvent] = []
     @exclusivity(unchecked) var queueHead = 0
-    @exclusivity(unchecked) var held: Set<Int> = []
+    /// The records held, in ascending order: each is a queued event's (the oldest is the first).
+    @exclusivity(unchecked) var held: HeldRecords = HeldRecords()
     /// Bound on the events kept behind a held one; beyond it the oldest hold is released.
     public static let maxQueued = 20_000
 
@@ -173,17 +174,22 @@ public final class Pipeline {
 
     /// Lets a held event go; it is emitted as soon as every event before it has been.
     public func release(_ record: Int) {
-        guard held.remove(record) != nil else { return }
+        guard held.remove(record) else { return }
         drain()
     }
 
     func drain() {
         while queueHead < queue.count {
-            if held.contains(queue[queueHead].record) {
+            let record = queue[queueHead].record
+            held.dropBefore(record)
+            if held.first == record {
                 if queue.count - queueHead <= Pipeline.maxQueued { break }
-                held.remove(queue[queueHead].record)
+                held.remove(record)
             }
-            deliver(queue[queueHead])
+            // Moved out, not copied: a placeholder takes its place until the queue is emptied.
+            var e = TraceEvent(record: record, timestamp: queue[queueHead].timestamp, direction: .unknown, body: .empty)
+            swap(&e, &queue[queueHead])
+            deliver(e)
             queueHead += 1
         }
         if queueHead == queue.count {
@@ -239,7 +245,7 @@ public final class Pipeline {
         }
     }
 
-    func decodeEvent(_ r: Record, _ e: inout TraceEvent) {
+    func decodeEvent(_ r: borrowing Record, _ e: inout TraceEvent) {
         e.body = .pending(.hciEvent)
         do {
             switch try HCIEventDecoder.decode(r.data) {
@@ -296,7 +302,7 @@ public final class Pipeline {
         }
     }
 
-    func decodeACL(_ r: Record, _ e: inout TraceEvent) {
+    func decodeACL(_ r: borrowing Record, _ e: inout TraceEvent) {
         e.body = .pending(.acl)
         if r.data.count >= 4 {
             let s = r.data.startIndex
