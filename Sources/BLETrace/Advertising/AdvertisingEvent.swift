@@ -52,7 +52,8 @@ public struct ExtendedAdvertisingReassembler {
                                    firstRecord: record, fragments: 1)
             return .partial(have: r.data.count, fragments: 1, firstRecord: record)
         }
-        guard var p = pending.removeValue(forKey: key) else { return .single }
+        // Most reports are whole and nothing is mid-reassembly: no hash to find that out.
+        guard !pending.isEmpty, var p = pending.removeValue(forKey: key) else { return .single }
         let room = max(0, ExtendedAdvertisingReassembler.maxLength - p.data.count)
         p.data.append(contentsOf: r.data.prefix(room))
         return .complete(data: p.data, fragments: p.fragments + 1, firstRecord: p.firstRecord)

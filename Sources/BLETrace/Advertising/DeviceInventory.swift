@@ -32,6 +32,11 @@ public final class DeviceInventory: AnalysisLayer {
     public struct Key: Hashable, Sendable {
         public var address: BDAddr
         public var addressType: AddressType
+
+        /// The address and its type as one word: one hash step for each report's lookup.
+        public func hash(into h: inout Hasher) {
+            h.combine(address.value | UInt64(addressType.code) << 48)
+        }
     }
 
     public struct Device: Sendable {

@@ -95,8 +95,14 @@ public final class IdentityLayer: AnalysisLayer {
         }
     }
 
-    @exclusivity(unchecked) public private(set) var cards: [String: Card] = [:]
-    @exclusivity(unchecked) var order: [String] = []
+    /// The cards in the order their devices were first seen, where each device's is, and the device of the last
+    /// value with its slot (values come in runs from one server).
+    @exclusivity(unchecked) var list: [Card] = []
+    @exclusivity(unchecked) var slots: [String: Int] = [:]
+    @exclusivity(unchecked) var last: (device: String, slot: Int)?
+    public var cards: [String: Card] {
+        Dictionary(list.map { ($0.device, $0) }, uniquingKeysWith: { a, _ in a })
+    }
     static let maxDevices = 10_000
     static let keyOrder = ["device_name", "manufacturer_name", "model_number", "serial_number", "hardware_revision",
                            "firmware_revision", "software_revision"]
@@ -111,24 +117,31 @@ public final class IdentityLayer: AnalysisLayer {
     }
 
     func add(_ item: IdentityItem, device: String) {
-        if cards[device] == nil {
-            guard cards.count < IdentityLayer.maxDevices else { return }
-            cards[device] = Card(device: device)
-            order.append(device)
+        let i: Int
+        if let l = last, l.device == device {
+            i = l.slot
+        } else if let known = slots[device] {
+            i = known
+        } else {
+            guard list.count < IdentityLayer.maxDevices else { return }
+            i = list.count
+            slots[device] = i
+            list.append(Card(device: device))
         }
+        last = (device, i)
         switch item {
-        case let .string(key, value): cards[device]?.set(key, value)
-        case let .appearance(a): cards[device]?.appearance = a
-        case let .pnp(p): cards[device]?.pnp = p
-        case let .systemID(s): cards[device]?.systemID = s
+        case let .string(key, value): list[i].set(key, value)
+        case let .appearance(a): list[i].appearance = a
+        case let .pnp(p): list[i].pnp = p
+        case let .systemID(s): list[i].systemID = s
         }
     }
 
     /// The cards, in the order their devices were first seen.
-    var allCards: [Card] { order.compactMap { cards[$0] } }
+    var allCards: [Card] { list }
 
     public func summary() -> SummarySection? {
-        guard !order.isEmpty else { return nil }
+        guard !list.isEmpty else { return nil }
         let all = { [self] in allCards }
         return SummarySection(name: "identity", value: { .object(["devices": .list(all().map { .object(IdentityLayer.describe($0).fields) })]) },
                               text: {
@@ -156,7 +169,7 @@ public final class IdentityLayer: AnalysisLayer {
 
     /// The cards with something to say, in the order their devices were first seen.
     public var described: [(device: String, parts: [Part])] {
-        order.compactMap { cards[$0] }.map { ($0.device, IdentityLayer.facts($0).parts) }.filter { !$0.parts.isEmpty }
+        list.map { ($0.device, IdentityLayer.facts($0).parts) }.filter { !$0.parts.isEmpty }
     }
 
     /// A card's JSON fields and its parts, shared by the text line and the HTML report's table.

@@ -53,6 +53,22 @@ public enum AddressType: Sendable, Hashable {
         default: return true
         }
     }
+
+    /// A number for each type, different for different types (0–8, 0x100 + the byte of an unknown one): a key
+    /// part that hashes as one integer.
+    public var code: UInt16 {
+        switch self {
+        case .public: return 0
+        case .randomStatic: return 1
+        case .resolvablePrivate: return 2
+        case .nonResolvablePrivate: return 3
+        case .randomReserved: return 4
+        case .publicIdentity: return 5
+        case .randomIdentity: return 6
+        case .anonymous: return 7
+        case let .unknown(v): return 0x100 | UInt16(v)
+        }
+    }
 }
 
 public enum HCIText {

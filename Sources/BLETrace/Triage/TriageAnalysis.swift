@@ -160,8 +160,7 @@ public enum TriageAnalysis {
         }
 
         if let identity = layer(layers, IdentityLayer.self) {
-            for device in identity.order {
-                guard let card = identity.cards[device] else { continue }
+            for card in identity.allCards {
                 r.deviceInformation.append(TriageDeviceInformation(
                     peer: card.device, deviceName: card.string("device_name"), manufacturer: card.string("manufacturer_name"),
                     model: card.string("model_number"), serial: card.string("serial_number"),
