@@ -4,6 +4,7 @@
     python3 scripts/gen-a2dp-aac.py OUT.btsnoop [--freq 1000] [--seconds 2] [--rate 44100] [--mono]
         [--bitrate 128000] [--framing latm|latm-out-of-band|adts] [--mux-version 0|1] [--mux-every N]
         [--subframes N] [--mtu BYTES] [--lose SEQ[,SEQ...]] [--negotiate-rate RATE] [--first-sequence N]
+        [--ms-timestamps]
 
 The tone is made and encoded by ffmpeg's native AAC encoder (AAC LC, ADTS output), then cut into access units by
 the ADTS headers. The capture is what the source's host sends (H4 btsnoop), as scripts/gen-a2dp-sbc.py writes it:
@@ -17,6 +18,7 @@ units in each element (numSubFrames N-1; ADTS: N frames per packet). --mtu split
 many payload bytes over several packets, one timestamp, the RTP marker bit on the last (and on every whole one).
 --lose drops the packets with those RTP sequence numbers; a lost fragment spoils its element.
 --negotiate-rate negotiates another sampling rate than the frames carry (a configuration mismatch).
+--ms-timestamps stamps packets in milliseconds instead of samples (as Bumble's AAC packet source does).
 Prints one JSON line with what was planted, for the tests to compare against: "frames" (access units sent in
 whole elements), "frames_made", "packets", "lost" (sequence numbers), "lost_frames" (access units spoiled),
 "lost_records_after" (the first record after each run of lost packets), "fragment_records", "elements",
@@ -139,6 +141,7 @@ def main():
     ap.add_argument("--lose", default="")
     ap.add_argument("--negotiate-rate", type=int, default=None, choices=A2DP_RATES)
     ap.add_argument("--first-sequence", type=int, default=100)
+    ap.add_argument("--ms-timestamps", action="store_true")
     a = ap.parse_args()
     channels = 1 if a.mono else 2
 
@@ -201,7 +204,8 @@ def main():
                 after_loss = True
                 continue
             marker = 0x80 if j == len(parts) - 1 else 0
-            rtp = struct.pack(">BBHII", 0x80, marker | 0x60, s, (k * n * 1024) & 0xFFFFFFFF, 1)
+            stamp = k * n * 1024 * 1000 // a.rate if a.ms_timestamps else k * n * 1024
+            rtp = struct.pack(">BBHII", 0x80, marker | 0x60, s, stamp & 0xFFFFFFFF, 1)
             when = int(start + k * element_us + j * element_us / len(parts))
             r = c.acl(handle, 0x01B4, rtp + part, advance_us=when - c.t)
             planted["packets"] += 1

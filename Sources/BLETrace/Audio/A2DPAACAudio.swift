@@ -7,6 +7,11 @@ extension A2DPAudio {
         var assembler = AACAssembler()
         /// The RTP timestamp the element after the last one taken apart should have.
         var nextTimestamp: UInt32?
+        /// Whether the RTP timestamps count samples, as RFC 3016 and A2DP have them (some stacks count
+        /// milliseconds): learnt from the first two whole elements in sequence, assumed until then. Without it a
+        /// gap's length comes from the packets missing, each as long as the one before it.
+        var sampleClock: Bool?
+        var lastWhole: (sequence: UInt16, timestamp: UInt32, samples: Int)?
     }
 
     func aacMedia(_ connection: Int, record: Int, at time: Timestamp, _ bytes: ArraySlice<UInt8>, info: A2DPStreams.Stream?) {
@@ -43,9 +48,15 @@ extension A2DPAudio {
                     s.aac?.foundRecord = first
                 }
                 let n = p.frames * (s.aac?.samplesPerFrame ?? 1024)
+                if fragments == 1 {
+                    if st.aac.sampleClock == nil, let w = st.aac.lastWhole, w.sequence &+ 1 == rtp.sequence, w.samples > 0 {
+                        st.aac.sampleClock = ts &- w.timestamp == UInt32(truncatingIfNeeded: w.samples)
+                    }
+                    st.aac.lastWhole = (rtp.sequence, ts, n)
+                }
                 // Elements missing since the last one taken apart, from the RTP timestamps (at most a pause;
                 // not across a restart, which starts a new time line).
-                if let expected = st.aac.nextTimestamp, st.expectedSequence != nil, (info?.starts ?? 0) == st.starts {
+                if st.aac.sampleClock != false, let expected = st.aac.nextTimestamp, st.expectedSequence != nil, (info?.starts ?? 0) == st.starts {
                     let ahead = Int(Int32(bitPattern: ts &- expected))
                     if ahead > 0 { lostSamples += min(ahead, Int(A2DPAudio.maxPauseMicros / 1_000_000) * max(1, s.sampleRate)) }
                 }
@@ -56,8 +67,9 @@ extension A2DPAudio {
         }
         if fragmented { s.fragmentPackets += 1 }
         st.bufferEnd += Double(lostSamples) * 1_000_000 / Double(max(1, s.sampleRate))
-        // The sequence gap's length comes from the timestamps (`lostSamples`), as for fragmented SBC.
-        timing(st, sequence: rtp.sequence, timestamp: rtp.timestamp, samples: samples, fragmented: true, record: record,
+        // The sequence gap's length comes from the timestamps (`lostSamples`), as for fragmented SBC; on a
+        // millisecond clock from the packets missing.
+        timing(st, sequence: rtp.sequence, timestamp: rtp.timestamp, samples: samples, fragmented: st.aac.sampleClock != false, record: record,
                at: time.micros, starts: info?.starts ?? 0)
         if lostSamples > 0 { fragmentLoss(st, lostSamples) }
         if !units.isEmpty { st.lastFrameRecord = record }

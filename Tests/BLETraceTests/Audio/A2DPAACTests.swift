@@ -61,6 +61,17 @@ struct A2DPAACTests {
         #expect(v1.aac?.framing == .latmInBand && v1.frames == g3["frames"] as? Int && v1.payloadErrors == 0 && v1.mismatchedFrames == 0)
     }
 
+    @Test("timestamps in milliseconds (as Bumble's AAC source stamps them): each gap as long as the packets missing",
+          .enabled(if: canGenerate))
+    func millisecondClock() throws {
+        let (_, s, g) = try Self.run(["--seconds", "1", "--ms-timestamps", "--lose", "110,111,140"])
+        #expect(s.frames == g["frames"] as? Int && s.lostPackets == 3 && s.payloadErrors == 0)
+        let lost = Self.lost(s)
+        #expect(lost.map(\.record) == g["lost_records_after"] as? [Int])
+        let durations: [Int64] = [2048, 1024].map { (n: Int) -> Int64 in Int64(n) * 1_000_000 / 44_100 }
+        #expect(lost.map(\.durationMicros) == durations && s.gapSamples == 3 * 1024)
+    }
+
     @Test("elements split over packets (marker bit on the last): put together and counted; a lost fragment loses its element",
           .enabled(if: canGenerate))
     func fragments() throws {
