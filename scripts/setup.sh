@@ -3,7 +3,8 @@
 # `bletrace audio` loads at run time) and builds the release binary.
 # Usage: bash scripts/setup.sh            (add --with-tshark to also install tshark for the comparison tests,
 #        --with-chromium to install Debian's chromium for the HTML report's browser test and screenshots, and
-#        --with-audio-tools to install sbc-tools, whose sbcenc the audio tests' capture generators use, and Bumble)
+#        --with-audio-tools to install sbc-tools, whose sbcenc the audio tests' capture generators use, ffmpeg, whose
+#        native AAC encoder scripts/gen-a2dp-aac.py uses (never linked), and Bumble)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -21,7 +22,9 @@ for arg in "$@"; do
   case "$arg" in
     --with-tshark) command -v tshark >/dev/null 2>&1 || missing+=(tshark) ;;
     --with-chromium) command -v chromium >/dev/null 2>&1 || missing+=(chromium) ;;
-    --with-audio-tools) command -v sbcenc >/dev/null 2>&1 || missing+=(sbc-tools) ;;
+    --with-audio-tools)
+      command -v sbcenc >/dev/null 2>&1 || missing+=(sbc-tools)
+      command -v ffmpeg >/dev/null 2>&1 || missing+=(ffmpeg) ;;
     *) echo "setup: ignoring unknown option $arg (known: --with-tshark, --with-chromium, --with-audio-tools)" >&2 ;;
   esac
 done

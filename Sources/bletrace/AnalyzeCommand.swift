@@ -37,7 +37,7 @@ struct Analyze: ParsableCommand {
     @Option(name: .long, help: "Timeline events shown in the HTML report (html format).")
     var htmlEvents = 2000
 
-    @Flag(name: .long, help: "Decode the audio streams (A2DP SBC, through libsbc when installed): adds the summary's audio section and the audio diagnoses (audio_dropout, audio_decode_error, audio_config_mismatch, audio_silent_stream).")
+    @Flag(name: .long, help: "Decode the audio streams (A2DP SBC, through libsbc when installed; A2DP AAC frames are counted, not decoded): adds the summary's audio section and the audio diagnoses (audio_dropout, audio_decode_error, audio_config_mismatch, audio_silent_stream).")
     var audio = false
 
     @Flag(name: .long, help: "Print only the summary, not the timeline: in JSON no events, in JSON Lines only the summary line, in Markdown no timeline excerpts.")

@@ -64,6 +64,8 @@ public final class A2DPAudio: AnalysisLayer {
         var fragments = SBCFragments()
         var nextFrameTimestamp: UInt32?
         var lastFrameRecord = 0
+        /// An AAC stream's framing, element under way and next timestamp (`A2DPAACAudio.swift`).
+        var aac = AACState()
         init(_ s: AudioStream) { stream = s }
     }
 
@@ -87,7 +89,11 @@ public final class A2DPAudio: AnalysisLayer {
 
     func media(_ connection: Int, record: Int, at time: Timestamp, _ bytes: ArraySlice<UInt8>) {
         let info = a2dp.byConnection[connection]
-        // SBC only, for now: other codecs' packets are left to the A2DP summary.
+        if let codec = info?.codec, codec.codecType == 2 {
+            aacMedia(connection, record: record, at: time, bytes, info: info)
+            return
+        }
+        // SBC and AAC only, for now: other codecs' packets are left to the A2DP summary.
         if let codec = info?.codec, codec.codecType != 0 { return }
         guard var p = A2DPMediaPayload.parseSBC(bytes), let st = state(connection) else { return }
         let s = st.stream
@@ -125,17 +131,18 @@ public final class A2DPAudio: AnalysisLayer {
         }
         // The lost frames' time is audio the sink had to cover: not an underrun of its own.
         st.bufferEnd += Double(lostSamples) * 1_000_000 / Double(max(1, s.sampleRate))
-        timing(st, p, record: record, at: time.micros, starts: info?.starts ?? 0)
+        timing(st, sequence: p.sequence, timestamp: p.timestamp, samples: p.frames.reduce(0) { $0 + $1.header.samplesPerFrame },
+               fragmented: p.fragmented, record: record, at: time.micros, starts: info?.starts ?? 0)
         if lostSamples > 0 { fragmentLoss(st, lostSamples) }
         if !p.frames.isEmpty { st.lastFrameRecord = record }
         for (i, f) in p.frames.enumerated() { frame(st, f.header, f.bytes, index: i, record: record) }
         st.previousRecord = record
     }
 
-    /// Sequence, gaps and arrival: silence put where audio is missing, so the time line stays true.
-    func timing(_ st: State, _ p: A2DPMediaPayload, record: Int, at now: Int64, starts: Int) {
+    /// Sequence, gaps and arrival: silence put where audio is missing, so the time line stays true. `samples`:
+    /// the packet's audio per channel; `fragmented`: a sequence gap's length is left to the frames' timestamps.
+    func timing(_ st: State, sequence: UInt16, timestamp: UInt32, samples: Int, fragmented: Bool, record: Int, at now: Int64, starts: Int) {
         let s = st.stream
-        let samples = p.frames.reduce(0) { $0 + $1.header.samplesPerFrame }
         let rate = Int64(s.sampleRate)
         func micros(_ n: Int) -> Int64 { Int64(n) &* 1_000_000 / max(1, rate) }
         // `us` is at most a pause (`bounded`), so the product does not overflow.
@@ -151,13 +158,13 @@ public final class A2DPAudio: AnalysisLayer {
             st.starts = starts
             st.bufferEnd = arrival
             st.previousTransit = nil
-        } else if let expected = st.expectedSequence, p.sequence != expected {
-            let skipped = Int(p.sequence &- expected)
+        } else if let expected = st.expectedSequence, sequence != expected {
+            let skipped = Int(sequence &- expected)
             if skipped < 1000 {
                 s.lostPackets += skipped
-                let delta = Int(p.timestamp &- st.previousTimestamp)
+                let delta = Int(timestamp &- st.previousTimestamp)
                 // Fragments: the frames lost are found from the timestamps of the frames put together.
-                let missing = p.fragmented ? 0 : min(samplesIn(A2DPAudio.maxPauseMicros),
+                let missing = fragmented ? 0 : min(samplesIn(A2DPAudio.maxPauseMicros),
                                   delta > st.previousSamples && delta <= (skipped + 1) * max(1, st.previousSamples) * 2
                                       ? delta - st.previousSamples : skipped * st.previousSamples)
                 s.dropout(AudioDropout(kind: .lost(packets: skipped), record: record, previousRecord: st.previousRecord,
@@ -185,8 +192,8 @@ public final class A2DPAudio: AnalysisLayer {
         }
         st.previousTransit = transit
         st.bufferEnd = max(st.bufferEnd, arrival) + exact(samples)
-        st.expectedSequence = p.sequence &+ 1
-        st.previousTimestamp = p.timestamp
+        st.expectedSequence = sequence &+ 1
+        st.previousTimestamp = timestamp
         st.previousSamples = samples
     }
 

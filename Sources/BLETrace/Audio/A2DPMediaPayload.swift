@@ -20,20 +20,9 @@ public struct A2DPMediaPayload: Sendable {
 
     /// The RTP header and the SBC frames of a media packet; nil if it is not an RTP version 2 packet.
     public static func parseSBC(_ packet: ArraySlice<UInt8>) -> A2DPMediaPayload? {
-        var c = ByteCursor(packet)
-        guard let b0 = try? c.u8(), b0 >> 6 == 2, (try? c.u8()) != nil, let seq = try? c.u16be(), let ts = try? c.u32be(),
-              (try? c.u32be()) != nil, (try? c.skip(Int(b0 & 0x0F) * 4)) != nil else { return nil }
-        if b0 & 0x10 != 0 {
-            // Header extension: a profile word, its length in 32-bit words, then the words.
-            guard (try? c.u16be()) != nil, let words = try? c.u16be(), (try? c.skip(Int(words) * 4)) != nil else { return nil }
-        }
-        var body = c.rest()
-        if b0 & 0x20 != 0, let pad = body.last {
-            let n = Int(pad)
-            guard n >= 1, n <= body.count else { return nil }
-            body = body.dropLast(n)
-        }
-        var p = A2DPMediaPayload(sequence: seq, timestamp: ts, declaredFrames: 0, fragmented: false, frames: [], problem: nil)
+        guard let rtp = RTPPacket.parse(packet) else { return nil }
+        let body = rtp.body
+        var p = A2DPMediaPayload(sequence: rtp.sequence, timestamp: rtp.timestamp, declaredFrames: 0, fragmented: false, frames: [], problem: nil)
         guard let mph = body.first else { p.problem = .noPayloadHeader; return p }
         p.fragmented = mph & 0x80 != 0
         p.declaredFrames = Int(mph & 0x0F)
@@ -68,4 +57,31 @@ public enum SBCPayloadProblem: Sendable, Equatable, Hashable {
     case truncatedFrame(offset: Int)
     /// The frames found are not as many as the media payload header says.
     case countMismatch
+}
+
+/// RTP's fixed header (RFC 3550 5.1) with CSRCs, a header extension and padding skipped: what an A2DP media
+/// packet's payload follows.
+struct RTPPacket {
+    var marker: Bool
+    var sequence: UInt16
+    var timestamp: UInt32
+    var body: ArraySlice<UInt8>
+
+    /// Nil if it is not an RTP version 2 packet, or its header or padding runs past its end.
+    static func parse(_ packet: ArraySlice<UInt8>) -> RTPPacket? {
+        var c = ByteCursor(packet)
+        guard let b0 = try? c.u8(), b0 >> 6 == 2, let b1 = try? c.u8(), let seq = try? c.u16be(), let ts = try? c.u32be(),
+              (try? c.u32be()) != nil, (try? c.skip(Int(b0 & 0x0F) * 4)) != nil else { return nil }
+        if b0 & 0x10 != 0 {
+            // Header extension: a profile word, its length in 32-bit words, then the words.
+            guard (try? c.u16be()) != nil, let words = try? c.u16be(), (try? c.skip(Int(words) * 4)) != nil else { return nil }
+        }
+        var body = c.rest()
+        if b0 & 0x20 != 0, let pad = body.last {
+            let n = Int(pad)
+            guard n >= 1, n <= body.count else { return nil }
+            body = body.dropLast(n)
+        }
+        return RTPPacket(marker: b1 & 0x80 != 0, sequence: seq, timestamp: ts, body: body)
+    }
 }

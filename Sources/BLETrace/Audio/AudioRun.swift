@@ -63,6 +63,17 @@ public enum AudioRun {
         if case let .stream(n, _) = output, !streams.contains(where: { $0.number == n }) {
             failures.append("no stream \(n): the capture has \(streams.count) audio stream\(streams.count == 1 ? "" : "s")")
         }
+        // AAC is not decoded: a WAV asked for an AAC stream is not written, and one line says why.
+        for s in streams {
+            guard let a = s.aac else { continue }
+            let asked: Bool
+            switch output {
+            case let .stream(n, _): asked = n == s.number
+            case .all: asked = true
+            case .none: asked = false
+            }
+            if asked { failures.append("stream \(s.number): " + AudioRender.notDecoded(a.notDecoded)) }
+        }
         var result = Result(summary: summary, streams: streams, unavailable: audio?.decodingUnavailable ?? audio?.lc3Unavailable, written: written, failures: failures)
         if case .stream = output, written.isEmpty, failures.isEmpty, let u = result.unavailable { result.failures.append(u.description) }
         write(result, format: format, out: out)

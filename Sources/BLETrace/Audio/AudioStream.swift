@@ -59,6 +59,8 @@ public final class AudioStream {
     public internal(set) var voice: SCOVoice?
     /// An ISO stream's ASE, negotiated LC3 configuration, SDU sizes and flagged SDUs.
     public internal(set) var lc3: LC3Stream?
+    /// An A2DP AAC stream's framing and configurations (its frames are counted, not decoded).
+    public internal(set) var aac: AACStream?
 
     /// The decoded signal's level (when the run decoded).
     public internal(set) var level: AudioLevel?
@@ -74,10 +76,10 @@ public final class AudioStream {
     }
 
     /// The sample rate the stream's time line counts in (the first frame's; 48 kHz before any frame).
-    public var sampleRate: Int { found?.sampleRate ?? voice?.found.sampleRate ?? lc3?.negotiated?.sampleRate ?? 48_000 }
+    public var sampleRate: Int { found?.sampleRate ?? aac?.sampleRate ?? voice?.found.sampleRate ?? lc3?.negotiated?.sampleRate ?? 48_000 }
 
     /// The nominal interval of one frame, in microseconds.
-    public var frameMicros: Int64 { found?.durationMicros ?? voice?.frameMicros ?? lc3?.sduMicros ?? 0 }
+    public var frameMicros: Int64 { found?.durationMicros ?? aac?.frameMicros ?? voice?.frameMicros ?? lc3?.sduMicros ?? 0 }
 
     public var connection: Int? {
         switch source {
@@ -138,6 +140,8 @@ public struct AudioDropout: Sendable, Equatable {
 public struct AudioRecordProblem: Sendable, Equatable {
     public enum Kind: Sendable, Equatable {
         case payload(SBCPayloadProblem)
+        /// An AAC payload (or an element put together from fragments) that could not be taken apart.
+        case aac(AACPayloadProblem)
         /// The codec refused the frame (its index in the packet).
         case decode(frame: Int)
         /// An SCO packet shorter than its header's length.

@@ -46,6 +46,7 @@ public enum AudioRender {
         case let .payload(.badSyncword(o)): return "#\(p.record): no SBC syncword at byte \(o)"
         case let .payload(.truncatedFrame(o)): return "#\(p.record): frame at byte \(o) cut short"
         case .payload(.countMismatch): return "#\(p.record): frame count differs from the payload header"
+        case let .aac(problem): return "#\(p.record): " + aacProblem(problem)
         case let .decode(i): return "#\(p.record): frame \(i + 1) refused by the decoder"
         case let .scoShort(declared, present): return "#\(p.record): SCO packet of \(present) bytes, its header says \(declared)"
         case let .msbc(.truncated(n)): return "#\(p.record): mSBC frame cut short after \(n) bytes"
@@ -81,6 +82,7 @@ public enum AudioRender {
             if let l = s.lc3 { out += lc3Lines(s, l) }
             if let c = s.negotiated { out.append("  negotiated: \(A2DPNames.codecName(c)) \(A2DPNames.configuration(c))" + (s.negotiatedRecord.map { " (#\($0))" } ?? "")) }
             if voice == nil, let h = s.found { out.append("  in frames:  \(configuration(h))" + (s.foundRecord.map { " (#\($0))" } ?? "")) }
+            if let a = s.aac { out += aacLines(s, a) }
             let sdu = s.lc3 != nil
             var counts = sdu ? "  \(s.packets) SDU\(s.packets == 1 ? "" : "s"), \(s.frames) LC3 frame\(s.frames == 1 ? "" : "s")"
                              : "  \(s.packets) packets, \(s.frames) frames"
@@ -88,8 +90,8 @@ public enum AudioRender {
             if s.decodedFrames > 0 || s.level != nil { counts += ", \(s.decodedFrames) decoded" }
             counts += ", \(Fmt.seconds(micros: Int64(s.positionSamples) * 1_000_000 / Int64(s.sampleRate))) s of audio"
             out.append(counts)
-            if s.mismatchedFrames > 0, let m = s.mismatch {
-                out.append("  \(s.mismatchedFrames) frame\(s.mismatchedFrames == 1 ? "" : "s") not as negotiated (first: \(configuration(m)); #" + s.mismatchRecords.map(String.init).joined(separator: ", #") + ")")
+            if s.mismatchedFrames > 0, let m = s.mismatch.map({ configuration($0) }) ?? s.aac?.firstMismatch.map({ configuration($0) }) {
+                out.append("  \(s.mismatchedFrames) frame\(s.mismatchedFrames == 1 ? "" : "s") not as negotiated (first: \(m); #" + s.mismatchRecords.map(String.init).joined(separator: ", #") + ")")
             }
             if s.payloadErrors + s.decodeErrors > 0 {
                 out.append((sdu ? "  \(s.decodeErrors) decode errors: " : "  \(s.payloadErrors) packet errors, \(s.decodeErrors) decode errors: ")
@@ -144,6 +146,7 @@ public enum AudioRender {
             f.add("negotiated", n)
         }
         if s.voice == nil, let h = s.found { f.add("found", frameFields(h, record: s.foundRecord)) }
+        if let a = s.aac, let c = a.found { f.add("found", aacConfigFields(c, record: a.foundRecord)) }
         f.add("packets", s.packets)
         f.add("frames", s.frames)
         f.add("fragmented_packets", s.fragmentPackets)
@@ -151,6 +154,7 @@ public enum AudioRender {
         f.add("gap_us", Int(Int64(s.gapSamples) * 1_000_000 / Int64(s.sampleRate)))
         f.add("mismatched_frames", s.mismatchedFrames)
         if let m = s.mismatch { f.add("first_mismatch", frameFields(m, record: s.mismatchRecords.first)) }
+        if let m = s.aac?.firstMismatch { f.add("first_mismatch", aacConfigFields(m, record: s.mismatchRecords.first)) }
         f.add("mismatch_records", .list(s.mismatchRecords.map { .int($0) }))
         f.add("packet_errors", s.payloadErrors)
         f.add("decode_errors", s.decodeErrors)
@@ -166,6 +170,7 @@ public enum AudioRender {
         f.add("underruns", s.underruns)
         f.add("jitter_us", Int(s.jitterMicros.rounded()))
         f.add("frame_interval_us", Int(s.frameMicros))
+        if let a = s.aac { f.add("aac", aacFields(a)) }
         f.add("dropout_count", s.dropoutCount)
         f.add("dropouts", .list(s.dropouts.map { d in
             var o = Fields()

@@ -7,9 +7,12 @@ public enum AudioProblem: Sendable, Equatable, Hashable {
     case dropouts(stream: Int, lostPackets: Int, underruns: Int, firstAtMicros: Int64, longestMicros: Int64, totalMicros: Int64,
                   flaggedPackets: Int = 0, voice: Bool = false, iso: Bool = false)
     /// Packets whose frames could not be taken apart, and frames the codec refused, of `frames`.
-    case decodeErrors(stream: Int, packets: Int, frames: Int, of: Int, iso: Bool = false)
+    case decodeErrors(stream: Int, packets: Int, frames: Int, of: Int, iso: Bool = false, aac: Bool = false)
     /// Frames unlike the negotiated configuration: how many of how many, and the first such frame's header.
     case configMismatch(stream: Int, frames: Int, of: Int, first: SBCFrameHeader)
+    /// AAC: access units whose carried configuration (in-band StreamMuxConfig, ADTS header) is unlike the
+    /// negotiated one, of `of`, and the first such configuration.
+    case aacMismatch(stream: Int, frames: Int, of: Int, first: AACConfiguration)
     /// LC3 over ISO: SDUs whose length is not the negotiated octets per frame × channels × blocks, of `of`; the
     /// first such length and the negotiated one.
     case lc3Mismatch(stream: Int, sdus: Int, of: Int, length: Int, expected: Int)
@@ -20,9 +23,10 @@ public enum AudioProblem: Sendable, Equatable, Hashable {
     var key: Int {
         switch self {
         case let .dropouts(s, _, _, _, _, _, _, _, _): return 0 + s << 4
-        case let .decodeErrors(s, _, _, _, _): return 1 + s << 4
+        case let .decodeErrors(s, _, _, _, _, _): return 1 + s << 4
         case let .lc3Mismatch(s, _, _, _, _): return 2 + s << 4
         case let .configMismatch(s, _, _, _): return 2 + s << 4
+        case let .aacMismatch(s, _, _, _): return 2 + s << 4
         case let .silent(s, _, _): return 3 + s << 4
         }
     }
@@ -68,11 +72,16 @@ final class AudioStreamRule: DiagnosisRule {
                       evidence: evidence, severity: ctx.sniffed ? .info : nil, limit: ctx.sniffed ? .snifferMayHaveMissed : nil)
             }
             if s.payloadErrors + s.decodeErrors > 0 {
-                raise(.audioDecodeError, .decodeErrors(stream: s.number, packets: s.payloadErrors, frames: s.decodeErrors, of: s.frames, iso: s.lc3 != nil),
+                raise(.audioDecodeError, .decodeErrors(stream: s.number, packets: s.payloadErrors, frames: s.decodeErrors, of: s.frames, iso: s.lc3 != nil,
+                                                       aac: s.aac != nil),
                       evidence: s.errorRecords.map(\.record))
             }
             if s.mismatchedFrames > 0, let m = s.mismatch {
                 raise(.audioConfigMismatch, .configMismatch(stream: s.number, frames: s.mismatchedFrames, of: s.frames, first: m),
+                      evidence: s.mismatchRecords + (s.negotiatedRecord.map { [$0] } ?? []))
+            }
+            if s.mismatchedFrames > 0, let m = s.aac?.firstMismatch {
+                raise(.audioConfigMismatch, .aacMismatch(stream: s.number, frames: s.mismatchedFrames, of: s.frames, first: m),
                       evidence: s.mismatchRecords + (s.negotiatedRecord.map { [$0] } ?? []))
             }
             if let l = s.lc3, l.mismatchedSDUs > 0, let c = l.negotiated {
