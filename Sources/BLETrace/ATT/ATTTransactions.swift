@@ -73,13 +73,19 @@ extension ATTLayer {
         }
         a.request = ATTLink(record: p.record, latencyMicros: latency)
         let link = ATTLink(record: record, latencyMicros: latency)
-        pipeline?.update(p.record) { req in
-            guard case var .att(q) = req.body else { return }
-            req.body = .empty
-            q.response = link
-            req.body = .att(q)
+        settle(p.record) { $0.response = link }
+    }
+
+    /// Changes a held request's ATT event in place (its body emptied meanwhile, so the change does not copy it)
+    /// and lets the event go.
+    func settle(_ record: Int, _ change: (inout ATTEvent) -> Void) {
+        pipeline?.update(record) { e in
+            guard case var .att(a) = e.body else { return }
+            e.body = .empty
+            change(&a)
+            e.body = .att(a)
         }
-        pipeline?.release(p.record)
+        pipeline?.release(record)
     }
 
     /// True when `response` answers `request` (Core 5.4 Vol 3 Part F 3.4.8: a response's opcode is its
@@ -129,12 +135,6 @@ extension ATTLayer {
     func flagUnanswered(_ p: Pending, _ why: ATTUnanswered) {
         unansweredCount += 1
         if unanswered.count < ATTLayer.maxListed { unanswered.append((p.record, p.pdu.opcode, why)) }
-        pipeline?.update(p.record) { e in
-            guard case var .att(a) = e.body else { return }
-            e.body = .empty
-            a.unanswered = why
-            e.body = .att(a)
-        }
-        pipeline?.release(p.record)
+        settle(p.record) { $0.unanswered = why }
     }
 }
