@@ -42,6 +42,9 @@ public final class DeviceInventory: AnalysisLayer {
     public struct Device: Sendable {
         public var address: BDAddr
         public var addressType: AddressType
+        /// The AD data of the last advertising report and of the last scan response, when short enough to keep.
+        var lastAdvert = ADMemo()
+        var lastScanResponse = ADMemo()
         public var firstSeen: Timestamp?
         public var firstRecord: Int?
         public var lastSeen: Timestamp?
@@ -320,6 +323,17 @@ extension DeviceInventory.Device {
         if let v = r.rssi { addRSSI(v) }
         if r.connectable { connectable = true }
         if let tx = r.txPower { addTx(tx) }
+        // The same data again adds nothing (every fact is a set, and bounded): most devices repeat theirs several
+        // times a second.
+        if let m = ADMemo(r.data) {
+            if r.scanResponse {
+                if m == lastScanResponse { return }
+                lastScanResponse = m
+            } else {
+                if m == lastAdvert { return }
+                lastAdvert = m
+            }
+        }
         addAD(r.data)
     }
 
@@ -415,5 +429,31 @@ extension DeviceInventory.Device {
             i += size
         }
         return kept
+    }
+}
+
+/// Up to 32 bytes of AD data packed into four words, kept without an allocation and compared exactly.
+struct ADMemo: Equatable, Sendable {
+    /// -1: nothing kept.
+    var count = -1
+    var w0: UInt64 = 0, w1: UInt64 = 0, w2: UInt64 = 0, w3: UInt64 = 0
+
+    init() {}
+
+    /// nil when the data is longer than 32 bytes.
+    init?(_ d: ArraySlice<UInt8>) {
+        guard d.count <= 32 else { return nil }
+        count = d.count
+        var i = 0
+        for b in d {
+            let v = UInt64(b) << UInt64((i & 7) * 8)
+            switch i >> 3 {
+            case 0: w0 |= v
+            case 1: w1 |= v
+            case 2: w2 |= v
+            default: w3 |= v
+            }
+            i += 1
+        }
     }
 }
