@@ -105,15 +105,13 @@ public enum A2DPNames {
             let subbands = bits(p[1], [(0x08, "4"), (0x04, "8")]) + " subbands"
             let allocation = bits(p[1], [(0x02, "SNR"), (0x01, "loudness")])
             return "\(rate), \(mode), \(blocks), \(subbands), \(allocation), bitpool \(p[2])–\(p[3])"
-        case 0x02 where p.count >= 6:
-            let object = bits(p[0], [(0x80, "MPEG-2 AAC LC"), (0x40, "MPEG-4 AAC LC"), (0x20, "MPEG-4 AAC LTP"), (0x10, "MPEG-4 AAC scalable")])
-            let rates1 = bits(p[1], [(0x80, "8"), (0x40, "11.025"), (0x20, "12"), (0x10, "16"), (0x08, "22.05"), (0x04, "24"), (0x02, "32"), (0x01, "44.1")])
-            let rates2 = bits(p[2], [(0x80, "48"), (0x40, "64"), (0x20, "88.2"), (0x10, "96")])
-            let rates = [rates1, rates2].filter { $0 != "none" }.joined(separator: "/")
-            let channels = bits(p[2], [(0x08, "1"), (0x04, "2")])
-            let bitrate = (Int(p[3] & 0x7F) << 16) | (Int(p[4]) << 8) | Int(p[5])
-            return "\(object), \(rates.isEmpty ? "none" : rates) kHz, \(channels) channel(s)" + (p[3] & 0x80 != 0 ? ", VBR" : "")
-                + (bitrate > 0 ? ", \(bitrate / 1000) kbit/s" : "")
+        case 0x02:
+            guard let a = A2DPAACConfiguration(c.parameters) else { return p.isEmpty ? "" : Hex.string(p) }
+            let object = bits(a.objectTypes, [(0x80, "MPEG-2 AAC LC"), (0x40, "MPEG-4 AAC LC"), (0x20, "MPEG-4 AAC LTP"), (0x10, "MPEG-4 AAC scalable")])
+            let rates = a.sampleRates.map { AudioRender.kHz($0) }.joined(separator: "/")
+            let channels = a.channels.isEmpty ? "none" : a.channels.map { String($0) }.joined(separator: "/")
+            return "\(object), \(rates.isEmpty ? "none" : rates) kHz, \(channels) channel(s)" + (a.vbr ? ", VBR" : "")
+                + (a.bitRate > 0 ? ", \(a.bitRate / 1000) kbit/s" : "")
         default:
             return p.isEmpty ? "" : Hex.string(p)
         }
