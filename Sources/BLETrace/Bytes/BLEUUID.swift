@@ -75,6 +75,30 @@ public struct BLEUUID: Hashable, Sendable, Comparable, CustomStringConvertible {
         }
     }
 
+    /// `description`'s bytes, made on the stack, lent to `body`.
+    @inline(__always) public func withText<T>(_ body: (UnsafeBufferPointer<UInt8>) -> T) -> T {
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 36) { out in
+            var n = 0
+            if low == BLEUUID.baseLow && high & 0xFFFF_FFFF == BLEUUID.baseHighLow32 {
+                let v = high >> 32
+                var i = v >> 16 == 0 ? 3 : 7
+                while i >= 0 {
+                    out[n] = Hex.upperDigits[Int((v >> UInt64(4 * i)) & 0xF)]
+                    n += 1
+                    i -= 1
+                }
+            } else {
+                for i in 0..<32 {
+                    if i == 8 || i == 12 || i == 16 || i == 20 { out[n] = UInt8(ascii: "-"); n += 1 }
+                    let word = i < 16 ? high : low
+                    out[n] = Hex.upperDigits[Int((word >> UInt64(60 - 4 * (i % 16))) & 0xF)]
+                    n += 1
+                }
+            }
+            return body(UnsafeBufferPointer(rebasing: out[0..<n]))
+        }
+    }
+
     /// The short form for SIG UUIDs ("180F"), the canonical form otherwise.
     public var description: String {
         if let s = uuid16 { return String(Hex.hex(s, width: 4).dropFirst(2)) }

@@ -242,7 +242,7 @@ public enum ANCS {
             if let u = uid { s.field("uid", u) }
             if let a = appIdentifier { s.field("app_identifier", a) }
             s.object("attributes") { o in
-                for a in attributes { o.field(ANCS.attributeKey(a.id, command: commandID), a.value) }
+                for a in attributes { o.field(name: ANCS.attributeKey(a.id, command: commandID), a.value) }
             }
         }
 

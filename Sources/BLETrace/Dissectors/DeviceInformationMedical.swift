@@ -98,7 +98,7 @@ extension DeviceInformationDissector {
             s.field("flags", flags)
             s.object("udi") { o in
                 for (kind, bytes) in strings {
-                    o.field(UDI.names[kind].0, DissectorText.utf8(bytes) ?? String(decoding: bytes, as: UTF8.self))
+                    o.field(name: UDI.names[kind].0, DissectorText.utf8(bytes) ?? String(decoding: bytes, as: UTF8.self))
                 }
                 if flags & 0x10 != 0 { o.field("fda_compliant", true) }
             }

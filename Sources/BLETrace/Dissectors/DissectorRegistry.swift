@@ -301,7 +301,7 @@ public struct StringValue: DecodedValue, Equatable {
     /// True when the string belongs on the device's identity card.
     public var identity: Bool
 
-    public func writeFields<S: FieldSink>(into s: inout S) { s.field(key, value) }
+    public func writeFields<S: FieldSink>(into s: inout S) { s.field(name: key, value) }
     /// The quoted string (the event already names the characteristic).
     public var text: String { "\"" + value + "\"" }
     public var summaryFact: SummaryFact? { identity ? .identity(.string(key: key, value: value)) : nil }

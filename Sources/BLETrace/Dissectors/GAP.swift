@@ -94,7 +94,7 @@ public struct GAPDissector: ValueDissector {
         public var label: String
         public var value: UInt8
 
-        public func writeFields<S: FieldSink>(into s: inout S) { s.field(key, Int(value)) }
+        public func writeFields<S: FieldSink>(into s: inout S) { s.field(name: key, Int(value)) }
         public var text: String { (value == 0 ? "no " : "") + label + (value == 1 ? " supported" : "") }
     }
 }

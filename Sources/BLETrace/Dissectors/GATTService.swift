@@ -59,7 +59,7 @@ public struct GATTServiceDissector: ValueDissector {
         }
 
         public func writeFields<S: FieldSink>(into s: inout S) {
-            s.field(key, hex: bits)
+            s.field(name: key, hex: bits)
             s.list("features") { s in for n in set { s.string(n) } }
         }
         public var text: String {

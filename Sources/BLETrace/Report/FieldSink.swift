@@ -2,8 +2,11 @@
 /// written once against this protocol; `JSONBytes` puts it straight into the output buffer, `FieldsBuilder`
 /// makes a `Fields` tree of it (tests, tools, and field-by-field processing such as redaction).
 public protocol FieldSink {
-    /// Starts a member of the current object; its value follows.
-    mutating func key(_ k: String)
+    /// Starts a member of the current object; its value follows. The project's own member names are static
+    /// strings of plain ASCII: JSON copies their bytes as they are, without looking for characters to escape.
+    mutating func key(_ k: StaticString)
+    /// Starts a member whose name is made at run time (field trees, names from a table): escaped as needed.
+    mutating func key(name k: String)
     mutating func int(_ v: Int)
     mutating func double(_ v: Double)
     mutating func bool(_ v: Bool)
@@ -14,6 +17,11 @@ public protocol FieldSink {
     mutating func hex(_ v: ArraySlice<UInt8>)
     /// A device address as a string value (JSON writes its 17 bytes in place; the default makes the String).
     mutating func address(_ a: BDAddr)
+    /// A UUID as a string value in its short or canonical form (JSON writes the digits in place).
+    mutating func uuid(_ u: BLEUUID)
+    /// A field tree value whose compact JSON is already made (`JSONOut.write(v, into:)`): JSON copies the bytes,
+    /// other sinks take the tree.
+    mutating func value(_ v: FieldValue, json: [UInt8])
     mutating func null()
     mutating func beginObject()
     mutating func endObject()
@@ -23,26 +31,53 @@ public protocol FieldSink {
 
 extension FieldSink {
     public mutating func address(_ a: BDAddr) { string(a.description) }
+    public mutating func uuid(_ u: BLEUUID) { string(u.description) }
+    public mutating func value(_ v: FieldValue, json: [UInt8]) { value(v) }
 
-    @inline(__always) public mutating func field(_ k: String, _ v: Int) { key(k); int(v) }
-    @inline(__always) public mutating func field<T: FixedWidthInteger>(_ k: String, _ v: T) { key(k); int(Int(v)) }
-    @inline(__always) public mutating func field(_ k: String, _ v: String) { key(k); string(v) }
-    @inline(__always) public mutating func field(_ k: String, _ v: Bool) { key(k); bool(v) }
-    @inline(__always) public mutating func field(_ k: String, hex v: ArraySlice<UInt8>) { key(k); hex(v) }
-    @inline(__always) public mutating func field(_ k: String, hex v: [UInt8]) { key(k); hex(v[...]) }
+    @inline(__always) public mutating func field(_ k: StaticString, _ v: Int) { key(k); int(v) }
+    @inline(__always) public mutating func field<T: FixedWidthInteger>(_ k: StaticString, _ v: T) { key(k); int(Int(v)) }
+    @inline(__always) public mutating func field(_ k: StaticString, _ v: String) { key(k); string(v) }
+    @inline(__always) public mutating func field(_ k: StaticString, _ v: Bool) { key(k); bool(v) }
+    @inline(__always) public mutating func field(_ k: StaticString, hex v: ArraySlice<UInt8>) { key(k); hex(v) }
+    @inline(__always) public mutating func field(_ k: StaticString, hex v: [UInt8]) { key(k); hex(v[...]) }
     /// A device address as its string ("AA:BB:CC:DD:EE:FF").
-    @inline(__always) public mutating func field(_ k: String, address a: BDAddr) { key(k); address(a) }
+    @inline(__always) public mutating func field(_ k: StaticString, address a: BDAddr) { key(k); address(a) }
+    /// A UUID as its string ("180F", or the canonical 36 characters).
+    @inline(__always) public mutating func field(_ k: StaticString, uuid u: BLEUUID) { key(k); uuid(u) }
+
+    /// Members whose names are made at run time (escaped as needed).
+    @inline(__always) public mutating func field(name k: String, _ v: Int) { key(name: k); int(v) }
+    @inline(__always) public mutating func field<T: FixedWidthInteger>(name k: String, _ v: T) { key(name: k); int(Int(v)) }
+    @inline(__always) public mutating func field(name k: String, _ v: String) { key(name: k); string(v) }
+    @inline(__always) public mutating func field(name k: String, _ v: Bool) { key(name: k); bool(v) }
+    @inline(__always) public mutating func field(name k: String, hex v: ArraySlice<UInt8>) { key(name: k); hex(v) }
 
     /// A member whose value is an object written by `body`.
-    @inline(__always) public mutating func object(_ k: String, _ body: (inout Self) -> Void) {
+    @inline(__always) public mutating func object(_ k: StaticString, _ body: (inout Self) -> Void) {
         key(k)
         beginObject()
         body(&self)
         endObject()
     }
 
+    /// A member named at run time whose value is an object written by `body`.
+    @inline(__always) public mutating func object(name k: String, _ body: (inout Self) -> Void) {
+        key(name: k)
+        beginObject()
+        body(&self)
+        endObject()
+    }
+
+    /// A member named at run time whose value is a list written by `body`.
+    @inline(__always) public mutating func list(name k: String, _ body: (inout Self) -> Void) {
+        key(name: k)
+        beginList()
+        body(&self)
+        endList()
+    }
+
     /// A member whose value is a list written by `body`.
-    @inline(__always) public mutating func list(_ k: String, _ body: (inout Self) -> Void) {
+    @inline(__always) public mutating func list(_ k: StaticString, _ body: (inout Self) -> Void) {
         key(k)
         beginList()
         body(&self)
@@ -72,66 +107,90 @@ extension FieldSink {
     /// The pairs of `f` as members of the current object.
     public mutating func members(_ f: Fields) {
         for (k, v) in f.items {
-            key(k)
+            key(name: k)
             value(v)
         }
     }
 }
 
-/// Compact JSON into a byte buffer, with the commas placed as values arrive.
+/// Compact JSON into a `ByteStore`, with the commas placed as values arrive. Member names are static and
+/// copied as they are; copies of a `JSONBytes` write into the same store.
 public struct JSONBytes: FieldSink {
-    public var bytes: [UInt8]
+    public let store: ByteStore
     /// One bit per open container, set for lists.
     var lists: UInt64 = 0
     var depth = 0
     /// True until the current container has its first item.
     var first = true
 
-    public init(bytes: [UInt8] = []) { self.bytes = bytes }
+    /// A fresh store.
+    public init() { store = ByteStore() }
 
-    /// Continues an object whose opening brace (and perhaps some members) is already in `bytes`.
-    public init(continuingObject bytes: [UInt8], empty: Bool) {
-        self.bytes = bytes
+    /// Continues an object whose opening brace (and perhaps some members) is already in `store`.
+    public init(continuingObjectIn store: ByteStore, empty: Bool) {
+        self.store = store
         depth = 1
         first = empty
     }
 
+    /// Everything written (tests and small documents).
+    public var bytes: [UInt8] { store.bytes }
+
     @inline(__always) mutating func item() {
         if depth > 0 && lists & (1 << UInt64(min(depth - 1, 63))) != 0 {
-            if !first { bytes.append(UInt8(ascii: ",")) }
+            if !first { store.put(UInt8(ascii: ",")) }
             first = false
         }
     }
 
-    @inline(__always) public mutating func key(_ k: String) {
-        if !first { bytes.append(UInt8(ascii: ",")) }
+    @inline(__always) public mutating func key(_ k: StaticString) {
+        assert(k.withUTF8Buffer { !ByteScan.needsJSONEscape($0) }, "a member name that needs escaping")
+        store.putMemberName(k, comma: !first)
         first = false
-        JSONOut.string(k, into: &bytes)
-        bytes.append(UInt8(ascii: ":"))
     }
 
-    public mutating func int(_ v: Int) { item(); bytes.append(decimal: v) }
-    public mutating func double(_ v: Double) { item(); bytes.append(string: v.isFinite ? String(v) : "null") }
-    public mutating func bool(_ v: Bool) { item(); bytes.append(string: v ? "true" : "false") }
-    public mutating func string(_ v: String) { item(); JSONOut.string(v, into: &bytes) }
-    public mutating func string(utf8 v: ArraySlice<UInt8>) { item(); JSONOut.string(utf8: v, into: &bytes) }
-    public mutating func null() { item(); bytes.append(string: "null") }
+    public mutating func key(name k: String) {
+        if !first { store.put(UInt8(ascii: ",")) }
+        first = false
+        store.putJSONString(k)
+        store.put(UInt8(ascii: ":"))
+    }
+
+    public mutating func int(_ v: Int) { item(); store.putDecimal(v) }
+    public mutating func double(_ v: Double) { item(); store.put(string: v.isFinite ? String(v) : "null") }
+    public mutating func bool(_ v: Bool) { item(); store.put(v ? "true" : "false") }
+    public mutating func string(_ v: String) { item(); store.putJSONString(v) }
+    public mutating func string(utf8 v: ArraySlice<UInt8>) { item(); v.withUnsafeBufferPointer { store.putJSONString($0) } }
+    public mutating func null() { item(); store.put("null") }
     /// An address never needs escaping: quotes around its 17 bytes.
     public mutating func address(_ a: BDAddr) {
         item()
-        bytes.append(UInt8(ascii: "\""))
-        a.write(into: &bytes)
-        bytes.append(UInt8(ascii: "\""))
+        store.put(UInt8(ascii: "\""))
+        a.withText { store.put($0) }
+        store.put(UInt8(ascii: "\""))
+    }
+
+    public mutating func value(_ v: FieldValue, json: [UInt8]) {
+        item()
+        store.put(json)
+    }
+
+    /// A UUID never needs escaping: quotes around its hex digits.
+    public mutating func uuid(_ u: BLEUUID) {
+        item()
+        store.put(UInt8(ascii: "\""))
+        u.withText { store.put($0) }
+        store.put(UInt8(ascii: "\""))
     }
 
     public mutating func hex(_ v: ArraySlice<UInt8>) {
         item()
-        bytes.appendQuotedHex(v)
+        store.putQuotedHex(v)
     }
 
     @inline(__always) mutating func open(_ byte: UInt8, list: Bool) {
         item()
-        bytes.append(byte)
+        store.put(byte)
         let bit: UInt64 = 1 << UInt64(min(depth, 63))
         if list { lists |= bit } else { lists &= ~bit }
         depth += 1
@@ -139,7 +198,7 @@ public struct JSONBytes: FieldSink {
     }
 
     @inline(__always) mutating func close(_ byte: UInt8) {
-        bytes.append(byte)
+        store.put(byte)
         depth -= 1
         first = false
     }
@@ -179,7 +238,8 @@ public struct FieldsBuilder: FieldSink {
         pendingKey = nil
     }
 
-    public mutating func key(_ k: String) { pendingKey = k }
+    public mutating func key(_ k: StaticString) { pendingKey = k.description }
+    public mutating func key(name k: String) { pendingKey = k }
     public mutating func int(_ v: Int) { put(.int(v)) }
     public mutating func double(_ v: Double) { put(.double(v)) }
     public mutating func bool(_ v: Bool) { put(.bool(v)) }

@@ -6,7 +6,10 @@ import Darwin
 
 /// A buffered byte writer for standard output or memory. Reports write into it; it flushes in large blocks.
 public final class OutputWriter {
-    var buffer: [UInt8] = []
+    /// What is written and not yet flushed.
+    public let store: ByteStore
+    /// Lent to `append`'s body, and copied into `store` after it.
+    @exclusivity(unchecked) var scratch: [UInt8] = []
     let fd: Int32?
     /// Everything written, when writing to memory.
     public private(set) var captured: [UInt8] = []
@@ -17,7 +20,7 @@ public final class OutputWriter {
         self.fd = fd
         self.discard = false
         self.consumer = nil
-        buffer.reserveCapacity(limit + 4096)
+        store = ByteStore(capacity: (1 << 16) + 4096)
     }
 
     let discard: Bool
@@ -29,6 +32,7 @@ public final class OutputWriter {
         self.fd = nil
         self.discard = false
         self.consumer = nil
+        store = ByteStore()
     }
 
     /// Formats everything and keeps nothing (fuzzing, timing the formatters).
@@ -36,6 +40,7 @@ public final class OutputWriter {
         self.fd = nil
         self.discard = true
         self.consumer = nil
+        store = ByteStore()
     }
 
     /// Hands every block to `consumer` as it is flushed, in order, and keeps nothing itself.
@@ -43,48 +48,55 @@ public final class OutputWriter {
         self.fd = nil
         self.discard = false
         self.consumer = consumer
-        buffer.reserveCapacity(limit + 4096)
+        store = ByteStore(capacity: (1 << 16) + 4096)
     }
 
     @inline(__always) public func write(_ s: String) {
-        buffer.append(string: s)
-        if buffer.count >= limit { flush() }
+        store.put(string: s)
+        flushIfFull()
     }
 
     @inline(__always) public func write(utf8: UnsafeBufferPointer<UInt8>) {
-        buffer.append(contentsOf: utf8)
-        if buffer.count >= limit { flush() }
+        store.put(utf8)
+        flushIfFull()
     }
 
     @inline(__always) public func write(byte: UInt8) {
-        buffer.append(byte)
+        store.put(byte)
     }
 
-    /// Lets `body` append to the buffer directly: one access to the writer for a whole event instead of one
-    /// for every byte (each access to a class's stored property is checked for exclusivity at run time).
+    /// Flushes once the store holds a block.
+    @inline(__always) public func flushIfFull() {
+        if store.count >= limit { flush() }
+    }
+
+    /// Lets `body` append to a byte array, then copies what it wrote into the store: for formatting written
+    /// on `[UInt8]` (the text renderers).
     @inline(__always) public func append(_ body: (inout [UInt8]) -> Void) {
-        body(&buffer)
-        if buffer.count >= limit { flush() }
+        scratch.removeAll(keepingCapacity: true)
+        body(&scratch)
+        store.put(scratch)
+        flushIfFull()
     }
 
     /// A decimal integer, without building a String.
-    public func write(int v: Int) { buffer.append(decimal: v) }
+    public func write(int v: Int) { store.putDecimal(v) }
 
     /// A non-negative integer right-aligned in `width` columns (spaces in front), or zero-padded.
-    public func write(int v: Int, width: Int, zeroPad: Bool = false) { buffer.append(decimal: v, width: width, zeroPad: zeroPad) }
+    public func write(int v: Int, width: Int, zeroPad: Bool = false) { append { $0.append(decimal: v, width: width, zeroPad: zeroPad) } }
 
     /// Microseconds as seconds with six decimals ("12.000345"), right-aligned in `width` columns.
-    public func write(seconds micros: Int64, width: Int) { buffer.append(seconds: micros, width: width) }
+    public func write(seconds micros: Int64, width: Int) { append { $0.append(seconds: micros, width: width) } }
 
     /// An ISO-8601 UTC timestamp with microseconds, written in place.
-    public func write(iso8601 t: Timestamp) { buffer.append(iso8601: t) }
+    public func write(iso8601 t: Timestamp) { store.putISO8601(t) }
 
     /// "0x" and `width` upper-case hex digits.
-    public func write(hex v: UInt64, width: Int) { buffer.append(hex: v, width: width) }
+    public func write(hex v: UInt64, width: Int) { append { $0.append(hex: v, width: width) } }
 
     public func write(bytes: [UInt8]) {
-        buffer.append(contentsOf: bytes)
-        if buffer.count >= limit { flush() }
+        store.put(bytes)
+        flushIfFull()
     }
 
     /// The error of the first write that failed (ENOSPC on a full disk, EIO, …), other than a closed pipe;
@@ -98,17 +110,21 @@ public final class OutputWriter {
 
     public func flush() {
         guard let fd = fd else {
-            if let c = consumer { c(buffer[...]) } else if !discard { captured.append(contentsOf: buffer) }
-            buffer.removeAll(keepingCapacity: true)
+            if let c = consumer {
+                c(store.bytes[...])
+            } else if !discard {
+                store.withBytes { captured.append(contentsOf: $0) }
+            }
+            store.removeAll()
             return
         }
         guard failure == nil && !readerGone else {
-            buffer.removeAll(keepingCapacity: true)
+            store.removeAll()
             return
         }
         var offset = 0
         var error: Int32 = 0
-        buffer.withUnsafeBytes { raw in
+        store.withBytes { raw in
             guard let base = raw.baseAddress else { return }
             while offset < raw.count {
                 let n = Glibc.write(fd, base + offset, raw.count - offset)
@@ -121,7 +137,7 @@ public final class OutputWriter {
             }
         }
         if error == EPIPE { readerGone = true } else if error != 0 { failure = error }
-        buffer.removeAll(keepingCapacity: true)
+        store.removeAll()
     }
 
     /// The text written so far (memory writers).

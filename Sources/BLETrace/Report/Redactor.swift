@@ -346,7 +346,8 @@ public struct RedactingFieldSink<Inner: FieldSink>: FieldSink {
         self.redactor = redactor
     }
 
-    public mutating func key(_ k: String) { inner.key(k) }
+    public mutating func key(_ k: StaticString) { inner.key(k) }
+    public mutating func key(name k: String) { inner.key(name: k) }
     public mutating func int(_ v: Int) { inner.int(v) }
     public mutating func double(_ v: Double) { inner.double(v) }
     public mutating func bool(_ v: Bool) { inner.bool(v) }

@@ -215,7 +215,8 @@ struct LearningFieldSink: FieldSink {
         return pending.map { ($0, false) }
     }
 
-    mutating func key(_ k: String) { pending = k }
+    mutating func key(_ k: StaticString) { pending = k.description }
+    mutating func key(name k: String) { pending = k }
     mutating func int(_ v: Int) { pending = nil }
     mutating func double(_ v: Double) { pending = nil }
     mutating func bool(_ v: Bool) { pending = nil }

@@ -50,38 +50,40 @@ public final class TextRenderer: EventSink, RedactableOutput {
         if origin == nil { origin = e.timestamp }
         let color = style.color
         let time = style.time, origin = self.origin, previous = self.previous
-        // The prefix in one access to the writer's buffer.
-        out.append { b in
-            if color { b.append(string: ANSI.dim) }
-            b.append(decimal: e.record, width: 7, zeroPad: false)
-            b.append(0x20)
-            switch time {
-            case .relative: b.append(seconds: e.timestamp.micros - (origin?.micros ?? 0), width: 13)
-            case .delta: b.append(seconds: e.timestamp.micros - (previous?.micros ?? e.timestamp.micros), width: 13)
-            case .absolute: b.append(iso8601: e.timestamp)
-            }
-            if color { b.append(string: ANSI.reset) }
-            b.append(0x20)
-            if color { b.append(string: e.direction == .hostToController ? ANSI.blue : e.direction == .controllerToHost ? ANSI.green : ANSI.dim) }
-            b.append(string: e.direction.marker)
-            if color { b.append(string: ANSI.reset) }
-            b.append(0x20)
-            if let h = e.handle { b.append(hex: UInt64(h), width: 4) } else { b.append(string: "      ") }
-            b.append(0x20)
+        // The prefix, straight into the writer's store.
+        let b = out.store
+        if color { b.put(string: ANSI.dim) }
+        b.putDecimal(e.record, width: 7, zeroPad: false)
+        b.put(0x20)
+        switch time {
+        case .relative: b.putSeconds(e.timestamp.micros - (origin?.micros ?? 0), width: 13)
+        case .delta: b.putSeconds(e.timestamp.micros - (previous?.micros ?? e.timestamp.micros), width: 13)
+        case .absolute: b.putISO8601(e.timestamp)
         }
+        if color { b.put(string: ANSI.reset) }
+        b.put(0x20)
+        if color { b.put(string: e.direction == .hostToController ? ANSI.blue : e.direction == .controllerToHost ? ANSI.green : ANSI.dim) }
+        b.put(string: e.direction.marker)
+        if color { b.put(string: ANSI.reset) }
+        b.put(0x20)
+        if let h = e.handle { b.putHex(UInt64(h), width: 4) } else { b.put("      ") }
+        b.put(0x20)
         self.previous = e.timestamp
         scratch.removeAll(keepingCapacity: true)
         if e.malformed != nil { scratch.append(string: "MALFORMED ") }
         let bodyStart = scratch.count
         EventText.write(e, into: &scratch)
         if let r = redactor { r.redact(text: &scratch, from: bodyStart) }
-        SafeText.escape(&scratch, from: bodyStart)
+        // Printable ASCII has no control character to escape (the usual line: one scan instead of two).
+        let printable = scratch.withUnsafeBufferPointer { ByteScan.printableASCII(UnsafeBufferPointer(rebasing: $0[bodyStart...])) }
+        if !printable { SafeText.escape(&scratch, from: bodyStart) }
         if bodyStart > 0 && scratch[bodyStart...].starts(with: TextRenderer.malformedPrefix) { scratch.removeFirst(bodyStart) }
         let tint = color ? TextRenderer.tint(e, scratch) : nil
         if let t = tint { out.write(t) }
-        writeWrapped(indentWithTint: tint)
+        writeWrapped(indentWithTint: tint, printable: printable)
         if tint != nil { out.write(ANSI.reset) }
         out.write(byte: 0x0A)
+        out.flushIfFull()
     }
 
     static let malformedPrefix = Array("Malformed".utf8)
@@ -89,14 +91,14 @@ public final class TextRenderer: EventSink, RedactableOutput {
     @exclusivity(unchecked) var scratch: [UInt8] = []
 
     /// Writes `scratch`, breaking at spaces so that no line passes `style.width` columns.
-    func writeWrapped(indentWithTint tint: String?) {
+    func writeWrapped(indentWithTint tint: String?, printable: Bool? = nil) {
         let room = style.width - indent
         if style.width == 0 || room < TextRenderer.minimumRoom || scratch.count <= room {
             // At most one column per UTF-8 byte: short enough without counting characters.
             out.write(bytes: scratch)
             return
         }
-        if scratch.withUnsafeBufferPointer({ writeWrappedSimple($0, room: room, tint: tint) }) { return }
+        if scratch.withUnsafeBufferPointer({ writeWrappedSimple($0, room: room, tint: tint, printable: printable) }) { return }
         writeWrappedCharacters(String(decoding: scratch, as: UTF8.self), room: room, tint: tint)
     }
 
@@ -138,53 +140,53 @@ public final class TextRenderer: EventSink, RedactableOutput {
         return text.withUTF8 { writeWrappedSimple($0, room: room, tint: tint) }
     }
 
-    func writeWrappedSimple(_ u: UnsafeBufferPointer<UInt8>, room: Int, tint: String?) -> Bool {
+    /// `printable`: whether `u` is all printable ASCII, when the caller already knows.
+    func writeWrappedSimple(_ u: UnsafeBufferPointer<UInt8>, room: Int, tint: String?, printable: Bool? = nil) -> Bool {
         do {
-            let ascii = ByteScan.printableASCII(u)
+            let ascii = printable ?? ByteScan.printableASCII(u)
             guard ascii || TextRenderer.allSimple(u) else { return false }
             let indentText = continuationIndent
-            // The whole wrapped text in one access to the writer's buffer.
-            out.append { b in
-                var start = 0
-                var first = true
-                let space = UInt8(ascii: " ")
-                while start < u.count {
-                    if !first {
-                        if tint != nil { b.append(string: ANSI.reset) }
-                        b.append(0x0A)
-                        b.append(string: indentText)
-                        if let t = tint { b.append(string: t) }
-                    }
-                    let limit = first ? room : room - 2
-                    // The end of the first `limit` characters (in ASCII text, the first `limit` bytes).
-                    var end = start
-                    if ascii {
-                        end = min(u.count, start + limit)
-                    } else {
-                        var chars = 0
-                        while end < u.count && chars < limit {
-                            end += 1
-                            while end < u.count && u[end] & 0xC0 == 0x80 { end += 1 }
-                            chars += 1
-                        }
-                    }
-                    if end == u.count {
-                        b.append(contentsOf: UnsafeBufferPointer(rebasing: u[start...]))
-                        break
-                    }
-                    // The last space among them, else a hard cut after them.
-                    var cut = end
-                    var i = end - 1
-                    while i >= start {
-                        if u[i] == space { cut = i; break }
-                        i -= 1
-                    }
-                    if cut == start { cut = end }
-                    b.append(contentsOf: UnsafeBufferPointer(rebasing: u[start..<cut]))
-                    start = cut
-                    while start < u.count && u[start] == space { start += 1 }
-                    first = false
+            // The whole wrapped text, straight into the writer's store.
+            let b = out.store
+            var start = 0
+            var first = true
+            let space = UInt8(ascii: " ")
+            while start < u.count {
+                if !first {
+                    if tint != nil { b.put(string: ANSI.reset) }
+                    b.put(0x0A)
+                    b.put(string: indentText)
+                    if let t = tint { b.put(string: t) }
                 }
+                let limit = first ? room : room - 2
+                // The end of the first `limit` characters (in ASCII text, the first `limit` bytes).
+                var end = start
+                if ascii {
+                    end = min(u.count, start + limit)
+                } else {
+                    var chars = 0
+                    while end < u.count && chars < limit {
+                        end += 1
+                        while end < u.count && u[end] & 0xC0 == 0x80 { end += 1 }
+                        chars += 1
+                    }
+                }
+                if end == u.count {
+                    b.put(UnsafeBufferPointer(rebasing: u[start...]))
+                    break
+                }
+                // The last space among them, else a hard cut after them.
+                var cut = end
+                var i = end - 1
+                while i >= start {
+                    if u[i] == space { cut = i; break }
+                    i -= 1
+                }
+                if cut == start { cut = end }
+                b.put(UnsafeBufferPointer(rebasing: u[start..<cut]))
+                start = cut
+                while start < u.count && u[start] == space { start += 1 }
+                first = false
             }
             return true
         }
@@ -383,62 +385,42 @@ enum EventJSON {
         }
     }
 
-    /// Writes the same object as `fields(e)` straight into the output, without building it first; with a
-    /// redactor, its text, strings and bytes redacted on the way.
+    /// Writes the same object as `fields(e)` straight into the output's store, without building it first;
+    /// with a redactor, its text, strings and bytes redacted on the way.
     static func write(_ e: TraceEvent, to w: OutputWriter, redactor: Redactor? = nil) {
-        w.append { b in
-            b.append(string: "{\"record\":")
-            b.append(decimal: e.record)
-            b.append(string: ",\"time\":\"")
-            b.append(iso8601: e.timestamp)
-            b.append(string: "\",\"direction\":\"")
-            b.append(string: EventJSON.direction(e))
-            b.append(string: "\",\"kind\":\"")
-            b.append(string: e.kind.rawValue)
-            b.append(UInt8(ascii: "\""))
-            if let h = e.handle { b.append(string: ",\"handle\":"); b.append(decimal: Int(h)) }
-            if let c = e.connection { b.append(string: ",\"connection\":"); b.append(decimal: c) }
-            b.append(string: ",\"summary\":")
-            guard let r = redactor else {
-                writeText(e, into: &b)
-                if let m = e.malformed { b.append(string: ",\"malformed\":"); JSONOut.string(m, into: &b) }
-                var j = JSONBytes(continuingObject: [], empty: false)
-                swap(&j.bytes, &b)
-                writeLayers(e, into: &j)
-                swap(&j.bytes, &b)
-                b.append(UInt8(ascii: "}"))
-                return
-            }
-            var text: [UInt8] = []
-            EventText.write(e, into: &text)
-            r.redact(text: &text)
-            JSONOut.string(utf8: text[...], into: &b)
-            if let m = e.malformed { b.append(string: ",\"malformed\":"); JSONOut.string(r.redact(m), into: &b) }
-            var j = RedactingFieldSink(inner: JSONBytes(continuingObject: [], empty: false), redactor: r)
-            swap(&j.inner.bytes, &b)
+        let b = w.store
+        b.put("{\"record\":")
+        b.putDecimal(e.record)
+        b.put(",\"time\":\"")
+        b.putISO8601(e.timestamp)
+        b.put("\",\"direction\":\"")
+        b.put(string: EventJSON.direction(e))
+        b.put("\",\"kind\":\"")
+        b.put(string: e.kind.rawValue)
+        b.put(UInt8(ascii: "\""))
+        if let h = e.handle { b.put(",\"handle\":"); b.putDecimal(Int(h)) }
+        if let c = e.connection { b.put(",\"connection\":"); b.putDecimal(c) }
+        b.put(",\"summary\":")
+        // The event's text, made on the writer's scratch array and copied in as a JSON string.
+        w.scratch.removeAll(keepingCapacity: true)
+        EventText.write(e, into: &w.scratch)
+        if let r = redactor {
+            r.redact(text: &w.scratch)
+        }
+        w.scratch.withUnsafeBufferPointer { b.putJSONString($0) }
+        if let m = e.malformed {
+            b.put(",\"malformed\":")
+            b.putJSONString(redactor.map { $0.redact(m) } ?? m)
+        }
+        if let r = redactor {
+            var j = RedactingFieldSink(inner: JSONBytes(continuingObjectIn: b, empty: false), redactor: r)
             writeLayers(e, into: &j)
-            swap(&j.inner.bytes, &b)
-            b.append(UInt8(ascii: "}"))
-        }
-    }
-
-    /// The event's text as a JSON string: written in place, and escaped afresh only when it needs it.
-    static func writeText(_ e: TraceEvent, into b: inout [UInt8]) {
-        b.append(UInt8(ascii: "\""))
-        let start = b.count
-        EventText.write(e, into: &b)
-        let escape = b.withUnsafeBufferPointer { ByteScan.needsJSONEscape(UnsafeBufferPointer(rebasing: $0[start...])) }
-        if escape {
-            // The text moved aside (on the stack when short) and written back escaped, quotes included.
-            let n = b.count - start
-            withUnsafeTemporaryAllocation(of: UInt8.self, capacity: n) { raw in
-                b.withUnsafeBufferPointer { src in _ = raw.initialize(from: UnsafeBufferPointer(rebasing: src[start...])) }
-                b.removeSubrange((start - 1)...)
-                JSONOut.escaped(UnsafeBufferPointer(raw), into: &b)
-            }
         } else {
-            b.append(UInt8(ascii: "\""))
+            var j = JSONBytes(continuingObjectIn: b, empty: false)
+            writeLayers(e, into: &j)
         }
+        b.put(UInt8(ascii: "}"))
+        w.flushIfFull()
     }
 }
 

@@ -6,7 +6,7 @@ public struct AudioServiceError: DecodedValue, Equatable {
     public var code: UInt8
 
     public func writeFields<S: FieldSink>(into s: inout S) {
-        s.object(service.lowercased()) { o in
+        s.object(name: service.lowercased()) { o in
             o.field("error", code)
             o.field("error_name", AudioServiceError.name(service, code) ?? "reserved")
         }

@@ -94,10 +94,10 @@ public struct PACSDissector: ValueDissector {
         public var source: UInt16
         public func writeFields<S: FieldSink>(into s: inout S) {
             let kind = available ? "available" : "supported"
-            s.field(kind + "_sink_contexts", sink)
-            s.key(kind + "_sink_context_names"); s.value(DissectorText.list(AudioNames.contextNames(sink)))
-            s.field(kind + "_source_contexts", source)
-            s.key(kind + "_source_context_names"); s.value(DissectorText.list(AudioNames.contextNames(source)))
+            s.field(name: kind + "_sink_contexts", sink)
+            s.key(name: kind + "_sink_context_names"); s.value(DissectorText.list(AudioNames.contextNames(sink)))
+            s.field(name: kind + "_source_contexts", source)
+            s.key(name: kind + "_source_context_names"); s.value(DissectorText.list(AudioNames.contextNames(source)))
         }
         public var text: String {
             "sink " + AudioNames.joined(AudioNames.contextNames(sink)) + "; source " + AudioNames.joined(AudioNames.contextNames(source))

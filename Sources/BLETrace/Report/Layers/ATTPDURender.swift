@@ -249,7 +249,7 @@ extension ATTEvent {
                 for en in list {
                     s.beginObject()
                     s.field("handle", Int(en.handle))
-                    s.field("uuid", en.uuid.description)
+                    s.field("uuid", uuid: en.uuid)
                     if let n = en.uuid.name { s.field("name", n) }
                     s.endObject()
                 }
@@ -284,14 +284,14 @@ extension ATTEvent {
                         if let d = ATTEvent.characteristicDeclaration(en.value) {
                             s.field("properties", Int(d.properties))
                             s.field("value_handle", Int(d.valueHandle))
-                            s.field("uuid", d.uuid.description)
+                            s.field("uuid", uuid: d.uuid)
                             if let n = GATTNaming.name(d.uuid, kind: AssignedNumbers.characteristicName) { s.field("uuid_name", n) }
                         }
                     } else if t == 0x2802 {
                         if let d = ATTEvent.includeDeclaration(en.value) {
                             s.field("included_start", Int(d.start))
                             s.field("included_end", Int(d.end))
-                            if let u = d.uuid { s.field("uuid", u.description) }
+                            if let u = d.uuid { s.field("uuid", uuid: u) }
                         }
                     } else if i < entries.count {
                         GATTContextRender.writeMember(entries[i].location, into: &s)
@@ -308,7 +308,7 @@ extension ATTEvent {
                     s.field("end_handle", Int(en.end))
                     s.field("value", hex: en.value)
                     if let u = BLEUUID(littleEndian: en.value) {
-                        s.field("uuid", u.description)
+                        s.field("uuid", uuid: u)
                         if let n = GATTNaming.name(u, kind: AssignedNumbers.serviceName) { s.field("uuid_name", n) }
                     }
                     s.endObject()

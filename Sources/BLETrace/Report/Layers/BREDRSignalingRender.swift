@@ -234,8 +234,8 @@ extension BREDRSignalingEntry {
         s.field("name", BREDRSignalingNames.code(code))
         s.field("identifier", identifier)
         func psmField(_ key: String, _ p: UInt16) {
-            s.field(key, p)
-            if let n = LESignalingNames.psm(p) { s.field(key + "_name", n) }
+            s.field(name: key, p)
+            if let n = LESignalingNames.psm(p) { s.field(name: key + "_name", n) }
         }
         switch command {
         case let .commandReject(reason, data):

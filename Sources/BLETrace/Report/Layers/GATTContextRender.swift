@@ -47,7 +47,7 @@ enum GATTContextRender {
 
     static func writeUUID<S: FieldSink>(_ u: BLEUUID?, kind: (UInt16) -> String?, into s: inout S) {
         guard let u else { return }
-        s.field("uuid", u.description)
+        s.field("uuid", uuid: u)
         if let n = GATTNaming.name(u, kind: kind) { s.field("name", n) }
     }
 

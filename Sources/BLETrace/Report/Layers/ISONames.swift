@@ -3,8 +3,8 @@ enum ISONames {
     static func eachWay<T: Sendable & Equatable>(_ w: EachWay<T>) -> String { w.cToP == w.pToC ? "\(w.cToP)" : "\(w.cToP)/\(w.pToC)" }
 
     static func eachWayFields<S: FieldSink, T: FixedWidthInteger & Sendable>(_ name: String, _ w: EachWay<T>, into s: inout S) {
-        s.field(name + "_c_to_p", w.cToP)
-        s.field(name + "_p_to_c", w.pToC)
+        s.field(name: name + "_c_to_p", w.cToP)
+        s.field(name: name + "_p_to_c", w.pToC)
     }
 
     /// An HCI PHY value (1 1M, 2 2M, 3 Coded).

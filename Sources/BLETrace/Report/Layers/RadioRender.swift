@@ -104,7 +104,7 @@ extension LLAdvertisingPDU {
         s.field("rx_add", rxAdd ? "random" : "public")
         s.field("chsel", chSel ? 2 : 1)
         s.field("length", length)
-        func addr(_ key: String, _ typeKey: String, _ a: BDAddr?, random: Bool, _ s: inout S) {
+        func addr(_ key: StaticString, _ typeKey: StaticString, _ a: BDAddr?, random: Bool, _ s: inout S) {
             guard let a = a else { return }
             s.field(key, a.description)
             s.field(typeKey, LLAdvertisingPDU.addressType(a, random: random).name)

@@ -188,7 +188,7 @@ extension SMPBody: LayerBody {
         }
     }
 
-    static func writeKeys<S: FieldSink>(_ key: String, _ k: UInt8, into s: inout S) {
+    static func writeKeys<S: FieldSink>(_ key: StaticString, _ k: UInt8, into s: inout S) {
         s.list(key) { s in
             for (bit, name) in keyNames.enumerated() where k & (1 << UInt8(bit)) != 0 { s.string(name) }
         }

@@ -216,7 +216,7 @@ extension SignalingBody: LayerBody {
         }
     }
 
-    static func cidList<S: FieldSink>(_ key: String, _ l: [UInt16], into s: inout S) {
+    static func cidList<S: FieldSink>(_ key: StaticString, _ l: [UInt16], into s: inout S) {
         s.list(key) { s in for c in l { s.int(Int(c)) } }
     }
 

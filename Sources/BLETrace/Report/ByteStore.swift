@@ -1,0 +1,286 @@
+/// The output's own byte buffer: what the writers put into it goes to standard output (or memory) in large
+/// blocks. A write makes room once (one capacity check) and then stores through a pointer: unlike `[UInt8]`, no
+/// write checks whether the storage is shared, since a store is one object that every writer refers to.
+///
+/// Everything written is kept until `removeAll`; the room grows by doubling. Bytes before `count` are always
+/// initialized; nothing beyond `count` is ever read.
+public final class ByteStore {
+    @exclusivity(unchecked) @usableFromInline var base: UnsafeMutablePointer<UInt8>
+    @exclusivity(unchecked) @usableFromInline var capacity: Int
+    @exclusivity(unchecked) public internal(set) var count = 0
+
+    public init(capacity: Int = 1024) {
+        self.capacity = max(capacity, 64)
+        base = .allocate(capacity: self.capacity)
+    }
+
+    deinit { base.deallocate() }
+
+    public var isEmpty: Bool { count == 0 }
+
+    /// Everything written, as an array (tests and small documents).
+    public var bytes: [UInt8] { Array(UnsafeBufferPointer(start: base, count: count)) }
+
+    /// Lends the bytes written so far.
+    @inline(__always) public func withBytes<R>(_ body: (UnsafeBufferPointer<UInt8>) throws -> R) rethrows -> R {
+        try body(UnsafeBufferPointer(start: base, count: count))
+    }
+
+    public func removeAll() { count = 0 }
+
+    /// Drops the bytes from `n` on (n ≤ count).
+    func truncate(to n: Int) { count = min(max(n, 0), count) }
+
+    /// Room for `n` more bytes: where they go. The caller stores exactly `n` bytes there and then `advance(n)`.
+    @inline(__always) @usableFromInline func room(_ n: Int) -> UnsafeMutablePointer<UInt8> {
+        if capacity &- count < n { grow(n) }
+        return base + count
+    }
+
+    @inline(__always) @usableFromInline func advance(_ n: Int) { count &+= n }
+
+    @inline(never) @usableFromInline func grow(_ n: Int) {
+        var c = capacity * 2
+        while c - count < n { c *= 2 }
+        let p = UnsafeMutablePointer<UInt8>.allocate(capacity: c)
+        p.initialize(from: base, count: count)
+        base.deallocate()
+        base = p
+        capacity = c
+    }
+
+    @inline(__always) public func put(_ byte: UInt8) {
+        room(1).pointee = byte
+        count &+= 1
+    }
+
+    public func put(_ bytes: UnsafeBufferPointer<UInt8>) {
+        guard let src = bytes.baseAddress, bytes.count > 0 else { return }
+        room(bytes.count).initialize(from: src, count: bytes.count)
+        count &+= bytes.count
+    }
+
+    @inline(__always) public func put(_ bytes: [UInt8]) { bytes.withUnsafeBufferPointer { put($0) } }
+    @inline(__always) public func put(_ bytes: ArraySlice<UInt8>) { bytes.withUnsafeBufferPointer { put($0) } }
+
+    /// A static text's bytes (member names, punctuation written as literals).
+    @inline(__always) public func put(_ s: StaticString) {
+        if s.hasPointerRepresentation {
+            put(UnsafeBufferPointer(start: s.utf8Start, count: s.utf8CodeUnitCount))
+        } else {
+            s.withUTF8Buffer { put($0) }
+        }
+    }
+
+    @inline(__always) public func put(string s: String) {
+        var s = s
+        s.withUTF8 { put($0) }
+    }
+
+    /// A decimal integer: its digits counted, the room made once, the digits stored from the last.
+    public func putDecimal(_ v: Int) {
+        if v >= 0 && v < 10 {
+            put(UInt8(truncatingIfNeeded: 48 &+ v))
+            return
+        }
+        var x = v.magnitude
+        var digits = 1
+        var probe = x
+        while probe >= 10 { probe /= 10; digits &+= 1 }
+        let n = digits &+ (v < 0 ? 1 : 0)
+        let p = room(n)
+        if v < 0 { p[0] = UInt8(ascii: "-") }
+        var i = n
+        repeat {
+            i &-= 1
+            p[i] = 48 &+ UInt8(truncatingIfNeeded: x % 10)
+            x /= 10
+        } while x > 0
+        count &+= n
+    }
+
+    /// A non-negative integer right-aligned in `width` columns (spaces in front), or zero-padded.
+    public func putDecimal(_ v: Int, width: Int, zeroPad: Bool) {
+        var digits = 1
+        var probe = v < 0 ? -v : v
+        while probe >= 10 { probe /= 10; digits &+= 1 }
+        if v < 0 { digits &+= 1 }
+        if digits < width {
+            let pad = width &- digits
+            let p = room(pad)
+            p.initialize(repeating: zeroPad ? UInt8(ascii: "0") : UInt8(ascii: " "), count: pad)
+            count &+= pad
+        }
+        putDecimal(v)
+    }
+
+    /// Microseconds as seconds with six decimals ("12.000345"), right-aligned in `width` columns.
+    public func putSeconds(_ micros: Int64, width: Int) {
+        let neg = micros < 0
+        let m = neg ? -micros : micros
+        let whole = Int(m / 1_000_000)
+        var wholeDigits = 1
+        var probe = whole
+        while probe >= 10 { probe /= 10; wholeDigits &+= 1 }
+        let total = wholeDigits &+ 7 &+ (neg ? 1 : 0)
+        if total < width {
+            let pad = width &- total
+            room(pad).initialize(repeating: UInt8(ascii: " "), count: pad)
+            count &+= pad
+        }
+        if neg { put(UInt8(ascii: "-")) }
+        putDecimal(whole)
+        let p = room(7)
+        p[0] = UInt8(ascii: ".")
+        var f = Int(m % 1_000_000)
+        var i = 6
+        while i > 0 {
+            p[i] = 48 &+ UInt8(truncatingIfNeeded: f % 10)
+            f /= 10
+            i &-= 1
+        }
+        count &+= 7
+    }
+
+    /// "0x" and at least `width` upper-case hex digits (more when the value needs them).
+    public func putHex(_ v: UInt64, width: Int) {
+        var w = max(width, 0)
+        while w < 16 && (v >> UInt64(4 * w)) != 0 { w += 1 }
+        let p = room(w &+ 2)
+        p[0] = UInt8(ascii: "0")
+        p[1] = UInt8(ascii: "x")
+        Hex.upperDigits.withUnsafeBufferPointer { d in
+            for i in 0..<w {
+                p[2 &+ i] = d[Int((v >> UInt64(4 * (w &- 1 &- i))) & 0xF)]
+            }
+        }
+        count &+= w &+ 2
+    }
+
+    /// A JSON member name and its colon, with the comma before it when `comma`: `,"name":`. The project's
+    /// member names are plain ASCII, so the bytes are copied as they are.
+    @inline(__always) public func putMemberName(_ k: StaticString, comma: Bool) {
+        let n = k.utf8CodeUnitCount
+        let extra = comma ? 4 : 3
+        let p = room(n &+ extra)
+        var i = 0
+        if comma { p[0] = UInt8(ascii: ","); i = 1 }
+        p[i] = UInt8(ascii: "\"")
+        if k.hasPointerRepresentation {
+            (p + (i &+ 1)).initialize(from: k.utf8Start, count: n)
+        } else {
+            k.withUTF8Buffer { u in if let b = u.baseAddress { (p + (i &+ 1)).initialize(from: b, count: u.count) } }
+        }
+        p[i &+ 1 &+ n] = UInt8(ascii: "\"")
+        p[i &+ 2 &+ n] = UInt8(ascii: ":")
+        count &+= n &+ extra
+    }
+
+    /// `v` as lower-case hex digits in quotes.
+    public func putQuotedHex(_ v: ArraySlice<UInt8>) {
+        let n = v.count &* 2 &+ 2
+        let p = room(n)
+        p[0] = UInt8(ascii: "\"")
+        Hex.digits.withUnsafeBufferPointer { d in
+            var i = 1
+            for x in v {
+                p[i] = d[Int(x >> 4)]
+                p[i &+ 1] = d[Int(x & 0xF)]
+                i &+= 2
+            }
+        }
+        p[n &- 1] = UInt8(ascii: "\"")
+        count &+= n
+    }
+
+    /// A JSON string of UTF-8 bytes: copied whole when nothing in it needs escaping.
+    public func putJSONString(_ u: UnsafeBufferPointer<UInt8>) {
+        if ByteScan.needsJSONEscape(u) {
+            putEscaped(u)
+            return
+        }
+        let n = u.count &+ 2
+        let p = room(n)
+        p[0] = UInt8(ascii: "\"")
+        if let b = u.baseAddress { (p + 1).initialize(from: b, count: u.count) }
+        p[n &- 1] = UInt8(ascii: "\"")
+        count &+= n
+    }
+
+    /// A JSON string with its quotes, backslashes and control characters escaped (as `JSONOut.escaped`): room
+    /// for the longest escape of every byte is made once.
+    func putEscaped(_ u: UnsafeBufferPointer<UInt8>) {
+        let p = room(u.count * 6 + 2)
+        var i = 0
+        @inline(__always) func pair(_ second: UInt8) {
+            p[i] = UInt8(ascii: "\\")
+            p[i &+ 1] = second
+            i &+= 2
+        }
+        p[0] = UInt8(ascii: "\"")
+        i = 1
+        Hex.digits.withUnsafeBufferPointer { d in
+            for x in u {
+                switch x {
+                case UInt8(ascii: "\""), UInt8(ascii: "\\"): pair(x)
+                case 0x0A: pair(UInt8(ascii: "n"))
+                case 0x0D: pair(UInt8(ascii: "r"))
+                case 0x09: pair(UInt8(ascii: "t"))
+                case 0..<0x20:
+                    p[i] = UInt8(ascii: "\\")
+                    p[i &+ 1] = UInt8(ascii: "u")
+                    p[i &+ 2] = UInt8(ascii: "0")
+                    p[i &+ 3] = UInt8(ascii: "0")
+                    p[i &+ 4] = d[Int(x >> 4)]
+                    p[i &+ 5] = d[Int(x & 0xF)]
+                    i &+= 6
+                default:
+                    p[i] = x
+                    i &+= 1
+                }
+            }
+        }
+        p[i] = UInt8(ascii: "\"")
+        count &+= i &+ 1
+    }
+
+    @inline(__always) public func putJSONString(_ s: String) {
+        var s = s
+        s.withUTF8 { putJSONString($0) }
+    }
+
+    /// An ISO-8601 UTC timestamp with microseconds ("2023-11-14T22:13:20.000600Z"): 27 bytes at fixed places
+    /// for the years 0–9999, the general formatting for any other.
+    public func putISO8601(_ t: Timestamp) {
+        var secs = t.micros / 1_000_000
+        var us = t.micros % 1_000_000
+        if us < 0 { us += 1_000_000; secs -= 1 }
+        var days = secs / 86_400
+        var rem = secs % 86_400
+        if rem < 0 { rem += 86_400; days -= 1 }
+        let (y, m, d) = Timestamp.civil(fromDays: days)
+        guard y >= 0 && y <= 9999 else {
+            var b: [UInt8] = []
+            b.append(iso8601: t)
+            put(b)
+            return
+        }
+        let p = room(27)
+        @inline(__always) func two(_ at: Int, _ v: Int) {
+            p[at] = 48 &+ UInt8(truncatingIfNeeded: v / 10)
+            p[at &+ 1] = 48 &+ UInt8(truncatingIfNeeded: v % 10)
+        }
+        let year = Int(y)
+        two(0, year / 100); two(2, year % 100)
+        p[4] = UInt8(ascii: "-"); two(5, Int(m))
+        p[7] = UInt8(ascii: "-"); two(8, Int(d))
+        p[10] = UInt8(ascii: "T"); two(11, Int(rem / 3600))
+        p[13] = UInt8(ascii: ":"); two(14, Int(rem / 60 % 60))
+        p[16] = UInt8(ascii: ":"); two(17, Int(rem % 60))
+        p[19] = UInt8(ascii: ".")
+        let micros = Int(us)
+        two(20, micros / 10_000); two(22, micros / 100 % 100); two(24, micros % 100)
+        p[26] = UInt8(ascii: "Z")
+        count &+= 27
+    }
+}

@@ -1,0 +1,120 @@
+import Testing
+@testable import BLETrace
+
+/// `ByteStore`, the output's own buffer (issue #38): each of its writers gives the bytes the array formatting
+/// it replaced gives, across the values where formats change (signs, widths, carries, years, escapes), and
+/// what is written survives the store growing.
+@Suite struct ByteStoreTests {
+    static let integers: [Int] = [0, 1, 9, 10, 11, 99, 100, 101, 999, 1000, 65_535, 1_000_000, 123_456_789,
+                                  Int(Int32.max), Int.max, -1, -9, -10, -100, -12_345, Int.min]
+
+    @Test("decimals, plain and padded, equal the array formatting")
+    func decimals() {
+        for v in Self.integers {
+            let s = ByteStore()
+            s.putDecimal(v)
+            var a: [UInt8] = []
+            a.append(decimal: v)
+            #expect(s.bytes == a, "\(v)")
+            // (Int.min has no magnitude as an Int: padding it traps in both.)
+            for width in [0, 1, 4, 7, 25] where v != Int.min {
+                for zeroPad in [false, true] where v >= 0 || !zeroPad {
+                    let s = ByteStore()
+                    s.putDecimal(v, width: width, zeroPad: zeroPad)
+                    var a: [UInt8] = []
+                    a.append(decimal: v, width: width, zeroPad: zeroPad)
+                    #expect(s.bytes == a, "\(v) width \(width) zeroPad \(zeroPad)")
+                }
+            }
+        }
+    }
+
+    @Test("seconds with six decimals and hex with a minimum width equal the array formatting")
+    func secondsAndHex() {
+        for micros: Int64 in [0, 1, 999_999, 1_000_000, 1_000_001, 12_000_345, 86_400_000_000, -1, -1_500_000, 9_999_999_999_999] {
+            for width in [0, 8, 13, 30] {
+                let s = ByteStore()
+                s.putSeconds(micros, width: width)
+                var a: [UInt8] = []
+                a.append(seconds: micros, width: width)
+                #expect(s.bytes == a, "\(micros) width \(width)")
+            }
+        }
+        for v: UInt64 in [0, 1, 0xF, 0x10, 0x40, 0xFFFF, 0x1_0000, 0xDEAD_BEEF, UInt64.max] {
+            for width in [0, 1, 2, 4, 8, 16, 20] {
+                let s = ByteStore()
+                s.putHex(v, width: width)
+                var a: [UInt8] = []
+                a.append(hex: v, width: width)
+                #expect(s.bytes == a, "\(v) width \(width)")
+            }
+        }
+    }
+
+    @Test("ISO-8601 times equal the array formatting, before 1970 and past the year 9999 included")
+    func iso8601() {
+        let seconds: [Int64] = [0, 1, 59, 60, 3599, 86_399, 86_400, 951_782_400, 1_700_000_000, 4_102_444_800,
+                                253_402_300_799, 253_402_300_800, -1, -86_400, -62_135_596_800, -62_135_596_801]
+        for s in seconds {
+            for us: Int64 in [0, 1, 999_999, 500_000] {
+                let t = Timestamp(micros: s * 1_000_000 + us)
+                let store = ByteStore()
+                store.putISO8601(t)
+                var a: [UInt8] = []
+                a.append(iso8601: t)
+                #expect(store.bytes == a, "\(t.micros)")
+            }
+        }
+    }
+
+    @Test("JSON strings: every byte escaped as JSONOut escapes it, plain strings copied whole")
+    func jsonStrings() {
+        var all: [UInt8] = []
+        for b in 0...255 { all.append(UInt8(b)) }
+        let samples: [[UInt8]] = [[], Array("plain text".utf8), Array("say \"hi\"\\".utf8), all,
+                                  Array("tab\tnew\nline\r".utf8), Array("caf\u{E9} \u{2192} \u{1B}".utf8)]
+        for u in samples {
+            let s = ByteStore()
+            u.withUnsafeBufferPointer { s.putJSONString($0) }
+            var a: [UInt8] = []
+            JSONOut.string(utf8: u[...], into: &a)
+            #expect(s.bytes == a, "\(u)")
+        }
+    }
+
+    @Test("member names with and without a comma; what was written survives growth far past the first room")
+    func memberNamesAndGrowth() {
+        let s = ByteStore(capacity: 1)
+        s.putMemberName("record", comma: false)
+        s.putDecimal(7)
+        s.putMemberName("time", comma: true)
+        #expect(String(decoding: s.bytes, as: UTF8.self) == "\"record\":7,\"time\":")
+        s.removeAll()
+        #expect(s.isEmpty)
+        var expected: [UInt8] = []
+        for i in 0..<20_000 {
+            s.putDecimal(i)
+            s.put(UInt8(ascii: ","))
+            expected.append(decimal: i)
+            expected.append(UInt8(ascii: ","))
+        }
+        s.put(Array(repeating: 0x41, count: 100_000))
+        expected += Array(repeating: 0x41, count: 100_000)
+        #expect(s.count == expected.count)
+        #expect(s.bytes == expected)
+    }
+
+    @Test("a UUID's text written in place is its description: 16-bit, 32-bit and 128-bit forms")
+    func uuidText() {
+        let uuids = [BLEUUID(UInt16(0x180F)), BLEUUID(UInt16(0)), BLEUUID(UInt32(0x1234_5678)), BLEUUID(UInt32(0x0001_0000)),
+                     BLEUUID(string: "6E400001-B5A3-F393-E0A9-E50E24DCCA9E")!, BLEUUID(high: 0, low: 0)]
+        for u in uuids {
+            #expect(u.withText { String(decoding: $0, as: UTF8.self) } == u.description)
+            var j = JSONBytes()
+            j.beginObject()
+            j.field("uuid", uuid: u)
+            j.endObject()
+            #expect(String(decoding: j.bytes, as: UTF8.self) == "{\"uuid\":\"\(u.description)\"}")
+        }
+    }
+}
