@@ -10,6 +10,10 @@ enum ADDescriptions {
     /// The JSON list of the AD structures of `data` (`ADParser.describe`).
     static func fields(_ data: ArraySlice<UInt8>, rssi: Int?) -> FieldValue { describe(data, rssi: rssi).fields }
 
+    /// What is remembered of a description: the field tree, the text, and the tree's compact JSON once a JSON
+    /// renderer asked for it.
+    typealias Description = (fields: FieldValue, json: [UInt8]?, text: String)
+
     /// The data as a slice: a lookup hashes the record's own bytes (no copy); a key kept in the table holds a
     /// copy of its own, so the table does not keep the reader's buffer alive.
     struct Key: Hashable {
@@ -19,7 +23,7 @@ enum ADDescriptions {
 
     final class Memo: @unchecked Sendable {
         let lock = NSLock()
-        var table: [Key: (fields: FieldValue, text: String)] = [:]
+        var table: [Key: Description] = [:]
     }
 
     static let memo = Memo()
@@ -27,16 +31,37 @@ enum ADDescriptions {
 
     /// `ADParser.describe` of the data's structures, remembered. Only service data (beacon distance) and
     /// manufacturer data decoders read the RSSI, so other data is looked up without it.
-    static func describe(_ data: ArraySlice<UInt8>, rssi: Int?) -> (fields: FieldValue, text: String) {
+    static func describe(_ data: ArraySlice<UInt8>, rssi: Int?) -> Description {
+        described(data, rssi: rssi, json: false)
+    }
+
+    /// The description with its compact JSON, made once and remembered, for the JSON renderers.
+    static func describeJSON(_ data: ArraySlice<UInt8>, rssi: Int?) -> (fields: FieldValue, json: [UInt8]) {
+        let d = described(data, rssi: rssi, json: true)
+        return (d.fields, d.json ?? [])
+    }
+
+    static func described(_ data: ArraySlice<UInt8>, rssi: Int?, json: Bool) -> Description {
         let readsRSSI = ADSequence(data).contains { $0.type == 0x16 || $0.type == 0x20 || $0.type == 0x21 || $0.type == 0xFF }
         let key = Key(data: data, rssi: readsRSSI ? rssi : nil)
         memo.lock.lock()
         let known = memo.table[key]
         memo.lock.unlock()
-        if let d = known { return d }
-        let d = ADParser.describe(ADParser.parse(data), rssi: rssi)
+        if let d = known, d.json != nil || !json { return d }
+        var d: Description
+        if let known {
+            d = known
+        } else {
+            let made = ADParser.describe(ADParser.parse(data), rssi: rssi)
+            d = (fields: made.fields, json: nil, text: made.text)
+        }
+        if json {
+            var bytes: [UInt8] = []
+            JSONOut.write(d.fields, into: &bytes)
+            d.json = bytes
+        }
         memo.lock.lock()
-        if memo.table.count >= maxMemo { memo.table.removeAll(keepingCapacity: true) }
+        if memo.table.count >= maxMemo && known == nil { memo.table.removeAll(keepingCapacity: true) }
         memo.table[Key(data: Array(data)[...], rssi: key.rssi)] = d
         memo.lock.unlock()
         return d

@@ -100,7 +100,8 @@ extension AdvertisingBody: LayerBody {
             break
         }
         s.key("ad")
-        s.value(ADDescriptions.fields(AdvertisingBody.completeData(r, o), rssi: r.rssi))
+        let d = ADDescriptions.describeJSON(AdvertisingBody.completeData(r, o), rssi: r.rssi)
+        s.value(d.fields, json: d.json)
     }
 }
 
