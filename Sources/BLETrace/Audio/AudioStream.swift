@@ -120,7 +120,7 @@ public struct AudioDropout: Sendable, Equatable {
         /// SCO: packets the controller flagged (packet status flag 1 possibly invalid, 2 no data received, 3
         /// partially lost: the first packet's), that many in a row.
         case erroneous(status: UInt8, packets: Int)
-        /// mSBC over SCO: frames missing from the H2 sequence.
+        /// mSBC or LC3-SWB over SCO: frames missing from the H2 sequence.
         case missingFrames(Int)
     }
 
@@ -148,7 +148,9 @@ public struct AudioRecordProblem: Sendable, Equatable {
         case scoShort(declared: Int, present: Int)
         /// An mSBC frame cut short or without its syncword.
         case msbc(MSBCProblem)
-        /// Bytes of an mSBC stream with no H2 header where a frame should start.
+        /// An LC3-SWB frame cut short (the next H2 header came early).
+        case lc3SWB(MSBCProblem)
+        /// Bytes of an mSBC or LC3-SWB stream with no H2 header where a frame should start.
         case msbcSkipped(bytes: Int)
     }
 
