@@ -14,12 +14,15 @@ public final class AudioStream {
     /// 1, 2, … in the order the streams' first media packets came.
     public let number: Int
     public let source: Source
-    /// The codec the AVDTP Set Configuration chose, and its record.
+    /// The codec the AVDTP Set Configuration (or Reconfigure) in force chose, and its record.
     public internal(set) var negotiated: A2DPCodec?
     public internal(set) var negotiatedRecord: Int?
     /// The configuration the first frame carried, and its record.
     public internal(set) var found: SBCFrameHeader?
     public internal(set) var foundRecord: Int?
+    /// A2DP: the stream this one continues, on the same connection, after the configuration changed (a
+    /// Reconfigure, or a Close and a new Set Configuration).
+    public internal(set) var follows: Int?
     public internal(set) var firstRecord = 0
     public internal(set) var lastRecord = 0
     public internal(set) var first: Timestamp?

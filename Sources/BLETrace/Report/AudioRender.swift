@@ -32,7 +32,7 @@ public enum AudioRender {
 
     static func source(_ s: AudioStream) -> String {
         switch s.source {
-        case let .a2dp(c): return "A2DP media, connection #\(c)"
+        case let .a2dp(c): return "A2DP media, connection #\(c)" + (s.follows.map { ", configuration changed: continues stream \($0)" } ?? "")
         case let .sco(c, h, sent):
             if let v = s.voice { return voiceSource(v, connection: c) }
             return "SCO handle \(Hex.hex(h, width: 4)), \(sent ? "sent" : "received")"
@@ -125,6 +125,7 @@ public enum AudioRender {
         case let .a2dp(c):
             f.add("source", "a2dp")
             f.add("connection", c)
+            if let n = s.follows { f.add("follows", n) }
         case let .sco(c, h, sent):
             f.add("source", "sco")
             if let c { f.add("connection", c) }
