@@ -19,7 +19,8 @@ struct Audio: ParsableCommand {
         decoder can be linked under terms that fit.
 
         WAV files are 16-bit PCM; gaps (lost packets, underruns, pauses) are filled with silence, so a time \
-        in the file is a time in the stream. A WAV asked for and not written (decoding unavailable, an AAC \
+        in the file is a time in the stream. An A2DP stream whose configuration changes (Reconfigure, or Close \
+        and a new Set Configuration) goes on as a new stream, with its own WAV at its own rate. A WAV asked for and not written (decoding unavailable, an AAC \
         stream, a write that failed) is one line on standard error and exit status 1; 2 means the capture could not be read.
 
         Examples:
