@@ -1,9 +1,9 @@
 /// HFP voice over HCI SCO/eSCO in the audio layer: one stream per SCO handle and direction, its format taken
 /// from what the trace negotiated (`SCOSetups`) or from its bytes, its PCM decoded (linear, µ-law, A-law,
-/// H2-framed mSBC through libsbc, H2-framed LC3-SWB through liblc3, or CVSD bits through `CVSDDecoder`), its gaps
-/// found three ways: packets the controller flagged (erroneous data reporting: the packet status flag), mSBC or
-/// LC3-SWB frames missing from the H2 sequence, and packets that stopped coming (underruns). Fed only when the layer is in the chain, so other
-/// runs never see an SCO payload.
+/// H2-framed mSBC through libsbc, H2-framed LC3-SWB through liblc3, or CVSD bits through `CVSDDecoder`), its
+/// gaps found three ways: packets the controller flagged (erroneous data reporting: the packet status flag),
+/// mSBC or LC3-SWB frames missing from the H2 sequence, and packets that stopped coming (underruns). Fed only
+/// when the layer is in the chain, so other runs never see an SCO payload.
 extension A2DPAudio {
     /// What the layer keeps per SCO stream.
     final class SCOState {
