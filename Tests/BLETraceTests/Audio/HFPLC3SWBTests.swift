@@ -212,3 +212,35 @@ struct LC3SWBFramerTests {
         #expect(!FileManager.default.fileExists(atPath: wav))
     }
 }
+
+@Suite("HFP LC3-SWB voice: hostile bytes")
+struct LC3SWBHostileBytesTests {
+    /// SCO packets of random length, status and content on a link negotiated as LC3-SWB, decoded when liblc3 is
+    /// there, with clock jumps: no trap, the stream bounded, every problem tied to a record.
+    @Test func randomPacketsNeverTrap() throws {
+        let h = TraceHarness()
+        let audio = A2DPAudio(a2dp: h.pipeline.chain.signaling!.a2dp, options: A2DPAudio.Options(decode: true))
+        h.pipeline.chain.a2dpAudio = audio
+        h.layers.append(audio)
+        audio.setups.lastCodec = (3, 1)
+        let peer: [UInt8] = [0x56, 0x34, 0x12, 0x70, 0x1B, 0x00]
+        h.feed(.event, [0x2C, 17, 0x00, 0x01, 0x01] + peer + [0x02, 12, 2, 60, 0, 60, 0, 0x03], .controllerToHost)
+        var g = SeededGenerator(seed: 0x5EED_0004)
+        for i in 0..<3000 {
+            let status = UInt16.random(in: 0...3, using: &g)
+            let n = Int.random(in: 0...130, using: &g)
+            var body = (0..<n).map { _ in UInt8.random(in: 0...255, using: &g) }
+            // Now and then H2 headers 60 bytes apart, to reach the framer's frame paths.
+            if i % 5 == 0, n >= 62 { body[0] = 0x01; body[1] = MSBCFramer.h2[i % 4]; body[60] = 0x01; body[61] = MSBCFramer.h2[(i + 1) % 4] }
+            let declared = UInt8(clamping: i % 11 == 0 ? n + 5 : n)
+            let hf = UInt16(0x0101) | (status << 12)
+            let advance: Int64 = i % 500 == 0 ? Int64.max / 8 : Int64.random(in: 0...20_000, using: &g)
+            h.feed(.sco, [UInt8(hf & 0xFF), UInt8(hf >> 8), declared] + body, .controllerToHost, advance: advance)
+        }
+        audio.finish()
+        let s = try #require(audio.streams.first)
+        #expect(audio.streams.count == 1 && s.voice?.found == .lc3 && s.frames > 0)
+        #expect(s.dropouts.count <= AudioStream.maxDropouts && s.errorRecords.count <= AudioStream.maxRecords)
+        #expect(s.errorRecords.allSatisfy { $0.record > 0 } && s.gapSamples >= 0 && s.positionSamples >= s.frames * 240)
+    }
+}
