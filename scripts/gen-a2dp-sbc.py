@@ -3,7 +3,8 @@
 
     python3 scripts/gen-a2dp-sbc.py OUT.btsnoop [--freq 1000] [--seconds 2] [--rate 44100] [--mono]
         [--amplitude 16000] [--bitpool 53] [--frames-per-packet 5] [--lose SEQ[,SEQ...]] [--stall SEQ:MS[,...]]
-        [--stray-frame SEQ] [--misconfigure] [--fragment N]
+        [--stray-frame SEQ] [--misconfigure] [--fragment N] [--reconfigure RATE [--reconfigure-bitpool B]
+        [--reconfigure-via reconfigure|close] [--reject-first] [--reject-only]]
 
 The tone is written as a Sun .au file, encoded with `sbcenc` (Debian sbc-tools) and cut into frames by their
 headers. The capture is what the source's host sends (H4 btsnoop): a BR/EDR connection, an AVDTP signaling
@@ -18,6 +19,15 @@ tone's rate. --fragment N sends each frame in N packets instead (A2DP 1.4 4.3.4:
 S on the first and L on the last, the count of fragments left; every fragment of a frame has its timestamp;
 --frames-per-packet is ignored, --lose then names fragments' sequence numbers and the JSON lists
 "lost_frames", the frames a lost fragment spoiled, and "fragment_records").
+--reconfigure RATE: after the --seconds of tone at --rate, the source changes the stream's configuration and
+sends --seconds more of the tone at RATE (and --reconfigure-bitpool, default --bitpool): Suspend, Reconfigure
+with the new SBC configuration, Start (AVDTP 1.3 8.9, 8.13, 8.15); with --reconfigure-via close: Close, the
+media channel disconnected, Set Configuration, Open, a new media channel, Start. RTP sequence numbers go on;
+timestamps start again at 0. --reject-first: before the change that is accepted, the source asks for 32 kHz and
+the sink rejects it (Reconfigure or Set Configuration rejected: unsupported configuration): the
+configuration in force does not change; --reject-only (with Suspend and Reconfigure): that rejected request is the
+only one, so the stream goes on in its first configuration (give --reconfigure the same rate). The JSON then has "segments": for each configuration its rate, bitpool, packets,
+frames, samples and first and last record.
 Prints one JSON line with what was planted, for the tests to compare against.
 """
 
@@ -105,6 +115,72 @@ def configure(c, handle, local, remote, ident):
     c.acl(handle, 1, signal(0x05, ident + 1, struct.pack("<HHH", remote, 0, 0)))
 
 
+def encode(tmp, name, freq, seconds, rate, mono, amplitude, bitpool):
+    """The tone at `rate` through sbcenc: its SBC frames."""
+    au, sbc = os.path.join(tmp, name + ".au"), os.path.join(tmp, name + ".sbc")
+    tone_au(au, freq, seconds, rate, 1 if mono else 2, amplitude)
+    with open(sbc, "wb") as f:
+        subprocess.run(["sbcenc", "-s", "8", "-B", "16", "-b", str(bitpool)] + ([] if mono else ["-j"]) + [au], stdout=f, check=True)
+    return split_frames(open(sbc, "rb").read())
+
+
+def media_channel(c, handle, ident):
+    """The media channel: local CID 0x0042, peer 0x01B4."""
+    c.acl(handle, 1, signal(0x02, ident, struct.pack("<HH", 0x0019, 0x0042)))
+    c.acl(handle, 1, signal(0x03, ident, struct.pack("<HHHH", 0x01B4, 0x0042, 0, 0)), received=True)
+    configure(c, handle, 0x0042, 0x01B4, ident + 13)
+
+
+def reconfigured(c, a, handle, ident, first_sequence, start):
+    """The stream suspended (or closed), configured anew at --reconfigure, started again; then its packets."""
+    rate, bitpool = a.reconfigure, a.reconfigure_bitpool or a.bitpool
+    with tempfile.TemporaryDirectory() as tmp:
+        frames = encode(tmp, "second", a.freq, a.seconds, rate, a.mono, a.amplitude, bitpool)
+    config = sbc_config(rate, a.mono, bitpool, False)
+    codec = bytes([0x07, 0x06, 0x00, 0x00]) + config
+    c.t = max(c.t, int(start))
+    unsupported = bytes([0x07, 0x06, 0x00, 0x00]) + sbc_config(32000, a.mono, bitpool, False)
+    if a.reconfigure_via == "reconfigure":
+        c.acl(handle, 0x01B3, bytes([0x50, 0x09, 0x04]), advance_us=20_000)          # Suspend
+        c.acl(handle, 0x0041, bytes([0x52, 0x09]), received=True)
+        if a.reject_first or a.reject_only:
+            c.acl(handle, 0x01B3, bytes([0x90, 0x05, 0x04]) + unsupported)         # Reconfigure, rejected
+            c.acl(handle, 0x0041, bytes([0x93, 0x05, 0x07, 0x29]), received=True)
+        if not a.reject_only:
+            c.acl(handle, 0x01B3, bytes([0x60, 0x05, 0x04]) + codec)               # Reconfigure
+            c.acl(handle, 0x0041, bytes([0x62, 0x05]), received=True)
+    else:
+        c.acl(handle, 0x01B3, bytes([0x50, 0x08, 0x04]), advance_us=20_000)          # Close
+        c.acl(handle, 0x0041, bytes([0x52, 0x08]), received=True)
+        c.acl(handle, 1, signal(0x06, ident, struct.pack("<HH", 0x01B4, 0x0042)))   # media channel disconnected
+        c.acl(handle, 1, signal(0x07, ident, struct.pack("<HH", 0x01B4, 0x0042)), received=True)
+        if a.reject_first:
+            c.acl(handle, 0x01B3, bytes([0x90, 0x03, 0x04, 0x04, 0x01, 0x00]) + unsupported)  # Set Configuration, rejected
+            c.acl(handle, 0x0041, bytes([0x93, 0x03, 0x07, 0x29]), received=True)
+        c.acl(handle, 0x01B3, bytes([0x60, 0x03, 0x04, 0x04, 0x01, 0x00]) + codec)  # Set Configuration
+        c.acl(handle, 0x0041, bytes([0x62, 0x03]), received=True)
+        c.acl(handle, 0x01B3, bytes([0x70, 0x06, 0x04]))                           # Open
+        c.acl(handle, 0x0041, bytes([0x72, 0x06]), received=True)
+        media_channel(c, handle, ident + 1)
+    c.acl(handle, 0x01B3, bytes([0x80, 0x07, 0x04]))                               # Start
+    c.acl(handle, 0x0041, bytes([0x82, 0x07]), received=True)
+    n = a.frames_per_packet
+    packet_us = n * 128 * 1_000_000 / rate
+    start = c.t + 10_000
+    segment = {"rate": rate, "bitpool": bitpool, "packets": 0, "frames": 0, "first_record": None, "last_record": None}
+    for k in range(0, len(frames) // n):
+        seq = (first_sequence + k) & 0xFFFF
+        chunk = frames[k * n:(k + 1) * n]
+        rtp = struct.pack(">BBHII", 0x80, 0x60, seq, k * n * 128, 1)
+        r = c.acl(handle, 0x01B4, rtp + bytes([len(chunk)]) + b"".join(chunk), advance_us=int(start + k * packet_us) - c.t)
+        segment["first_record"] = segment["first_record"] or r
+        segment["last_record"] = r
+        segment["packets"] += 1
+        segment["frames"] += len(chunk)
+    segment["samples"] = segment["frames"] * 128
+    return segment
+
+
 def sbc_config(rate, mono, bitpool, misconfigure):
     freq_bit = {16000: 0x80, 32000: 0x40, 44100: 0x20, 48000: 0x10}[48000 if misconfigure else rate]
     mode_bit = 0x08 if mono else 0x01          # mono, or joint stereo
@@ -128,6 +204,11 @@ def main():
     ap.add_argument("--misconfigure", action="store_true")
     ap.add_argument("--first-sequence", type=int, default=100)
     ap.add_argument("--fragment", type=int, default=0)
+    ap.add_argument("--reconfigure", type=int, default=None, choices=[16000, 32000, 44100, 48000])
+    ap.add_argument("--reconfigure-bitpool", type=int, default=None)
+    ap.add_argument("--reconfigure-via", choices=["reconfigure", "close"], default="reconfigure")
+    ap.add_argument("--reject-first", action="store_true")
+    ap.add_argument("--reject-only", action="store_true")
     a = ap.parse_args()
 
     with tempfile.TemporaryDirectory() as tmp:
@@ -166,9 +247,7 @@ def main():
     c.acl(handle, 0x01B3, bytes([0x30, 0x06, 0x04]))
     c.acl(handle, 0x0041, bytes([0x32, 0x06]), received=True)
     # Media channel: local 0x0042, peer 0x01B4.
-    c.acl(handle, 1, signal(0x02, 9, struct.pack("<HH", 0x0019, 0x0042)))
-    c.acl(handle, 1, signal(0x03, 9, struct.pack("<HHHH", 0x01B4, 0x0042, 0, 0)), received=True)
-    configure(c, handle, 0x0042, 0x01B4, 22)
+    media_channel(c, handle, 9)
     c.acl(handle, 0x01B3, bytes([0x40, 0x07, 0x04]))
     c.acl(handle, 0x0041, bytes([0x42, 0x07]), received=True)
 
@@ -202,6 +281,12 @@ def main():
             planted["stray"].append(r)
         planted["packets"] += 1
         planted["frames_per_packet"].append(len(chunk))
+    if a.reconfigure:
+        first = {"rate": a.rate, "bitpool": a.bitpool, "packets": planted["packets"], "frames": sum(planted["frames_per_packet"]),
+                 "first_record": min(planted["records"].values()), "last_record": max(planted["records"].values())}
+        first["samples"] = first["frames"] * samples_per_frame
+        end = start + (len(frames) // n) * packet_us + delay
+        planted["segments"] = [first, reconfigured(c, a, handle, 11, (a.first_sequence + len(frames) // n) & 0xFFFF, end)]
     c.write(a.out)
     planted["frame_bytes"] = len(frames[0])
     # Each run of lost packets is found at the first packet after it.

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Make a btsnoop capture of an HFP voice stream over HCI SCO/eSCO carrying a known tone, with planted losses.
 
-    python3 scripts/gen-hfp-sco.py OUT.btsnoop [--codec cvsd|cvsd-bits|msbc] [--freq 1000] [--seconds 2] [--amplitude 16000]
+    python3 scripts/gen-hfp-sco.py OUT.btsnoop [--codec cvsd|cvsd-bits|msbc|lc3-swb] [--freq 1000] [--seconds 2] [--amplitude 16000]
         [--packet-bytes N] [--enhanced] [--no-negotiation] [--sent] [--flag PACKET:STATUS[,...]]
         [--gap PACKET:COUNT[,...]] [--lose-frames F[,...]] [--truncate-frame F] [--corrupt-frame F]
 
@@ -21,16 +21,22 @@ names CVSD as the coding on the air and over HCI (8 bits, 8000 bytes a second).
 --codec msbc: transparent air mode, HFP codec 2: the tone encoded by `sbcenc --msbc` (Debian sbc-tools) into
 57-byte frames, each sent as H2 header (0x01 + 0x08/0x38/0xC8/0xF8) + frame + one pad byte = 60 bytes, the
 byte stream cut into packets of --packet-bytes (24 makes frames span packets).
+--codec lc3-swb: transparent air mode, HFP codec 3 (HFP 1.9 super-wideband speech): the tone made at 32 kHz and
+encoded by liblc3 (through ctypes, as gen-lc3-iso.py does) into 58-byte frames of 7.5 ms (240 samples), each
+sent as H2 header + frame = 60 bytes (no pad byte), cut into packets of --packet-bytes. With --enhanced the
+Enhanced Setup names transparent data on the air and over HCI.
 
 Planted problems (packet and frame numbers count from 0, before anything is dropped):
 --flag PACKET:STATUS sets the packet status flag (1 possibly invalid, 2 no data: its bytes become zeros, 3
 partially lost); --gap PACKET:COUNT drops COUNT packets from PACKET on while their time passes (an underrun);
 --lose-frames drops mSBC frames from the byte stream (the H2 sequence skips them); --truncate-frame cuts that
-frame to its first 28 bytes; --corrupt-frame spoils that frame's header CRC (the decoder refuses it).
+frame to its first 28 bytes; --corrupt-frame spoils that frame's header CRC (the decoder refuses it; LC3-SWB:
+the frame's 58 bytes all 0xFF, which liblc3 refuses).
 Prints one JSON line with what was planted and where, for the tests to compare against.
 """
 
 import argparse
+import importlib.util
 import json
 import math
 import os
@@ -125,6 +131,15 @@ def msbc_frames(samples):
     return frames
 
 
+def lc3_swb_frames(samples_args):
+    """The tone encoded by liblc3 as LC3-SWB: 58-byte frames of 7.5 ms at 32 kHz (gen-lc3-iso.py's encoder)."""
+    spec = importlib.util.spec_from_file_location("gen_lc3_iso", os.path.join(os.path.dirname(__file__), "gen-lc3-iso.py"))
+    lc3 = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(lc3)
+    freq, seconds, amplitude = samples_args
+    return lc3.lc3_frames(freq, seconds, 32000, 7500, 58, amplitude)
+
+
 def story(c, a, acl, sco_handle, peer):
     """Connection, HFP codec negotiation over RFCOMM, the synchronous link's setup and completion."""
     c.event(0x03, b"\x00" + struct.pack("<H", acl) + peer + b"\x01\x00")
@@ -139,15 +154,15 @@ def story(c, a, acl, sco_handle, peer):
     c.acl(acl, 1, signal(0x05, 4, struct.pack("<HHH", 0x0040, 0, 0)), received=True)
     c.acl(acl, 1, signal(0x04, 5, struct.pack("<HH", 0x0040, 0)), received=True)
     c.acl(acl, 1, signal(0x05, 5, struct.pack("<HHH", 0x0070, 0, 0)))
-    codec = 2 if a.codec == "msbc" else 1
+    codec = {"msbc": 2, "lc3-swb": 3}.get(a.codec, 1)
     c.acl(acl, 0x0070, rfcomm_uih(2, "\r\n+BCS: %d\r\n" % codec, True))
     c.acl(acl, 0x0040, rfcomm_uih(2, "AT+BCS=%d\r" % codec, False), received=True)
     c.acl(acl, 0x0070, rfcomm_uih(2, "\r\nOK\r\n", True))
     transparent = a.codec != "cvsd"
     if a.enhanced:
-        air = bytes([0x05 if a.codec == "msbc" else 0x02, 0, 0, 0, 0])  # mSBC or CVSD on the air
-        # Over HCI: transparent (mSBC), CVSD bits, or linear PCM.
-        host = bytes([{"msbc": 0x03, "cvsd-bits": 0x02}.get(a.codec, 0x04), 0, 0, 0, 0])
+        air = bytes([{"msbc": 0x05, "lc3-swb": 0x03}.get(a.codec, 0x02), 0, 0, 0, 0])  # mSBC, transparent or CVSD on the air
+        # Over HCI: transparent (mSBC, LC3-SWB), CVSD bits, or linear PCM.
+        host = bytes([{"msbc": 0x03, "lc3-swb": 0x03, "cvsd-bits": 0x02}.get(a.codec, 0x04), 0, 0, 0, 0])
         p = struct.pack("<H", acl) + struct.pack("<II", 8000, 8000) + air + air + struct.pack("<HH", 60 if transparent else 60, 60)
         p += struct.pack("<II", 8000 if transparent else 16000, 8000 if transparent else 16000) + host + host
         p += struct.pack("<HH", 8 if transparent else 16, 8 if transparent else 16)
@@ -166,7 +181,7 @@ def story(c, a, acl, sco_handle, peer):
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("out")
-    ap.add_argument("--codec", choices=["cvsd", "cvsd-bits", "msbc"], default="cvsd")
+    ap.add_argument("--codec", choices=["cvsd", "cvsd-bits", "msbc", "lc3-swb"], default="cvsd")
     ap.add_argument("--freq", type=float, default=1000)
     ap.add_argument("--seconds", type=float, default=2)
     ap.add_argument("--amplitude", type=int, default=16000)
@@ -205,18 +220,22 @@ def main():
         bytes_per_second = 8000
         planted["samples"] = len(stream)
     else:
-        rate = 16000
-        frames = msbc_frames(tone(a.freq, a.seconds, rate, a.amplitude))
+        swb = a.codec == "lc3-swb"
+        rate = 32000 if swb else 16000
+        frames = lc3_swb_frames((a.freq, a.seconds, a.amplitude)) if swb else msbc_frames(tone(a.freq, a.seconds, rate, a.amplitude))
         planted["frames"] = len(frames)
-        planted["samples"] = len(frames) * 120
+        planted["samples"] = len(frames) * (240 if swb else 120)
         stream, owner = bytearray(), []
         for i, f in enumerate(frames):
             if i in lose:
                 continue
             f = bytearray(f)
             if a.corrupt_frame == i:
-                f[4] ^= 0xFF            # the first scale factors: the header CRC no longer matches
-            h = bytes([0x01, H2[i % 4]]) + bytes(f) + b"\x00"
+                if swb:
+                    f = bytearray(b"\xff" * 58)   # no LC3 frame: liblc3 refuses it
+                else:
+                    f[4] ^= 0xFF            # the first scale factors: the header CRC no longer matches
+            h = bytes([0x01, H2[i % 4]]) + bytes(f) + (b"" if swb else b"\x00")
             if a.truncate_frame == i:
                 h = h[:30]
             stream += h
@@ -252,7 +271,7 @@ def main():
         k += 1
     for g in planted["gaps"]:
         g["record"] = records[g["packet"]] if g["packet"] < len(records) else None
-    if a.codec == "msbc":
+    if a.codec in ("msbc", "lc3-swb"):
         # Each run of lost frames is found at the first frame after it.
         for f in sorted(lose):
             if f + 1 not in lose:

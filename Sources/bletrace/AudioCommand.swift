@@ -9,16 +9,18 @@ struct Audio: ParsableCommand {
         abstract: "List the audio streams of a capture, and write their decoded audio as WAV.",
         discussion: """
         One entry per stream (an A2DP media channel with SBC or AAC, or one direction of an HFP SCO/eSCO link \
-        carried over HCI: linear PCM, µ-law, A-law or mSBC): the codec as negotiated and as found in the \
-        frames, frames decoded, decode errors, sequence gaps (RTP for A2DP, H2 for mSBC), packets the \
+        carried over HCI: linear PCM, µ-law, A-law, CVSD bits, mSBC or LC3-SWB): the codec as negotiated and \
+        as found in the frames, frames decoded, decode errors, sequence gaps (RTP for A2DP, H2 for mSBC and \
+        LC3-SWB), packets the \
         controller flagged erroneous (SCO), timing (jitter, late packets, underruns), the dropouts with where \
         and how long, and the decoded signal's level. SBC and mSBC frames are decoded with libsbc (Debian \
-        libsbc1), loaded when this command runs; without it the streams are still listed, with decoding \
-        reported unavailable. AAC frames (LATM or ADTS) are counted and checked, not decoded: no packaged AAC \
+        libsbc1), LC3-SWB and LE Audio's LC3 with liblc3 (Debian liblc3-1), loaded when this command runs; \
+        without them the streams are still listed, with decoding reported unavailable. AAC frames (LATM or ADTS) are counted and checked, not decoded: no packaged AAC \
         decoder can be linked under terms that fit.
 
         WAV files are 16-bit PCM; gaps (lost packets, underruns, pauses) are filled with silence, so a time \
-        in the file is a time in the stream. A WAV asked for and not written (decoding unavailable, an AAC \
+        in the file is a time in the stream. An A2DP stream whose configuration changes (Reconfigure, or Close \
+        and a new Set Configuration) goes on as a new stream, with its own WAV at its own rate. A WAV asked for and not written (decoding unavailable, an AAC \
         stream, a write that failed) is one line on standard error and exit status 1; 2 means the capture could not be read.
 
         Examples:

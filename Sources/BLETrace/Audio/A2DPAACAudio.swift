@@ -15,7 +15,7 @@ extension A2DPAudio {
     }
 
     func aacMedia(_ connection: Int, record: Int, at time: Timestamp, _ bytes: ArraySlice<UInt8>, info: A2DPStreams.Stream?) {
-        guard let rtp = RTPPacket.parse(bytes), let st = state(connection) else { return }
+        guard let rtp = RTPPacket.parse(bytes), let st = state(connection, codec: info?.codec) else { return }
         let s = st.stream
         if s.aac == nil {
             s.aac = AACStream(negotiated: info?.codec.flatMap { $0.mediaType == 0 ? A2DPAACConfiguration($0.parameters) : nil })

@@ -1,5 +1,7 @@
 /// The audio of each A2DP stream: every media packet taken apart into SBC frames, checked against the
-/// configuration AVDTP negotiated, its RTP sequence and its timing followed; with `decode`, every frame
+/// configuration AVDTP negotiated (the one in force at the packet: when a Reconfigure, or a Close and a new Set
+/// Configuration, changes it, the media that follows is a new stream with its own rate, checks and WAV file),
+/// its RTP sequence and its timing followed; with `decode`, every frame
 /// decoded through libsbc for the signal's level and, where asked, into a WAV file whose gaps are filled with
 /// silence. HFP voice over HCI SCO/eSCO joins the same list of streams (`SCOAudio.swift`). An analysis layer
 /// added only when audio is asked for (`bletrace audio`): other runs do not carry it and pay nothing for it.
@@ -19,6 +21,8 @@ public final class A2DPAudio: AnalysisLayer {
     let options: Options
     public internal(set) var streams: [AudioStream] = []
     var states: [Int: State] = [:]
+    /// A2DP streams whose configuration changed: their connection's media went on in a new stream.
+    var reconfigured: [State] = []
     /// SCO streams by handle and direction; what the trace negotiated for synchronous links.
     var scoStates: [Int: SCOState] = [:]
     /// SCO streams whose link closed (at most `maxStreams`: every stream is one).
@@ -77,10 +81,20 @@ public final class A2DPAudio: AnalysisLayer {
     /// Fed by the chain's `a2dpMedia`, `sco`, `isoAudio`, `hciCommand`, `hciEvent` and `rfcomm` hooks (`Analyzer.addAudio`).
     public func attach(to pipeline: Pipeline) { self.pipeline = pipeline }
 
-    func state(_ connection: Int) -> State? {
-        if let s = states[connection] { return s }
+    /// The stream of a connection's media under `codec`, the configuration in force: a configuration unlike the
+    /// one the stream's media began under ends that stream, and the media goes on in a new one that follows it
+    /// (when no more streams may be made, the old one goes on, its frames checked against its own).
+    func state(_ connection: Int, codec: A2DPCodec?) -> State? {
+        var follows: AudioStream?
+        if let st = states[connection] {
+            guard let c = codec, let old = st.stream.negotiated, old != c, streams.count < A2DPAudio.maxStreams else { return st }
+            st.decoder = nil
+            reconfigured.append(st)
+            follows = st.stream
+        }
         guard streams.count < A2DPAudio.maxStreams else { return nil }
         let s = AudioStream(number: streams.count + 1, source: .a2dp(connection: connection))
+        s.follows = follows?.number
         streams.append(s)
         let st = State(s)
         states[connection] = st
@@ -95,7 +109,7 @@ public final class A2DPAudio: AnalysisLayer {
         }
         // SBC and AAC only, for now: other codecs' packets are left to the A2DP summary.
         if let codec = info?.codec, codec.codecType != 0 { return }
-        guard var p = A2DPMediaPayload.parseSBC(bytes), let st = state(connection) else { return }
+        guard var p = A2DPMediaPayload.parseSBC(bytes), let st = state(connection, codec: info?.codec) else { return }
         let s = st.stream
         if s.negotiated == nil, let c = info?.codec {
             s.negotiated = c
@@ -262,7 +276,7 @@ public final class A2DPAudio: AnalysisLayer {
         finishSCO()
         var failures: [String] = []
         var open: [(AudioStream, WAVWriter?)] = []
-        for st in states.values {
+        for st in Array(states.values) + reconfigured {
             open.append((st.stream, st.wav))
             st.wav = nil
             st.decoder = nil

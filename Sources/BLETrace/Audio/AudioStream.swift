@@ -14,12 +14,15 @@ public final class AudioStream {
     /// 1, 2, … in the order the streams' first media packets came.
     public let number: Int
     public let source: Source
-    /// The codec the AVDTP Set Configuration chose, and its record.
+    /// The codec the AVDTP Set Configuration (or Reconfigure) in force chose, and its record.
     public internal(set) var negotiated: A2DPCodec?
     public internal(set) var negotiatedRecord: Int?
     /// The configuration the first frame carried, and its record.
     public internal(set) var found: SBCFrameHeader?
     public internal(set) var foundRecord: Int?
+    /// A2DP: the stream this one continues, on the same connection, after the configuration changed (a
+    /// Reconfigure, or a Close and a new Set Configuration).
+    public internal(set) var follows: Int?
     public internal(set) var firstRecord = 0
     public internal(set) var lastRecord = 0
     public internal(set) var first: Timestamp?
@@ -120,7 +123,7 @@ public struct AudioDropout: Sendable, Equatable {
         /// SCO: packets the controller flagged (packet status flag 1 possibly invalid, 2 no data received, 3
         /// partially lost: the first packet's), that many in a row.
         case erroneous(status: UInt8, packets: Int)
-        /// mSBC over SCO: frames missing from the H2 sequence.
+        /// mSBC or LC3-SWB over SCO: frames missing from the H2 sequence.
         case missingFrames(Int)
     }
 
@@ -148,7 +151,9 @@ public struct AudioRecordProblem: Sendable, Equatable {
         case scoShort(declared: Int, present: Int)
         /// An mSBC frame cut short or without its syncword.
         case msbc(MSBCProblem)
-        /// Bytes of an mSBC stream with no H2 header where a frame should start.
+        /// An LC3-SWB frame cut short (the next H2 header came early).
+        case lc3SWB(MSBCProblem)
+        /// Bytes of an mSBC or LC3-SWB stream with no H2 header where a frame should start.
         case msbcSkipped(bytes: Int)
     }
 

@@ -21,10 +21,12 @@ final class LC3Library: @unchecked Sendable {
 
     static let names = ["liblc3.so.1", "liblc3.so.0", "liblc3.so", "liblc3.1.dylib", "/opt/homebrew/lib/liblc3.dylib", "/usr/local/lib/liblc3.dylib"]
 
-    /// The library, or why it cannot be used: loaded once per process.
+    /// The library, or why it cannot be used: loaded once per process. `BLETRACE_LIBLC3` names the file to load
+    /// instead of the usual names (as `BLETRACE_LIBSBC` does for libsbc).
     static let shared: Result<LC3Library, AudioCodecError> = {
-        guard let handle = names.lazy.compactMap({ dlopen($0, RTLD_NOW) }).first else {
-            return .failure(.unavailable("liblc3 not found (install liblc3-0 or liblc3-1)"))
+        let chosen = getenv("BLETRACE_LIBLC3").map { String(cString: $0) }.flatMap { $0.isEmpty ? nil : $0 }
+        guard let handle = (chosen.map { [$0] } ?? names).lazy.compactMap({ dlopen($0, RTLD_NOW) }).first else {
+            return .failure(.unavailable(chosen.map { "liblc3 not found at \($0) (BLETRACE_LIBLC3)" } ?? "liblc3 not found (install liblc3-0 or liblc3-1)"))
         }
         func sym<T>(_ name: String, _: T.Type) -> T? { dlsym(handle, name).map { unsafeBitCast($0, to: T.self) } }
         guard let size = sym("lc3_decoder_size", DecoderSize.self), let setup = sym("lc3_setup_decoder", SetupDecoder.self),

@@ -1,9 +1,9 @@
 /// HFP voice over HCI SCO/eSCO in the audio layer: one stream per SCO handle and direction, its format taken
 /// from what the trace negotiated (`SCOSetups`) or from its bytes, its PCM decoded (linear, µ-law, A-law,
-/// H2-framed mSBC through libsbc, or CVSD bits through `CVSDDecoder`), its gaps found three ways: packets the
-/// controller flagged (erroneous data reporting: the packet status flag), mSBC frames missing from the H2
-/// sequence, and packets that stopped coming (underruns). Fed only when the layer is in the chain, so other
-/// runs never see an SCO payload.
+/// H2-framed mSBC through libsbc, H2-framed LC3-SWB through liblc3, or CVSD bits through `CVSDDecoder`), its
+/// gaps found three ways: packets the controller flagged (erroneous data reporting: the packet status flag),
+/// mSBC or LC3-SWB frames missing from the H2 sequence, and packets that stopped coming (underruns). Fed only
+/// when the layer is in the chain, so other runs never see an SCO payload.
 extension A2DPAudio {
     /// What the layer keeps per SCO stream.
     final class SCOState {
@@ -11,6 +11,9 @@ extension A2DPAudio {
         let format: SCOFormat
         var framer = MSBCFramer()
         var decoder: SBCDecoder?
+        /// LC3-SWB: its framer and decoder (liblc3, made when the run decodes).
+        var swbFramer = LC3SWBFramer()
+        var lc3: LC3Decoder?
         /// CVSD bits: our own decoder (`CVSDDecoder`), made when the run decodes.
         var cvsd: CVSDDecoder?
         var wav: WAVWriter?
@@ -48,11 +51,12 @@ extension A2DPAudio {
         let negotiation = setups.byHandle[handle] ?? SCONegotiation()
         let negotiated = negotiation.format(sent: sent)
         var found = negotiated ?? .linear(rate: 8000, bits: 16, encoding: 1)
-        // H2-framed mSBC is recognisable whatever the negotiation said.
-        if found != .msbc, A2DPAudio.looksLikeMSBC(payload) { found = .msbc }
+        // H2-framed mSBC is recognisable whatever the negotiation said (but for LC3-SWB, whose frames have no
+        // syncword: one of them may start with mSBC's by chance).
+        if found != .msbc, found != .lc3, A2DPAudio.looksLikeMSBC(payload) { found = .msbc }
         let s = AudioStream(number: streams.count + 1, source: .sco(connection: connectionOf(handle), handle: handle, sent: sent))
         var voice = SCOVoice(handle: handle, sent: sent, negotiation: negotiation, negotiated: negotiated, found: found, foundRecord: record)
-        voice.frameMicros = found == .msbc ? 7500 : Int64(payload.count) * 1_000_000 / Int64(max(1, found.bytesPerSecond))
+        voice.frameMicros = found.h2Framed ? 7500 : Int64(payload.count) * 1_000_000 / Int64(max(1, found.bytesPerSecond))
         s.voice = voice
         streams.append(s)
         let st = SCOState(s, found)
@@ -88,11 +92,13 @@ extension A2DPAudio {
             flagged(st, status: status, record: record, at: time, micros: micros)
         } else {
             st.previousFlagged = false
-            if st.format != .msbc { st.openDropout = nil }
+            if !st.format.h2Framed { st.openDropout = nil }
         }
         switch st.format {
         case .msbc:
-            st.framer.push(payload, record: record, tainted: status != 0) { msbcOutput(st, $0) }
+            st.framer.push(payload, record: record, tainted: status != 0) { h2Output(st, $0) }
+        case .lc3:
+            st.swbFramer.push(payload, record: record, tainted: status != 0) { h2Output(st, $0) }
         case .linear, .muLaw, .aLaw:
             voicePCM(st, payload, silent: status == 2)
         case .cvsd:
@@ -117,6 +123,13 @@ extension A2DPAudio {
                 return
             }
         }
+        if st.format == .lc3 {
+            if lc3Unavailable != nil { return }
+            do { st.lc3 = try LC3Decoder(frameMicros: LC3SWBFramer.frameMicros, sampleRate: LC3SWBFramer.sampleRate) } catch {
+                lc3Unavailable = error as? AudioCodecError ?? .unavailable("\(error)")
+                return
+            }
+        }
         if st.format == .cvsd { st.cvsd = CVSDDecoder() }
         let s = st.stream
         s.level = AudioLevel(samplesPerSecond: s.sampleRate)
@@ -135,7 +148,7 @@ extension A2DPAudio {
         }
         let behind = A2DPAudio.bounded(arrival - st.bufferEnd)
         if s.frameMicros > 0, behind > 2 * s.frameMicros {
-            if st.format == .msbc { st.framer.flush { msbcOutput(st, $0) } }
+            flushFramer(st)
             s.underruns += 1
             s.dropout(AudioDropout(kind: .underrun, record: record, previousRecord: st.previousRecord, at: Timestamp(micros: now),
                                    positionMicros: positionMicros(s), durationMicros: behind))
@@ -181,15 +194,15 @@ extension A2DPAudio {
             st.pendingFlag = p
             return
         }
-        let duration = st.format == .msbc ? 0 : Int64(micros)
+        let duration = st.format.h2Framed ? 0 : Int64(micros)
         if st.previousFlagged, let i = st.openDropout, i < s.dropouts.count, case let .erroneous(first, n) = s.dropouts[i].kind {
             s.dropouts[i].kind = .erroneous(status: first, packets: n + 1)
             s.dropouts[i].durationMicros += duration
             return
         }
         let d = AudioDropout(kind: .erroneous(status: status, packets: 1), record: record, previousRecord: st.previousRecord,
-                             at: time, positionMicros: positionMicros(s), durationMicros: duration, filled: st.format == .msbc || status == 2)
-        if st.format == .msbc {
+                             at: time, positionMicros: positionMicros(s), durationMicros: duration, filled: st.format.h2Framed || status == 2)
+        if st.format.h2Framed {
             st.pendingFlag = d
         } else {
             open(st, d)
@@ -250,8 +263,17 @@ extension A2DPAudio {
         s.decodedFrames += 1
     }
 
-    /// What the mSBC framer handed out.
-    func msbcOutput(_ st: SCOState, _ o: MSBCFramer.Output) {
+    /// Frames still in an H2 framer come out (a gap, the link's end, the capture's end).
+    func flushFramer(_ st: SCOState) {
+        switch st.format {
+        case .msbc: st.framer.flush { h2Output(st, $0) }
+        case .lc3: st.swbFramer.flush { h2Output(st, $0) }
+        default: break
+        }
+    }
+
+    /// What the mSBC or LC3-SWB framer handed out.
+    func h2Output(_ st: SCOState, _ o: MSBCFramer.Output) {
         let s = st.stream
         switch o {
         case let .skipped(n, record, tainted):
@@ -264,14 +286,16 @@ extension A2DPAudio {
                 s.error(AudioRecordProblem(record: record, kind: .msbcSkipped(bytes: n)))
             }
         case let .frame(f):
-            msbcFrame(st, f)
+            h2Frame(st, f)
         }
     }
 
-    func msbcFrame(_ st: SCOState, _ f: MSBCFramer.Frame) {
+    /// One mSBC or LC3-SWB frame: its place in the H2 sequence, then its samples.
+    func h2Frame(_ st: SCOState, _ f: MSBCFramer.Frame) {
         let s = st.stream
-        let samples = SBCFrameHeader.msbcFrame.samplesPerFrame
-        if s.found == nil {
+        let swb = st.format == .lc3
+        let samples = swb ? LC3SWBFramer.samplesPerFrame : SBCFrameHeader.msbcFrame.samplesPerFrame
+        if s.found == nil, !swb {
             s.found = SBCFrameHeader.msbcFrame
             s.foundRecord = f.record
         }
@@ -308,16 +332,29 @@ extension A2DPAudio {
         st.openDropout = nil
         if let p = f.problem {
             s.decodeErrors += 1
-            s.error(AudioRecordProblem(record: f.record, kind: .msbc(p)))
+            s.error(AudioRecordProblem(record: f.record, kind: swb ? .lc3SWB(p) : .msbc(p)))
             s.positionSamples += samples
             st.wav?.silence(frames: samples)
             return
         }
         s.positionSamples += samples
-        guard let decoder = st.decoder else { return }
-        let ok = decoder.decode(f.bytes[...]) { pcm in
-            s.level?.add(pcm)
-            st.wav?.write(pcm)
+        let ok: Bool
+        if let decoder = st.decoder {
+            ok = decoder.decode(f.bytes[...]) { pcm in
+                s.level?.add(pcm)
+                st.wav?.write(pcm)
+            }
+        } else if let lc3 = st.lc3 {
+            // A refused frame's concealment is not played: its time is silence, as an mSBC frame's.
+            ok = lc3.decode(f.bytes[...]) { _ in }
+            if ok {
+                lc3.output.withUnsafeBufferPointer { pcm in
+                    s.level?.add(pcm)
+                    st.wav?.write(pcm)
+                }
+            }
+        } else {
+            return
         }
         if ok {
             s.decodedFrames += 1
@@ -339,7 +376,7 @@ extension A2DPAudio {
     /// After the last record: frames still in the framers.
     func finishSCO() {
         for st in scoStates.values {
-            if st.format == .msbc { st.framer.flush { msbcOutput(st, $0) } }
+            flushFramer(st)
             openFlagged(st)
         }
     }
@@ -372,7 +409,7 @@ extension A2DPAudio {
     func retire(_ handle: UInt16) {
         for key in [Int(handle) << 1, Int(handle) << 1 | 1] {
             guard let st = scoStates.removeValue(forKey: key) else { continue }
-            if st.format == .msbc { st.framer.flush { msbcOutput(st, $0) } }
+            flushFramer(st)
             openFlagged(st)
             retiredSCO.append(st)
         }

@@ -120,7 +120,8 @@ public enum SCOFormat: Sendable, Equatable {
     /// CVSD bits (transparent air mode with the host's own CVSD codec): 64 kbit/s, decoded by `CVSDDecoder` to
     /// 8 kHz.
     case cvsd
-    /// HFP super-wideband LC3: not decoded.
+    /// HFP super-wideband speech (HFP 1.9): H2-framed 58-byte LC3 frames, 7.5 ms of 32 kHz mono each, decoded
+    /// through liblc3.
     case lc3
     /// Transparent data of an unknown codec: not decoded.
     case transparent
@@ -148,10 +149,13 @@ public enum SCOFormat: Sendable, Equatable {
     /// Whether bletrace turns these bytes into PCM.
     public var decoded: Bool {
         switch self {
-        case .linear, .muLaw, .aLaw, .msbc, .cvsd: return true
+        case .linear, .muLaw, .aLaw, .msbc, .cvsd, .lc3: return true
         default: return false
         }
     }
+
+    /// Whether frames travel behind H2 synchronization headers (mSBC, LC3-SWB).
+    public var h2Framed: Bool { self == .msbc || self == .lc3 }
 }
 
 /// The SCO facts of an audio stream: the link, the negotiation, the format its bytes were taken as, and what the
@@ -171,7 +175,7 @@ public struct SCOVoice: Sendable, Equatable {
     public var possiblyInvalid = 0
     public var noData = 0
     public var partiallyLost = 0
-    /// The nominal interval of one frame (mSBC 7.5 ms; PCM: the first packet's duration), microseconds.
+    /// The nominal interval of one frame (mSBC and LC3-SWB 7.5 ms; PCM: the first packet's duration), microseconds.
     public var frameMicros: Int64 = 0
 
     /// The negotiation said one format and the bytes carry another (transparent data may be any codec's).

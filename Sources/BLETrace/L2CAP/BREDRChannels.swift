@@ -149,12 +149,14 @@ extension SignalingLayer {
         e.body = .l2cap(L2CAPPayload(payload: frame.payload))
     }
 
-    /// What AVDTP signaling tells the A2DP stream: the codec a Set Configuration or Reconfigure chose, and
-    /// whether the stream is started.
+    /// What AVDTP signaling tells the A2DP stream: the codec a Set Configuration or Reconfigure chose (unless
+    /// the peer rejected it), and whether the stream is started.
     func followAVDTP(_ s: AVDTPSignal, connection: Int, record: Int) {
         switch (s.signal, s.messageType, s.content) {
         case let (0x03?, .command, .capabilities(_, _, caps)), let (0x05?, .command, .capabilities(_, _, caps)):
             if let codec = caps.lazy.compactMap({ $0.codec }).first { a2dp.configured(connection, codec, record: record) }
+        case (0x03?, .reject, _), (0x05?, .reject, _):
+            a2dp.rejected(connection)
         case (0x07?, .accept, _):
             a2dp.streaming(connection, true)
         case (0x08?, .accept, _), (0x09?, .accept, _), (0x0A?, .accept, _):

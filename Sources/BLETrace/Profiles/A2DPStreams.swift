@@ -5,6 +5,9 @@ public final class A2DPStreams: AnalysisLayer {
         public let connection: Int
         public internal(set) var codec: A2DPCodec?
         public internal(set) var configuredRecord: Int?
+        /// The configuration before the last Set Configuration or Reconfigure command: in force again if the
+        /// peer rejects the command.
+        var beforeCommand: (codec: A2DPCodec?, record: Int?)?
         public internal(set) var packets = 0
         public internal(set) var bytes = 0
         public internal(set) var first: Timestamp?
@@ -40,8 +43,17 @@ public final class A2DPStreams: AnalysisLayer {
     /// A Set Configuration (or Reconfigure) command chose `codec`.
     func configured(_ connection: Int, _ codec: A2DPCodec, record: Int) {
         guard let s = stream(connection) else { return }
+        s.beforeCommand = (s.codec, s.configuredRecord)
         s.codec = codec
         s.configuredRecord = record
+    }
+
+    /// The last Set Configuration or Reconfigure command was rejected: the configuration before it is in force.
+    func rejected(_ connection: Int) {
+        guard let s = byConnection[connection], let b = s.beforeCommand else { return }
+        s.codec = b.codec
+        s.configuredRecord = b.record
+        s.beforeCommand = nil
     }
 
     /// Start accepted (true) or Suspend, Close or Abort accepted (false).

@@ -32,7 +32,7 @@ public enum AudioRender {
 
     static func source(_ s: AudioStream) -> String {
         switch s.source {
-        case let .a2dp(c): return "A2DP media, connection #\(c)"
+        case let .a2dp(c): return "A2DP media, connection #\(c)" + (s.follows.map { ", configuration changed: continues stream \($0)" } ?? "")
         case let .sco(c, h, sent):
             if let v = s.voice { return voiceSource(v, connection: c) }
             return "SCO handle \(Hex.hex(h, width: 4)), \(sent ? "sent" : "received")"
@@ -51,12 +51,15 @@ public enum AudioRender {
         case let .scoShort(declared, present): return "#\(p.record): SCO packet of \(present) bytes, its header says \(declared)"
         case let .msbc(.truncated(n)): return "#\(p.record): mSBC frame cut short after \(n) bytes"
         case .msbc(.noSyncword): return "#\(p.record): no mSBC syncword after the H2 header"
+        case let .lc3SWB(.truncated(n)): return "#\(p.record): LC3-SWB frame cut short after \(n) bytes"
+        case .lc3SWB(.noSyncword): return "#\(p.record): no LC3-SWB frame after the H2 header"
         case let .msbcSkipped(n): return "#\(p.record): \(n) bytes with no H2 header"
         }
     }
 
-    /// A dropout in a line; `sdu`: an LC3 stream over ISO, whose units are SDUs (and status 2 means lost).
-    static func dropout(_ d: AudioDropout, sdu: Bool = false) -> String {
+    /// A dropout in a line; `sdu`: an LC3 stream over ISO, whose units are SDUs (and status 2 means lost); `swb`:
+    /// an LC3-SWB voice stream (its H2-framed frames are LC3's, not mSBC's).
+    static func dropout(_ d: AudioDropout, sdu: Bool = false, swb: Bool = false) -> String {
         let what: String
         let unit = sdu ? "SDU" : "packet"
         switch d.kind {
@@ -65,7 +68,7 @@ public enum AudioRender {
         case let .erroneous(status, n):
             let flag = sdu ? (status == 2 ? "lost" : "possibly invalid") : statusName(status)
             return "\(n) \(unit)\(n == 1 ? "" : "s") flagged \(flag) from #\(d.record) at \(Fmt.seconds(micros: d.positionMicros)) s into the stream, \(ms(d.durationMicros))"
-        case let .missingFrames(n): what = "\(n) mSBC frame\(n == 1 ? "" : "s") missing"
+        case let .missingFrames(n): what = "\(n) \(swb ? "LC3-SWB" : "mSBC") frame\(n == 1 ? "" : "s") missing"
         }
         return "\(what) before #\(d.record) at \(Fmt.seconds(micros: d.positionMicros)) s into the stream, \(ms(d.durationMicros))"
     }
@@ -102,7 +105,7 @@ public enum AudioRender {
             if let v = voice { timing = v.flags }
             timing += "; timing: jitter \(ms(Int64(s.jitterMicros))), \(s.latePackets) late, \(s.underruns) underrun\(s.underruns == 1 ? "" : "s")"
             out.append(timing)
-            for d in s.dropouts.prefix(10) { out.append("    " + dropout(d, sdu: sdu)) }
+            for d in s.dropouts.prefix(10) { out.append("    " + dropout(d, sdu: sdu, swb: s.voice?.found == .lc3)) }
             if s.dropoutCount > 10 { out.append("    … \(s.dropoutCount - 10) more dropouts") }
             if let l = s.level {
                 var line = "  level: RMS \(dB(l.rms)), peak \(dB(Double(l.peak) / 32768)), \(l.clipped) clipped samples"
@@ -122,6 +125,7 @@ public enum AudioRender {
         case let .a2dp(c):
             f.add("source", "a2dp")
             f.add("connection", c)
+            if let n = s.follows { f.add("follows", n) }
         case let .sco(c, h, sent):
             f.add("source", "sco")
             if let c { f.add("connection", c) }

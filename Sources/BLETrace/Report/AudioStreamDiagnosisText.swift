@@ -5,19 +5,19 @@ extension DiagnosisText {
     static func streamAudioTitle(_ d: Diagnosis) -> String {
         let p = peer(d)
         switch d.facts.audio {
-        case let .dropouts(s, lost, underruns, first, longest, total, flagged, voice, iso)?:
+        case let .dropouts(s, lost, underruns, first, longest, total, flagged, voice, iso, swb)?:
             var parts: [String] = []
             if iso {
                 if lost > 0 { parts.append("\(lost) SDU\(lost == 1 ? "" : "s") missing from the ISO sequence") }
                 if flagged > 0 { parts.append("\(flagged) SDU\(flagged == 1 ? "" : "s") flagged lost by the controller") }
             } else {
                 if flagged > 0 { parts.append("\(flagged) packet\(flagged == 1 ? "" : "s") flagged erroneous by the controller") }
-                if lost > 0 { parts.append("\(lost) \(voice ? "mSBC frame" : "packet")\(lost == 1 ? "" : "s") \(voice ? "missing" : "lost")") }
+                if lost > 0 { parts.append("\(lost) \(voice ? (swb ? "LC3-SWB frame" : "mSBC frame") : "packet")\(lost == 1 ? "" : "s") \(voice ? "missing" : "lost")") }
             }
             if underruns > 0 { parts.append("\(underruns) underrun\(underruns == 1 ? "" : "s")") }
             return "Audio stream \(s) with \(p) dropped out: " + parts.joined(separator: ", ")
                 + "; first \(seconds(first)) into the stream, longest \(ms(longest)), \(ms(total)) missing in all"
-        case let .decodeErrors(s, packets, frames, of, _, _)?:
+        case let .decodeErrors(s, packets, frames, of, _, _, _)?:
             var parts: [String] = []
             if packets > 0 { parts.append("\(packets) packet\(packets == 1 ? "" : "s") whose frames could not be read") }
             if frames > 0 { parts.append("\(frames) of \(of) frames refused by the decoder") }
@@ -37,17 +37,19 @@ extension DiagnosisText {
 
     static func streamAudioExplanation(_ d: Diagnosis) -> String {
         switch d.facts.audio {
-        case let .dropouts(_, _, _, _, _, _, _, _, iso)? where iso:
+        case let .dropouts(_, _, _, _, _, _, _, _, iso, _)? where iso:
             return "SDUs are missing from the ISO packet sequence numbers, the controller flagged SDUs lost, or SDUs stopped coming for 100 ms or more beyond the audio already delivered: the listener hears a gap or a concealed stretch."
-        case let .dropouts(_, _, _, _, _, _, _, voice, _)? where voice:
-            return "The controller flagged voice packets as erroneous (possibly invalid, no data received, partially lost), mSBC frames are missing from the H2 sequence, or packets stopped coming for 100 ms or more beyond the audio already delivered: the listener hears a gap or a concealed stretch."
+        case let .dropouts(_, _, _, _, _, _, _, voice, _, swb)? where voice:
+            return "The controller flagged voice packets as erroneous (possibly invalid, no data received, partially lost), \(swb ? "LC3-SWB" : "mSBC") frames are missing from the H2 sequence, or packets stopped coming for 100 ms or more beyond the audio already delivered: the listener hears a gap or a concealed stretch."
         case .dropouts?:
             var s = "Media packets are missing from the stream's RTP sequence, or packets stopped coming for 100 ms or more beyond the audio already delivered (an underrun, longer than a sink's buffer usually hides): either way the listener hears a gap or a concealed stretch."
             if d.facts.limit != nil { s += " On a sniffer's capture the packets may have been sent and missed by the sniffer." }
             return s
-        case let .decodeErrors(_, _, _, _, iso, _)? where iso:
+        case let .decodeErrors(_, _, _, _, iso, _, _)? where iso:
             return "The SDUs held LC3 frames the decoder refused, or were too short for the frames their configuration (the ASE's; for a BIS, the BASE's) puts in them: the sink cannot play them."
-        case let .decodeErrors(_, _, _, _, _, aac)? where aac:
+        case let .decodeErrors(_, _, _, _, _, _, swb)? where swb:
+            return "The voice packets carried LC3-SWB frames cut short (the next H2 header came before the frame's 58 bytes) or that the LC3 decoder refused: the receiving side cannot play them."
+        case let .decodeErrors(_, _, _, _, _, aac, _)? where aac:
             return "The media packets carried bytes that are not AAC as LATM or ADTS frames them (a length or header reaching past the payload, a StreamMuxConfig that is not valid or not AAC, useSameStreamMux before any StreamMuxConfig): a sink cannot take the frames apart."
         case .decodeErrors?:
             return "The media packets carried bytes that are not valid SBC frames (no syncword where a frame should start, a frame cut short, fewer frames than the payload header declares) or that the decoder refused: the sink cannot play them."

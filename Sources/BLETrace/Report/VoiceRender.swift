@@ -12,7 +12,7 @@ extension AudioRender {
         case .aLaw: return "A-law 8 kHz"
         case .msbc: return "mSBC 16 kHz"
         case .cvsd: return "CVSD bits 8 kHz"
-        case .lc3: return "LC3-SWB (not decoded)"
+        case .lc3: return "LC3-SWB 32 kHz"
         case .transparent: return "transparent data"
         case let .other(c): return "coding format \(Hex.hex(c, width: 2)) (not decoded)"
         }
@@ -78,7 +78,7 @@ extension AudioRender {
         if v.erroneousPackets > 0 {
             flags += " (\(v.possiblyInvalid) possibly invalid, \(v.noData) no data, \(v.partiallyLost) partially lost)"
         }
-        if v.found == .msbc { flags += "; H2 sequence: \(s.lostPackets) frame\(s.lostPackets == 1 ? "" : "s") missing" }
+        if v.found.h2Framed { flags += "; H2 sequence: \(s.lostPackets) frame\(s.lostPackets == 1 ? "" : "s") missing" }
         return (out, flags)
     }
 

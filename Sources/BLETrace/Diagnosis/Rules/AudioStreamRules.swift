@@ -5,9 +5,9 @@ public enum AudioProblem: Sendable, Equatable, Hashable {
     /// each, the first gap's place in the stream's audio, the longest gap and all gaps together (microseconds);
     /// SCO packets the controller flagged erroneous, and whether the stream is SCO voice.
     case dropouts(stream: Int, lostPackets: Int, underruns: Int, firstAtMicros: Int64, longestMicros: Int64, totalMicros: Int64,
-                  flaggedPackets: Int = 0, voice: Bool = false, iso: Bool = false)
+                  flaggedPackets: Int = 0, voice: Bool = false, iso: Bool = false, swb: Bool = false)
     /// Packets whose frames could not be taken apart, and frames the codec refused, of `frames`.
-    case decodeErrors(stream: Int, packets: Int, frames: Int, of: Int, iso: Bool = false, aac: Bool = false)
+    case decodeErrors(stream: Int, packets: Int, frames: Int, of: Int, iso: Bool = false, aac: Bool = false, swb: Bool = false)
     /// Frames unlike the negotiated configuration: how many of how many, and the first such frame's header.
     case configMismatch(stream: Int, frames: Int, of: Int, first: SBCFrameHeader)
     /// AAC: access units whose carried configuration (in-band StreamMuxConfig, ADTS header) is unlike the
@@ -22,8 +22,8 @@ public enum AudioProblem: Sendable, Equatable, Hashable {
     /// Grouping: one diagnosis per kind and stream.
     var key: Int {
         switch self {
-        case let .dropouts(s, _, _, _, _, _, _, _, _): return 0 + s << 4
-        case let .decodeErrors(s, _, _, _, _, _): return 1 + s << 4
+        case let .dropouts(s, _, _, _, _, _, _, _, _, _): return 0 + s << 4
+        case let .decodeErrors(s, _, _, _, _, _, _): return 1 + s << 4
         case let .lc3Mismatch(s, _, _, _, _): return 2 + s << 4
         case let .configMismatch(s, _, _, _): return 2 + s << 4
         case let .aacMismatch(s, _, _, _): return 2 + s << 4
@@ -68,12 +68,13 @@ final class AudioStreamRule: DiagnosisRule {
                 var evidence: [Int] = []
                 for d in audible where evidence.count < Diagnosis.maxEvidence - 1 { evidence += [d.record, d.previousRecord] }
                 raise(.audioDropout, .dropouts(stream: s.number, lostPackets: s.lostPackets, underruns: underruns, firstAtMicros: first,
-                                               longestMicros: longest, totalMicros: total, flaggedPackets: flagged, voice: s.voice != nil, iso: s.lc3 != nil),
+                                               longestMicros: longest, totalMicros: total, flaggedPackets: flagged, voice: s.voice != nil, iso: s.lc3 != nil,
+                                               swb: s.voice?.found == .lc3),
                       evidence: evidence, severity: ctx.sniffed ? .info : nil, limit: ctx.sniffed ? .snifferMayHaveMissed : nil)
             }
             if s.payloadErrors + s.decodeErrors > 0 {
                 raise(.audioDecodeError, .decodeErrors(stream: s.number, packets: s.payloadErrors, frames: s.decodeErrors, of: s.frames, iso: s.lc3 != nil,
-                                                       aac: s.aac != nil),
+                                                       aac: s.aac != nil, swb: s.voice?.found == .lc3),
                       evidence: s.errorRecords.map(\.record))
             }
             if s.mismatchedFrames > 0, let m = s.mismatch {
