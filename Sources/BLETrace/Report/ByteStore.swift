@@ -252,13 +252,7 @@ public final class ByteStore {
     /// An ISO-8601 UTC timestamp with microseconds ("2023-11-14T22:13:20.000600Z"): 27 bytes at fixed places
     /// for the years 0–9999, the general formatting for any other.
     public func putISO8601(_ t: Timestamp) {
-        var secs = t.micros / 1_000_000
-        var us = t.micros % 1_000_000
-        if us < 0 { us += 1_000_000; secs -= 1 }
-        var days = secs / 86_400
-        var rem = secs % 86_400
-        if rem < 0 { rem += 86_400; days -= 1 }
-        let (y, m, d) = Timestamp.civil(fromDays: days)
+        let (y, m, d, rem, us) = t.utc
         guard y >= 0 && y <= 9999 else {
             var b: [UInt8] = []
             b.append(iso8601: t)

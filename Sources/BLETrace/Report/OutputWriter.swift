@@ -201,13 +201,7 @@ extension Array where Element == UInt8 {
 
     /// An ISO-8601 UTC timestamp with microseconds.
     mutating func append(iso8601 t: Timestamp) {
-        var secs = t.micros / 1_000_000
-        var us = t.micros % 1_000_000
-        if us < 0 { us += 1_000_000; secs -= 1 }
-        var days = secs / 86_400
-        var rem = secs % 86_400
-        if rem < 0 { rem += 86_400; days -= 1 }
-        let (y, m, d) = Timestamp.civil(fromDays: days)
+        let (y, m, d, rem, us) = t.utc
         append(decimal: Int(y), width: 4, zeroPad: true); append(UInt8(ascii: "-"))
         append(decimal: Int(m), width: 2, zeroPad: true); append(UInt8(ascii: "-"))
         append(decimal: Int(d), width: 2, zeroPad: true); append(UInt8(ascii: "T"))
