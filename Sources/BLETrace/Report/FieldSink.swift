@@ -1,3 +1,5 @@
+import Foundation
+
 /// Where a typed value writes its JSON shape: members of objects, list items and scalars. A layer's JSON is
 /// written once against this protocol; `JSONBytes` puts it straight into the output buffer, `FieldsBuilder`
 /// makes a `Fields` tree of it (tests, tools, and field-by-field processing such as redaction).
@@ -238,7 +240,7 @@ public struct FieldsBuilder: FieldSink {
         pendingKey = nil
     }
 
-    public mutating func key(_ k: StaticString) { pendingKey = k.description }
+    public mutating func key(_ k: StaticString) { pendingKey = StaticNames.string(k) }
     public mutating func key(name k: String) { pendingKey = k }
     public mutating func int(_ v: Int) { put(.int(v)) }
     public mutating func double(_ v: Double) { put(.double(v)) }
@@ -267,5 +269,27 @@ public struct FieldsBuilder: FieldSink {
         var b = FieldsBuilder()
         write(&b)
         return b.result
+    }
+}
+
+/// The `String`s of static member names, made once each: a name of more than 15 bytes would otherwise be a new
+/// heap string every time a field tree is built with it. The names are the source's literals, a bounded set.
+enum StaticNames {
+    final class Table: @unchecked Sendable {
+        let lock = NSLock()
+        var strings: [UInt: String] = [:]
+    }
+
+    static let table = Table()
+
+    static func string(_ k: StaticString) -> String {
+        guard k.hasPointerRepresentation, k.utf8CodeUnitCount > 15 else { return k.description }
+        let id = UInt(bitPattern: k.utf8Start)
+        table.lock.lock()
+        defer { table.lock.unlock() }
+        if let s = table.strings[id] { return s }
+        let s = k.description
+        table.strings[id] = s
+        return s
     }
 }

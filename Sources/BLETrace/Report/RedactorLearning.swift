@@ -215,7 +215,7 @@ struct LearningFieldSink: FieldSink {
         return pending.map { ($0, false) }
     }
 
-    mutating func key(_ k: StaticString) { pending = k.description }
+    mutating func key(_ k: StaticString) { pending = StaticNames.string(k) }
     mutating func key(name k: String) { pending = k }
     mutating func int(_ v: Int) { pending = nil }
     mutating func double(_ v: Double) { pending = nil }
