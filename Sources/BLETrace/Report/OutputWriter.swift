@@ -83,16 +83,16 @@ public final class OutputWriter {
     public func write(int v: Int) { store.putDecimal(v) }
 
     /// A non-negative integer right-aligned in `width` columns (spaces in front), or zero-padded.
-    public func write(int v: Int, width: Int, zeroPad: Bool = false) { append { $0.append(decimal: v, width: width, zeroPad: zeroPad) } }
+    public func write(int v: Int, width: Int, zeroPad: Bool = false) { store.putDecimal(v, width: width, zeroPad: zeroPad) }
 
     /// Microseconds as seconds with six decimals ("12.000345"), right-aligned in `width` columns.
-    public func write(seconds micros: Int64, width: Int) { append { $0.append(seconds: micros, width: width) } }
+    public func write(seconds micros: Int64, width: Int) { store.putSeconds(micros, width: width) }
 
     /// An ISO-8601 UTC timestamp with microseconds, written in place.
     public func write(iso8601 t: Timestamp) { store.putISO8601(t) }
 
     /// "0x" and `width` upper-case hex digits.
-    public func write(hex v: UInt64, width: Int) { append { $0.append(hex: v, width: width) } }
+    public func write(hex v: UInt64, width: Int) { store.putHex(v, width: width) }
 
     public func write(bytes: [UInt8]) {
         store.put(bytes)
