@@ -4,7 +4,7 @@
 /// trusted where the previous frame ended (aligned) or where another header follows it 60 bytes on (confirmed);
 /// a frame whose next header comes early is handed out cut short. Frames and skipped bytes come out as
 /// `MSBCFramer`'s, with the record of their header and whether a flagged packet spoiled any of their bytes.
-struct LC3SWBFramer {
+struct LC3SWBFramer: H2Framer {
     typealias Frame = MSBCFramer.Frame
     typealias Output = MSBCFramer.Output
 
@@ -15,22 +15,6 @@ struct LC3SWBFramer {
     static let span = 60, frameBytes = 58
     /// LC3 at 32 kHz with 7.5 ms frames.
     static let sampleRate = 32_000, frameMicros = 7500, samplesPerFrame = 240
-
-    mutating func push(_ bytes: ArraySlice<UInt8>, record: Int, tainted: Bool, _ out: (Output) -> Void) {
-        buffer.append(contentsOf: bytes)
-        flagged.append(contentsOf: repeatElement(tainted, count: bytes.count))
-        records.append(contentsOf: repeatElement(record, count: bytes.count))
-        drain(final: false, out)
-    }
-
-    /// Hands out every whole frame left and forgets the rest (a partial frame before a gap or at the end).
-    mutating func flush(_ out: (Output) -> Void) {
-        drain(final: true, out)
-        drop(buffer.count)
-        aligned = false
-    }
-
-    func byte(_ i: Int) -> UInt8? { i >= 0 && i < buffer.count ? buffer[i] : nil }
 
     /// The H2 sequence number of a header at `i`.
     func header(at i: Int) -> UInt8? {
@@ -47,15 +31,6 @@ struct LC3SWBFramer {
         guard byte(i + LC3SWBFramer.span + 1) != nil else { return nil }
         return header(at: i + LC3SWBFramer.span) != nil
     }
-
-    mutating func drop(_ n: Int) {
-        let k = min(n, buffer.count)
-        buffer.removeFirst(k)
-        flagged.removeFirst(k)
-        records.removeFirst(k)
-    }
-
-    func anyFlagged(_ n: Int) -> Bool { flagged.prefix(n).contains(true) }
 
     mutating func drain(final: Bool, _ out: (Output) -> Void) {
         let span = LC3SWBFramer.span

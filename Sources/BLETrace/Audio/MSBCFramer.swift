@@ -5,7 +5,7 @@
 /// bytes came in a packet the controller flagged erroneous, and what was wrong with them: cut short (the next
 /// header came early), or no mSBC syncword where the frame should start. A frame is handed out when the next
 /// header's place has been seen (or at `flush`), so a cut-short frame is known as one.
-struct MSBCFramer {
+struct MSBCFramer: H2Framer {
     struct Frame {
         /// The H2 sequence number, 0…3.
         var sequence: UInt8
@@ -31,37 +31,12 @@ struct MSBCFramer {
     static let h2: [UInt8] = [0x08, 0x38, 0xC8, 0xF8]
     static let span = 60, frameBytes = 57
 
-    mutating func push(_ bytes: ArraySlice<UInt8>, record: Int, tainted: Bool, _ out: (Output) -> Void) {
-        buffer.append(contentsOf: bytes)
-        flagged.append(contentsOf: repeatElement(tainted, count: bytes.count))
-        records.append(contentsOf: repeatElement(record, count: bytes.count))
-        drain(final: false, out)
-    }
-
-    /// Hands out every whole frame left and forgets the rest (a partial frame before a gap or at the end).
-    mutating func flush(_ out: (Output) -> Void) {
-        drain(final: true, out)
-        drop(buffer.count)
-        aligned = false
-    }
-
-    func byte(_ i: Int) -> UInt8? { i >= 0 && i < buffer.count ? buffer[i] : nil }
-
     /// The H2 sequence number of a header at `i` (0x01 and a sequence byte; with `sync`, then 0xAD).
     func header(at i: Int, sync: Bool) -> UInt8? {
         guard byte(i) == 0x01, let s = byte(i + 1), let n = MSBCFramer.h2.firstIndex(of: s) else { return nil }
         if sync, byte(i + 2) != SBCFrameHeader.msbcSyncword { return nil }
         return UInt8(n)
     }
-
-    mutating func drop(_ n: Int) {
-        let k = min(n, buffer.count)
-        buffer.removeFirst(k)
-        flagged.removeFirst(k)
-        records.removeFirst(k)
-    }
-
-    func anyFlagged(_ n: Int) -> Bool { flagged.prefix(n).contains(true) }
 
     mutating func drain(final: Bool, _ out: (Output) -> Void) {
         while buffer.count >= 3 || (final && !buffer.isEmpty) {
