@@ -1,17 +1,38 @@
 /// The one-line text of an event, made from its typed body: what the text timeline prints and JSON's
 /// `summary`. Written into a byte buffer, so that a renderer reuses one buffer for every event.
 public enum EventText {
-    /// Appends the event's text to `b`.
-    public static func write(_ e: TraceEvent, into b: inout [UInt8]) {
+    /// What a renderer needs besides the text, taken from the body in the same look (a look at the body copies
+    /// it, so the text, the kind and the malformed reason come from one).
+    public struct Facts {
+        public var kind: EventKind
+        /// Why the packet could not be decoded, if it could not (`TraceEvent.malformed`).
+        public var malformed: String?
+        /// Whether a link-layer body's radio PDU was on an advertising channel (nil for other bodies).
+        public var linkLayerAdvertising: Bool?
+
+        init(_ kind: EventKind, malformed: String? = nil, linkLayerAdvertising: Bool? = nil) {
+            self.kind = kind
+            self.malformed = malformed
+            self.linkLayerAdvertising = linkLayerAdvertising
+        }
+    }
+
+    /// Appends the event's text to `b` and returns the facts of its body.
+    @discardableResult
+    public static func write(_ e: TraceEvent, into b: inout [UInt8]) -> Facts {
         switch e.body {
         case let .aclFragment(f):
             b.append(string: f.start ? "ACL start fragment: " : "ACL continuation fragment: ")
             b.append(decimal: f.have)
             if f.expected >= 0 { b.append(string: " of "); b.append(decimal: f.expected) }
             b.append(string: " bytes of an L2CAP frame")
+            writeNotes(e, into: &b)
+            return Facts(.acl)
         case let .aclProblem(p):
             b.append(string: "ACL: ")
             b.append(string: p.reason)
+            writeNotes(e, into: &b)
+            return Facts(.acl, malformed: p.reason)
         case let .l2cap(p):
             b.append(string: "L2CAP ")
             if let psm = e.l2cap?.psm {
@@ -24,17 +45,25 @@ public enum EventText {
             b.append(decimal: p.payload.count)
             b.append(string: " bytes: ")
             b.append(spacedHex: p.payload, limit: 16)
+            writeNotes(e, into: &b)
+            return Facts(.l2cap)
         case let .sco(length):
             b.append(string: "SCO data, ")
             b.append(decimal: length)
             b.append(string: " bytes")
+            writeNotes(e, into: &b)
+            return Facts(.sco)
         case let .iso(h):
             ISOText.write(h, into: &b)
+            writeNotes(e, into: &b)
+            return Facts(.iso)
         case let .vendor(data):
             b.append(string: "Vendor packet, ")
             b.append(decimal: data.count)
             b.append(string: " bytes: ")
             b.append(spacedHex: data, limit: 16)
+            writeNotes(e, into: &b)
+            return Facts(.vendor)
         case let .malformed(m):
             b.append(string: "Malformed ")
             b.append(string: m.layer)
@@ -42,6 +71,8 @@ public enum EventText {
             b.append(string: m.reason)
             b.append(string: " — ")
             b.append(spacedHex: m.data, limit: 24)
+            writeNotes(e, into: &b)
+            return Facts(m.kind, malformed: m.reason)
         case let .filtered(f):
             b.append(string: f.layer)
             b.append(string: " filtered by the capture: ")
@@ -50,16 +81,35 @@ public enum EventText {
             b.append(decimal: f.original)
             b.append(string: " bytes kept — ")
             b.append(spacedHex: f.data, limit: 16)
-        case .pending: break
-        case let .att(x): x.writeText(e, into: &b)
-        case let .hciCommand(x): x.writeText(e, into: &b)
-        case let .hciEvent(x): x.writeText(e, into: &b)
-        case let .adv(x): x.writeText(e, into: &b)
-        case let .smp(x): x.writeText(e, into: &b)
-        case let .signaling(x): x.writeText(e, into: &b)
-        case let .linkLayer(x): x.writeText(e, into: &b)
-        case let .note(x): x.writeText(e, into: &b)
+            writeNotes(e, into: &b)
+            return Facts(f.kind)
+        case let .pending(k):
+            writeNotes(e, into: &b)
+            return Facts(k)
+        case let .att(x): return write(x, e, into: &b)
+        case let .hciCommand(x): return write(x, e, into: &b)
+        case let .hciEvent(x): return write(x, e, into: &b)
+        case let .adv(x): return write(x, e, into: &b)
+        case let .smp(x): return write(x, e, into: &b)
+        case let .signaling(x): return write(x, e, into: &b)
+        case let .linkLayer(x):
+            var facts = write(x, e, into: &b)
+            facts.linkLayerAdvertising = x.radio.advertising != nil
+            return facts
+        case let .note(x): return write(x, e, into: &b)
         }
+    }
+
+    /// A layer's body: its text, the frame's notes, then the text later records added.
+    static func write<B: LayerBody>(_ x: B, _ e: TraceEvent, into b: inout [UInt8]) -> Facts {
+        x.writeText(e, into: &b)
+        writeNotes(e, into: &b)
+        x.writeLateText(e, into: &b)
+        return Facts(x.kind, malformed: x.malformedReason)
+    }
+
+    /// What the frame's arrival adds after the body's text: reassembly, a warning, a capture that cut it short.
+    static func writeNotes(_ e: TraceEvent, into b: inout [UInt8]) {
         if let l2 = e.l2cap, l2.fragments > 1 {
             b.append(string: " (reassembled from ")
             b.append(decimal: l2.fragments)
@@ -80,17 +130,6 @@ public enum EventText {
             b.append(string: " of ")
             b.append(decimal: c.original)
             b.append(string: " bytes]")
-        }
-        switch e.body {
-        case let .att(x): x.writeLateText(e, into: &b)
-        case let .hciCommand(x): x.writeLateText(e, into: &b)
-        case let .hciEvent(x): x.writeLateText(e, into: &b)
-        case let .adv(x): x.writeLateText(e, into: &b)
-        case let .smp(x): x.writeLateText(e, into: &b)
-        case let .signaling(x): x.writeLateText(e, into: &b)
-        case let .linkLayer(x): x.writeLateText(e, into: &b)
-        case let .note(x): x.writeLateText(e, into: &b)
-        default: break
         }
     }
 

@@ -70,15 +70,15 @@ public final class TextRenderer: EventSink, RedactableOutput {
         b.put(0x20)
         self.previous = e.timestamp
         scratch.removeAll(keepingCapacity: true)
-        if e.malformed != nil { scratch.append(string: "MALFORMED ") }
-        let bodyStart = scratch.count
-        EventText.write(e, into: &scratch)
+        let facts = EventText.write(e, into: &scratch)
+        // A malformed event's text starts with MALFORMED unless it already says so ("Malformed ATT: …").
+        let bodyStart = facts.malformed != nil && !scratch.starts(with: TextRenderer.malformedPrefix) ? 10 : 0
+        if bodyStart > 0 { scratch.insert(contentsOf: TextRenderer.malformedMark, at: 0) }
         if let r = redactor { r.redact(text: &scratch, from: bodyStart) }
         // Printable ASCII has no control character to escape (the usual line: one scan instead of two).
         let printable = scratch.withUnsafeBufferPointer { ByteScan.printableASCII(UnsafeBufferPointer(rebasing: $0[bodyStart...])) }
         if !printable { SafeText.escape(&scratch, from: bodyStart) }
-        if bodyStart > 0 && scratch[bodyStart...].starts(with: TextRenderer.malformedPrefix) { scratch.removeFirst(bodyStart) }
-        let tint = color ? TextRenderer.tint(e, scratch) : nil
+        let tint = color ? TextRenderer.tint(facts, scratch) : nil
         if let t = tint { out.write(t) }
         writeWrapped(indentWithTint: tint, printable: printable)
         if tint != nil { out.write(ANSI.reset) }
@@ -87,6 +87,7 @@ public final class TextRenderer: EventSink, RedactableOutput {
     }
 
     static let malformedPrefix = Array("Malformed".utf8)
+    static let malformedMark = Array("MALFORMED ".utf8)
     /// The current event's text.
     @exclusivity(unchecked) var scratch: [UInt8] = []
 
@@ -226,10 +227,10 @@ public final class TextRenderer: EventSink, RedactableOutput {
 
     static let alarming = ["failed", "Error Response", "Pairing Failed"].map { Array($0.utf8) }
 
-    static func tint(_ e: TraceEvent, _ text: [UInt8]) -> String? {
-        if e.malformed != nil { return ANSI.red }
+    static func tint(_ facts: EventText.Facts, _ text: [UInt8]) -> String? {
+        if facts.malformed != nil { return ANSI.red }
         if alarming.contains(where: { text.contains(bytes: $0) }) { return ANSI.red }
-        switch e.kind {
+        switch facts.kind {
         case .att: return ANSI.cyan
         case .smp: return ANSI.magenta
         case .signaling, .l2cap: return ANSI.yellow
@@ -282,13 +283,25 @@ enum EventJSON {
     /// The `direction` member: host and controller for HCI captures; on a sniffer's radio, where there is no
     /// local host, the link's sides, and `none` for advertising channel PDUs (broadcast, no direction).
     static func direction(_ e: TraceEvent) -> String {
-        var radio = e.radio
-        if radio == nil, case let .linkLayer(l) = e.body { radio = l.radio }
-        guard let radio else { return e.direction.jsonName }
+        var advertising: Bool? = nil
+        if e.radio == nil, case let .linkLayer(l) = e.body { advertising = l.radio.advertising != nil }
+        return direction(e, linkLayerAdvertising: advertising)
+    }
+
+    /// `direction(_:)` given what the body's look found: whether a link-layer body's PDU was advertising.
+    static func direction(_ e: TraceEvent, linkLayerAdvertising: Bool?) -> String {
+        let advertising: Bool
+        if let radio = e.radio {
+            advertising = radio.advertising != nil
+        } else if let a = linkLayerAdvertising {
+            advertising = a
+        } else {
+            return e.direction.jsonName
+        }
         switch e.direction {
         case .hostToController: return "central_to_peripheral"
         case .controllerToHost: return "peripheral_to_central"
-        case .unknown: return radio.advertising != nil ? "none" : "unknown"
+        case .unknown: return advertising ? "none" : "unknown"
         }
     }
 
@@ -314,8 +327,64 @@ enum EventJSON {
     }
 
     /// Writes the event's layers as members of the event's object: `sniffer` and `ll` (`radio`), `acl`, `l2cap`,
-    /// the body's, `warning`.
+    /// the body's, `warning`. The body is looked at once (each look copies it); the transport layers get what
+    /// they show of it.
     static func writeLayers<S: FieldSink>(_ e: TraceEvent, into s: inout S) {
+        switch e.body {
+        case let .aclFragment(f):
+            writeTransport(e, into: &s) { s in
+                s.field("fragment", f.start ? "start" : "continuation")
+                s.field("have", f.have)
+                s.field("expected", f.expected)
+            }
+        case let .aclProblem(p):
+            writeTransport(e, into: &s) { $0.field("data", hex: p.data) }
+        case let .l2cap(p):
+            writeTransport(e, payload: p.payload, into: &s)
+        case let .sco(length):
+            writeTransport(e, into: &s)
+            s.object("sco") { $0.field("length", length) }
+        case let .iso(h):
+            writeTransport(e, into: &s)
+            s.object("iso") { ISOText.writeFields(h, into: &$0) }
+        case let .vendor(data):
+            writeTransport(e, into: &s)
+            s.object("vendor") { $0.field("data", hex: data) }
+        case let .malformed(m):
+            writeTransport(e, into: &s)
+            s.object("raw") { s in
+                s.field("layer", m.layer)
+                s.field("data", hex: m.data)
+            }
+        case let .filtered(f):
+            writeTransport(e, into: &s)
+            s.object("filtered") { s in
+                s.field("layer", f.layer)
+                s.field("captured", f.data.count)
+                s.field("original", f.original)
+                s.field("data", hex: f.data)
+            }
+        case .pending:
+            writeTransport(e, into: &s)
+        case let .hciCommand(x): writeTransport(e, into: &s); x.writeLayers(e, into: &s)
+        case let .hciEvent(x): writeTransport(e, into: &s); x.writeLayers(e, into: &s)
+        case let .adv(x): writeTransport(e, into: &s); x.writeLayers(e, into: &s)
+        case let .att(x): writeTransport(e, into: &s); x.writeLayers(e, into: &s)
+        case let .smp(x): writeTransport(e, into: &s); x.writeLayers(e, into: &s)
+        case let .signaling(x): writeTransport(e, into: &s); x.writeLayers(e, into: &s)
+        case let .linkLayer(x): writeTransport(e, into: &s); x.writeLayers(e, into: &s)
+        case let .note(x): writeTransport(e, into: &s); x.writeLayers(e, into: &s)
+        }
+        if let w = e.warning {
+            s.object("warning") { $0.field("reason", w) }
+        }
+    }
+
+    /// The layers before the body's: `sniffer` and `ll` (`radio`), then `acl` with what `aclExtra` adds (an
+    /// ACL fragment's progress, a problem's bytes) and `l2cap` with the payload of a frame no decoder claims.
+    @inline(__always)
+    static func writeTransport<S: FieldSink>(_ e: TraceEvent, payload: ArraySlice<UInt8>? = nil, into s: inout S,
+                                             aclExtra: (inout S) -> Void = { _ in }) {
         if let r = e.radio { r.writeLayers(into: &s) }
         if let a = e.acl {
             s.object("acl") { s in
@@ -323,15 +392,7 @@ enum EventJSON {
                 s.field("packet_boundary", Int(a.boundary))
                 s.field("broadcast", Int(a.broadcast))
                 s.field("length", Int(a.length))
-                switch e.body {
-                case let .aclFragment(f):
-                    s.field("fragment", f.start ? "start" : "continuation")
-                    s.field("have", f.have)
-                    s.field("expected", f.expected)
-                case let .aclProblem(p):
-                    s.field("data", hex: p.data)
-                default: break
-                }
+                aclExtra(&s)
             }
         }
         if let l = e.l2cap {
@@ -342,7 +403,7 @@ enum EventJSON {
                     s.field("fragments", l.fragments)
                     s.field("first_record", l.firstRecord)
                 }
-                if case let .l2cap(p) = e.body { s.field("payload", hex: p.payload) }
+                if let p = payload { s.field("payload", hex: p) }
                 if let psm = l.psm {
                     s.field("psm", Int(psm))
                     if let n = LESignalingNames.psm(psm) { s.field("psm_name", n) }
@@ -351,64 +412,33 @@ enum EventJSON {
                 if let sdu = l.sdu { s.field("sdu", hex: sdu) }
             }
         }
-        switch e.body {
-        case let .sco(length):
-            s.object("sco") { $0.field("length", length) }
-        case let .iso(h):
-            s.object("iso") { ISOText.writeFields(h, into: &$0) }
-        case let .vendor(data):
-            s.object("vendor") { $0.field("data", hex: data) }
-        case let .malformed(m):
-            s.object("raw") { s in
-                s.field("layer", m.layer)
-                s.field("data", hex: m.data)
-            }
-        case let .filtered(f):
-            s.object("filtered") { s in
-                s.field("layer", f.layer)
-                s.field("captured", f.data.count)
-                s.field("original", f.original)
-                s.field("data", hex: f.data)
-            }
-        case .aclFragment, .aclProblem, .l2cap, .pending: break
-        case let .hciCommand(x): x.writeLayers(e, into: &s)
-        case let .hciEvent(x): x.writeLayers(e, into: &s)
-        case let .adv(x): x.writeLayers(e, into: &s)
-        case let .att(x): x.writeLayers(e, into: &s)
-        case let .smp(x): x.writeLayers(e, into: &s)
-        case let .signaling(x): x.writeLayers(e, into: &s)
-        case let .linkLayer(x): x.writeLayers(e, into: &s)
-        case let .note(x): x.writeLayers(e, into: &s)
-        }
-        if let w = e.warning {
-            s.object("warning") { $0.field("reason", w) }
-        }
     }
 
     /// Writes the same object as `fields(e)` straight into the output's store, without building it first;
     /// with a redactor, its text, strings and bytes redacted on the way.
     static func write(_ e: TraceEvent, to w: OutputWriter, redactor: Redactor? = nil) {
         let b = w.store
+        // The event's text first, made on the writer's scratch array (copied in below as a JSON string): the
+        // same look at the body gives the kind, the malformed reason and what the direction needs.
+        w.scratch.removeAll(keepingCapacity: true)
+        let facts = EventText.write(e, into: &w.scratch)
+        if let r = redactor {
+            r.redact(text: &w.scratch)
+        }
         b.put("{\"record\":")
         b.putDecimal(e.record)
         b.put(",\"time\":\"")
         b.putISO8601(e.timestamp)
         b.put("\",\"direction\":\"")
-        b.put(string: EventJSON.direction(e))
+        b.put(string: EventJSON.direction(e, linkLayerAdvertising: facts.linkLayerAdvertising))
         b.put("\",\"kind\":\"")
-        b.put(string: e.kind.rawValue)
+        b.put(string: facts.kind.rawValue)
         b.put(UInt8(ascii: "\""))
         if let h = e.handle { b.put(",\"handle\":"); b.putDecimal(Int(h)) }
         if let c = e.connection { b.put(",\"connection\":"); b.putDecimal(c) }
         b.put(",\"summary\":")
-        // The event's text, made on the writer's scratch array and copied in as a JSON string.
-        w.scratch.removeAll(keepingCapacity: true)
-        EventText.write(e, into: &w.scratch)
-        if let r = redactor {
-            r.redact(text: &w.scratch)
-        }
         w.scratch.withUnsafeBufferPointer { b.putJSONString($0) }
-        if let m = e.malformed {
+        if let m = facts.malformed {
             b.put(",\"malformed\":")
             b.putJSONString(redactor.map { $0.redact(m) } ?? m)
         }
