@@ -83,28 +83,18 @@ public final class ByteStore {
             put(UInt8(truncatingIfNeeded: 48 &+ v))
             return
         }
-        var x = v.magnitude
-        var digits = 1
-        var probe = x
-        while probe >= 10 { probe /= 10; digits &+= 1 }
+        let x = v.magnitude
+        let digits = DecimalDigits.count(x)
         let n = digits &+ (v < 0 ? 1 : 0)
         let p = room(n)
         if v < 0 { p[0] = UInt8(ascii: "-") }
-        var i = n
-        repeat {
-            i &-= 1
-            p[i] = 48 &+ UInt8(truncatingIfNeeded: x % 10)
-            x /= 10
-        } while x > 0
+        DecimalDigits.write(x, digits: digits, endingAt: p + n)
         count &+= n
     }
 
     /// A non-negative integer right-aligned in `width` columns (spaces in front), or zero-padded.
     public func putDecimal(_ v: Int, width: Int, zeroPad: Bool) {
-        var digits = 1
-        var probe = v < 0 ? -v : v
-        while probe >= 10 { probe /= 10; digits &+= 1 }
-        if v < 0 { digits &+= 1 }
+        let digits = DecimalDigits.count(v.magnitude) &+ (v < 0 ? 1 : 0)
         if digits < width {
             let pad = width &- digits
             let p = room(pad)
@@ -276,5 +266,48 @@ public final class ByteStore {
         two(20, micros / 10_000); two(22, micros / 100 % 100); two(24, micros % 100)
         p[26] = UInt8(ascii: "Z")
         count &+= 27
+    }
+}
+
+/// Decimal digits written two at a time from a table of the hundred pairs "00" … "99".
+enum DecimalDigits {
+    /// The pairs, as static bytes (no lazily made global to check on each use).
+    static let pairs: StaticString = """
+        00010203040506070809101112131415161718192021222324252627282930313233343536373839\
+        40414243444546474849505152535455565758596061626364656667686970717273747576777879\
+        8081828384858687888990919293949596979899
+        """
+
+    /// How many digits `x` has.
+    @inline(__always) static func count(_ x: UInt) -> Int {
+        var n = 1
+        var v = x
+        while v >= 10_000 { v /= 10_000; n &+= 4 }
+        if v >= 100 { n &+= v >= 1000 ? 3 : 2 } else if v >= 10 { n &+= 1 }
+        return n
+    }
+
+    /// Stores the `digits` digits of `x` in the bytes before `end`.
+    @inline(__always) static func write(_ x: UInt, digits: Int, endingAt end: UnsafeMutablePointer<UInt8>) {
+        let t = pairs.utf8Start
+        var p = end
+        var v = x
+        while v >= 100 {
+            let q = v / 100
+            let r = Int(truncatingIfNeeded: v &- q &* 100) &* 2
+            p -= 2
+            p[0] = t[r]
+            p[1] = t[r &+ 1]
+            v = q
+        }
+        if v >= 10 {
+            let r = Int(truncatingIfNeeded: v) &* 2
+            p -= 2
+            p[0] = t[r]
+            p[1] = t[r &+ 1]
+        } else {
+            p -= 1
+            p[0] = 48 &+ UInt8(truncatingIfNeeded: v)
+        }
     }
 }

@@ -158,16 +158,13 @@ extension Array where Element == UInt8 {
     /// then appended in order (no reversal in the array, whose every change checks its uniqueness).
     mutating func append(decimal v: Int) {
         if v >= 0 && v < 10 { append(UInt8(truncatingIfNeeded: 48 &+ v)); return }
-        var x = v.magnitude
-        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { digits in
-            var i = 20
-            repeat {
-                i -= 1
-                digits[i] = 48 &+ UInt8(truncatingIfNeeded: x % 10)
-                x /= 10
-            } while x > 0
-            if v < 0 { append(UInt8(ascii: "-")) }
-            while i < 20 { append(digits[i]); i += 1 }
+        let x = v.magnitude
+        let digits = DecimalDigits.count(x)
+        if v < 0 { append(UInt8(ascii: "-")) }
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { buffer in
+            guard let base = buffer.baseAddress else { return }
+            DecimalDigits.write(x, digits: digits, endingAt: base + digits)
+            append(contentsOf: UnsafeBufferPointer(start: base, count: digits))
         }
     }
 

@@ -19,6 +19,13 @@ enum ADDescriptions {
     struct Key: Hashable {
         var data: ArraySlice<UInt8>
         var rssi: Int?
+
+        /// The bytes hashed as one block (the synthesized hash feeds the hasher a byte at a time).
+        func hash(into h: inout Hasher) {
+            h.combine(data.count)
+            data.withUnsafeBytes { h.combine(bytes: $0) }
+            h.combine(rssi)
+        }
     }
 
     final class Memo: @unchecked Sendable {
