@@ -4,7 +4,7 @@
     python3 scripts/gen-a2dp-sbc.py OUT.btsnoop [--freq 1000] [--seconds 2] [--rate 44100] [--mono]
         [--amplitude 16000] [--bitpool 53] [--frames-per-packet 5] [--lose SEQ[,SEQ...]] [--stall SEQ:MS[,...]]
         [--stray-frame SEQ] [--misconfigure] [--fragment N] [--reconfigure RATE [--reconfigure-bitpool B]
-        [--reconfigure-via reconfigure|close] [--reject-first] [--reject-only]] [--start-mid-stream]
+        [--reconfigure-via reconfigure|close] [--reject-first] [--reject-only]] [--start-mid-stream [--no-connection-complete]]
 
 The tone is written as a Sun .au file, encoded with `sbcenc` (Debian sbc-tools) and cut into frames by their
 headers. The capture is what the source's host sends (H4 btsnoop): a BR/EDR connection, an AVDTP signaling
@@ -32,6 +32,8 @@ frames, samples and first and last record.
 Connection Complete come the media packets, with no L2CAP channel setup and no AVDTP signaling before them
 (with --reconfigure the change is made on that signaling channel, whose opening the capture does not hold
 either). The JSON then also has "first_record", "last_record" and "frames" of the media.
+--no-connection-complete (with --start-mid-stream): the log began after the link came up too, so the media
+packets are the whole capture.
 Prints one JSON line with what was planted, for the tests to compare against.
 """
 
@@ -236,6 +238,7 @@ def main():
     ap.add_argument("--reject-first", action="store_true")
     ap.add_argument("--reject-only", action="store_true")
     ap.add_argument("--start-mid-stream", action="store_true")
+    ap.add_argument("--no-connection-complete", action="store_true")
     a = ap.parse_args()
 
     with tempfile.TemporaryDirectory() as tmp:
@@ -258,7 +261,8 @@ def main():
     c = Capture()
     handle = 0x000C
     peer = bytes([0xCC, 0xBB, 0xAA, 0x66, 0x1B, 0x00])
-    c.add(b"\x04\x03\x0B\x00" + struct.pack("<H", handle) + peer + b"\x01\x00", True, True)
+    if not a.no_connection_complete:
+        c.add(b"\x04\x03\x0B\x00" + struct.pack("<H", handle) + peer + b"\x01\x00", True, True)
     if not a.start_mid_stream:
         setup(c, a, handle)
     if a.fragment > 1:

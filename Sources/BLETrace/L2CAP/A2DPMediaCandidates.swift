@@ -114,6 +114,8 @@ extension SignalingLayer {
             ch.inferred = true
             channels[key] = ch
             let conn = connection.id
+            // A2DP runs on BR/EDR only: a handle no Connection Complete opened is BR/EDR.
+            if !connection.transportKnown { pipeline?.connections.bredrOnly(connection.handle) }
             // With no AVDTP configuration on the connection, the configuration is what the frames carry.
             if a2dp.byConnection[conn]?.codec == nil { a2dp.inferred(conn, header, record: e.record) }
             for p in earlier {

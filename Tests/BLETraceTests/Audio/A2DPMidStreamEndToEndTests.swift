@@ -71,6 +71,22 @@ struct A2DPMidStreamEndToEndTests {
         #expect(r.streams.last?.follows == 1 && r.streams.last?.inferredRecord == planted.last?.first)
     }
 
+    @Test("a log with nothing but the media, one way (no Connection Complete either): the handle is a BR/EDR link and the stream whole",
+          .enabled(if: AudioFixtures.canGenerate))
+    func mediaOnly() throws {
+        let (path, j) = try AudioFixtures.run("gen-a2dp-sbc.py", ["--seconds", "0.5", "--lose", "120", "--start-mid-stream", "--no-connection-complete"],
+                                              prefix: "bletrace-midstream-")
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let devNull = open("/dev/null", O_WRONLY)
+        defer { close(devNull) }
+        let r = AudioRun.run(try InputOpener.open(path: path), path: path, format: .text, decode: false, out: OutputWriter(fd: devNull))
+        let s = try #require(r.streams.first)
+        #expect(r.streams.count == 1 && s.firstRecord == 1 && s.packets == j["packets"] as? Int && s.frames == j["frames"] as? Int)
+        #expect(s.inferred?.sampleRate == 44_100 && s.lostPackets == 1 && s.dropouts.map(\.record) == j["lost_records_after"] as? [Int])
+        let c = try #require(r.summary.connections.first)
+        #expect(r.summary.connections.count == 1 && c.handle == 0x000C && !c.le)
+    }
+
     @Test("the analyze report says the configuration was inferred, and the timeline shows media",
           .enabled(if: AudioFixtures.canGenerate))
     func report() throws {
