@@ -4,7 +4,7 @@
     python3 scripts/gen-a2dp-sbc.py OUT.btsnoop [--freq 1000] [--seconds 2] [--rate 44100] [--mono]
         [--amplitude 16000] [--bitpool 53] [--frames-per-packet 5] [--lose SEQ[,SEQ...]] [--stall SEQ:MS[,...]]
         [--stray-frame SEQ] [--misconfigure] [--fragment N] [--reconfigure RATE [--reconfigure-bitpool B]
-        [--reconfigure-via reconfigure|close] [--reject-first] [--reject-only]]
+        [--reconfigure-via reconfigure|close] [--reject-first] [--reject-only]] [--start-mid-stream [--no-connection-complete]]
 
 The tone is written as a Sun .au file, encoded with `sbcenc` (Debian sbc-tools) and cut into frames by their
 headers. The capture is what the source's host sends (H4 btsnoop): a BR/EDR connection, an AVDTP signaling
@@ -28,6 +28,12 @@ the sink rejects it (Reconfigure or Set Configuration rejected: unsupported conf
 configuration in force does not change; --reject-only (with Suspend and Reconfigure): that rejected request is the
 only one, so the stream goes on in its first configuration (give --reconfigure the same rate). The JSON then has "segments": for each configuration its rate, bitpool, packets,
 frames, samples and first and last record.
+--start-mid-stream: the capture begins while the stream plays, as a phone's log often does: after the
+Connection Complete come the media packets, with no L2CAP channel setup and no AVDTP signaling before them
+(with --reconfigure the change is made on that signaling channel, whose opening the capture does not hold
+either). The JSON then also has "first_record", "last_record" and "frames" of the media.
+--no-connection-complete (with --start-mid-stream): the log began after the link came up too, so the media
+packets are the whole capture.
 Prints one JSON line with what was planted, for the tests to compare against.
 """
 
@@ -188,6 +194,28 @@ def sbc_config(rate, mono, bitpool, misconfigure):
     return bytes([freq_bit | mode_bit, b1, 2, bitpool])
 
 
+def setup(c, a, handle):
+    """The AVDTP signaling channel, discovery, Set Configuration, Open, the media channel and Start."""
+    # AVDTP signaling channel: local CID 0x0041, peer 0x01B3.
+    c.acl(handle, 1, signal(0x02, 7, struct.pack("<HH", 0x0019, 0x0041)))
+    c.acl(handle, 1, signal(0x03, 7, struct.pack("<HHHH", 0x01B3, 0x0041, 0, 0)), received=True)
+    configure(c, handle, 0x0041, 0x01B3, 20)
+    # Discover (one audio sink end-point, SEID 1) and its capabilities: SBC, every option, bitpool 2..53.
+    c.acl(handle, 0x01B3, bytes([0x00, 0x01]))
+    c.acl(handle, 0x0041, bytes([0x02, 0x01, 0x04, 0x08]), received=True)
+    c.acl(handle, 0x01B3, bytes([0x10, 0x02, 0x04]))
+    c.acl(handle, 0x0041, bytes([0x12, 0x02, 0x01, 0x00, 0x07, 0x06, 0x00, 0x00, 0xFF, 0xFF, 0x02, max(53, a.bitpool)]), received=True)
+    config = sbc_config(a.rate, a.mono, a.bitpool, a.misconfigure)
+    c.acl(handle, 0x01B3, bytes([0x20, 0x03, 0x04, 0x04, 0x01, 0x00, 0x07, 0x06, 0x00, 0x00]) + config)
+    c.acl(handle, 0x0041, bytes([0x22, 0x03]), received=True)
+    c.acl(handle, 0x01B3, bytes([0x30, 0x06, 0x04]))
+    c.acl(handle, 0x0041, bytes([0x32, 0x06]), received=True)
+    # Media channel: local 0x0042, peer 0x01B4.
+    media_channel(c, handle, 9)
+    c.acl(handle, 0x01B3, bytes([0x40, 0x07, 0x04]))
+    c.acl(handle, 0x0041, bytes([0x42, 0x07]), received=True)
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("out")
@@ -209,6 +237,8 @@ def main():
     ap.add_argument("--reconfigure-via", choices=["reconfigure", "close"], default="reconfigure")
     ap.add_argument("--reject-first", action="store_true")
     ap.add_argument("--reject-only", action="store_true")
+    ap.add_argument("--start-mid-stream", action="store_true")
+    ap.add_argument("--no-connection-complete", action="store_true")
     a = ap.parse_args()
 
     with tempfile.TemporaryDirectory() as tmp:
@@ -231,26 +261,10 @@ def main():
     c = Capture()
     handle = 0x000C
     peer = bytes([0xCC, 0xBB, 0xAA, 0x66, 0x1B, 0x00])
-    c.add(b"\x04\x03\x0B\x00" + struct.pack("<H", handle) + peer + b"\x01\x00", True, True)
-    # AVDTP signaling channel: local CID 0x0041, peer 0x01B3.
-    c.acl(handle, 1, signal(0x02, 7, struct.pack("<HH", 0x0019, 0x0041)))
-    c.acl(handle, 1, signal(0x03, 7, struct.pack("<HHHH", 0x01B3, 0x0041, 0, 0)), received=True)
-    configure(c, handle, 0x0041, 0x01B3, 20)
-    # Discover (one audio sink end-point, SEID 1) and its capabilities: SBC, every option, bitpool 2..53.
-    c.acl(handle, 0x01B3, bytes([0x00, 0x01]))
-    c.acl(handle, 0x0041, bytes([0x02, 0x01, 0x04, 0x08]), received=True)
-    c.acl(handle, 0x01B3, bytes([0x10, 0x02, 0x04]))
-    c.acl(handle, 0x0041, bytes([0x12, 0x02, 0x01, 0x00, 0x07, 0x06, 0x00, 0x00, 0xFF, 0xFF, 0x02, max(53, a.bitpool)]), received=True)
-    config = sbc_config(a.rate, a.mono, a.bitpool, a.misconfigure)
-    c.acl(handle, 0x01B3, bytes([0x20, 0x03, 0x04, 0x04, 0x01, 0x00, 0x07, 0x06, 0x00, 0x00]) + config)
-    c.acl(handle, 0x0041, bytes([0x22, 0x03]), received=True)
-    c.acl(handle, 0x01B3, bytes([0x30, 0x06, 0x04]))
-    c.acl(handle, 0x0041, bytes([0x32, 0x06]), received=True)
-    # Media channel: local 0x0042, peer 0x01B4.
-    media_channel(c, handle, 9)
-    c.acl(handle, 0x01B3, bytes([0x40, 0x07, 0x04]))
-    c.acl(handle, 0x0041, bytes([0x42, 0x07]), received=True)
-
+    if not a.no_connection_complete:
+        c.add(b"\x04\x03\x0B\x00" + struct.pack("<H", handle) + peer + b"\x01\x00", True, True)
+    if not a.start_mid_stream:
+        setup(c, a, handle)
     if a.fragment > 1:
         fragmented(c, a, handle, frames, lose)
         return
@@ -295,6 +309,10 @@ def main():
         if (s + 1) & 0xFFFF not in lose and (s + 1) & 0xFFFF in planted["records"]:
             after.append(planted["records"][(s + 1) & 0xFFFF])
     planted["lost_records_after"] = after
+    if a.start_mid_stream:
+        planted["first_record"] = min(planted["records"].values())
+        planted["last_record"] = max(planted["records"].values())
+        planted["frames"] = sum(planted["frames_per_packet"])
     del planted["records"]
     print(json.dumps(planted))
 

@@ -20,7 +20,10 @@ struct Audio: ParsableCommand {
 
         WAV files are 16-bit PCM; gaps (lost packets, underruns, pauses) are filled with silence, so a time \
         in the file is a time in the stream. An A2DP stream whose configuration changes (Reconfigure, or Close \
-        and a new Set Configuration) goes on as a new stream, with its own WAV at its own rate. A WAV asked for and not written (decoding unavailable, an AAC \
+        and a new Set Configuration) goes on as a new stream, with its own WAV at its own rate. A capture that \
+        starts while the music plays (no channel setup, no AVDTP configuration) still has its stream: a channel \
+        whose packets are SBC media, every frame's header CRC checked, is recognised after three in sequence, \
+        and the configuration inferred from the frames is shown as such. A WAV asked for and not written (decoding unavailable, an AAC \
         stream, a write that failed) is one line on standard error and exit status 1; 2 means the capture could not be read.
 
         Examples:

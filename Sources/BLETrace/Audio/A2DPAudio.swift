@@ -83,11 +83,22 @@ public final class A2DPAudio: AnalysisLayer {
 
     /// The stream of a connection's media under `codec`, the configuration in force: a configuration unlike the
     /// one the stream's media began under ends that stream, and the media goes on in a new one that follows it
-    /// (when no more streams may be made, the old one goes on, its frames checked against its own).
-    func state(_ connection: Int, codec: A2DPCodec?) -> State? {
+    /// (when no more streams may be made, the old one goes on, its frames checked against its own). A stream
+    /// whose configuration was inferred from its media (`inferred`: the one in force, with no AVDTP
+    /// configuration) ends the same way when its frames change configuration, or when AVDTP configures the
+    /// connection after all.
+    func state(_ connection: Int, codec: A2DPCodec?, inferred: SBCFrameHeader? = nil) -> State? {
         var follows: AudioStream?
         if let st = states[connection] {
-            guard let c = codec, let old = st.stream.negotiated, old != c, streams.count < A2DPAudio.maxStreams else { return st }
+            let changed: Bool
+            if let old = st.stream.inferred {
+                changed = codec != nil || inferred.map { !SBCMediaEvidence.sameConfiguration(old, $0) } ?? false
+            } else if let c = codec, let old = st.stream.negotiated {
+                changed = old != c
+            } else {
+                changed = false
+            }
+            guard changed, streams.count < A2DPAudio.maxStreams else { return st }
             st.decoder = nil
             reconfigured.append(st)
             follows = st.stream
@@ -109,11 +120,15 @@ public final class A2DPAudio: AnalysisLayer {
         }
         // SBC and AAC only, for now: other codecs' packets are left to the A2DP summary.
         if let codec = info?.codec, codec.codecType != 0 { return }
-        guard var p = A2DPMediaPayload.parseSBC(bytes), let st = state(connection, codec: info?.codec) else { return }
+        let inferred = info?.codec == nil ? info?.inferred : nil
+        guard var p = A2DPMediaPayload.parseSBC(bytes), let st = state(connection, codec: info?.codec, inferred: inferred) else { return }
         let s = st.stream
         if s.negotiated == nil, let c = info?.codec {
             s.negotiated = c
             s.negotiatedRecord = info?.configuredRecord
+        } else if s.negotiated == nil, s.inferred == nil, let h = inferred {
+            s.inferred = h
+            s.inferredRecord = info?.inferredRecord
         }
         s.arrived(record: record, at: time)
         var lostSamples = 0

@@ -17,6 +17,11 @@ public final class AudioStream {
     /// The codec the AVDTP Set Configuration (or Reconfigure) in force chose, and its record.
     public internal(set) var negotiated: A2DPCodec?
     public internal(set) var negotiatedRecord: Int?
+    /// A2DP with no AVDTP configuration in the capture: the SBC configuration inferred from the media when its
+    /// channel, never seen opened, was recognised as A2DP media (or when its frames changed configuration), and
+    /// that record. Frames are not checked against it; a change of it starts a new stream.
+    public internal(set) var inferred: SBCFrameHeader?
+    public internal(set) var inferredRecord: Int?
     /// The configuration the first frame carried, and its record.
     public internal(set) var found: SBCFrameHeader?
     public internal(set) var foundRecord: Int?

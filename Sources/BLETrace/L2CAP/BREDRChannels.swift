@@ -115,8 +115,8 @@ extension SignalingLayer {
         }
         if ch.psm == 0x0019, ch.mode == 0 {
             if ch.avdtpMedia, let m = A2DPMediaPacket.parse(frame.payload) {
-                a2dp.media(connection.id, payload: frame.payload, record: e.record, at: e.timestamp)
-                pipeline?.chain.a2dpMedia(connection.id, record: e.record, at: e.timestamp, frame.payload)
+                if ch.inferred { followInferred(frame.payload, connection: connection.id, record: e.record) }
+                mediaPacket(frame.payload, connection: connection.id, record: e.record, at: e.timestamp)
                 e.body = .signaling(SignalingBody(.a2dpMedia(m)))
                 return
             }
@@ -146,7 +146,7 @@ extension SignalingLayer {
             e.body = .signaling(SignalingBody(.sdp(p)))
             return
         }
-        e.body = .l2cap(L2CAPPayload(payload: frame.payload))
+        e.body = .l2cap(L2CAPPayload(payload: frame.payload, noOpening: ch.inferred))
     }
 
     /// What AVDTP signaling tells the A2DP stream: the codec a Set Configuration or Reconfigure chose (unless

@@ -171,6 +171,9 @@ public final class SignalingLayer: ChannelDecoder, AnalysisLayer {
         var configurationContinues = false
         /// An AVDTP channel opened while the connection's signaling channel was open: the media stream.
         var avdtpMedia = false
+        /// A media channel recognised from its frames, its opening never seen (`A2DPMediaCandidates`): its PSM
+        /// is not known from the capture, so events do not name one.
+        var inferred = false
         /// SDU reassembly per direction: expected length and bytes so far.
         var sdu: [Direction: (expected: Int, bytes: [UInt8])] = [:]
         init(psm: UInt16, bearer: UInt16, openedRecord: Int, mtu: UInt16, creditBased: Bool = true) {
@@ -194,6 +197,8 @@ public final class SignalingLayer: ChannelDecoder, AnalysisLayer {
     @exclusivity(unchecked) var bredrCommands = 0
     /// Connections whose AVDTP signaling channel is open.
     @exclusivity(unchecked) var avdtpSignaling: Set<Int> = []
+    /// BR/EDR dynamic channels never seen opened whose frames may be A2DP media.
+    @exclusivity(unchecked) var mediaCandidates = A2DPMediaCandidates()
     /// The A2DP streams followed from AVDTP (a layer of its own for the summary).
     public let a2dp = A2DPStreams()
     /// HID reports counted per connection (a layer of its own for the summary).
@@ -229,10 +234,14 @@ public final class SignalingLayer: ChannelDecoder, AnalysisLayer {
         let key = WireKey(connection: connection.id, direction: e.direction, cid: frame.cid)
         guard let ch = channels[key] else {
             e.body = .l2cap(L2CAPPayload(payload: frame.payload, noOpening: true))
+            // A BR/EDR link (or one whose transport is unknown) may carry A2DP media whose opening came before the capture.
+            if frame.cid >= 0x0040, !(connection.le && connection.transportKnown) { unopened(frame, key: key, connection: connection, event: &e) }
             return
         }
-        e.l2cap?.psm = ch.psm
-        e.l2cap?.channel = ch.bearer
+        if !ch.inferred {
+            e.l2cap?.psm = ch.psm
+            e.l2cap?.channel = ch.bearer
+        }
         if !ch.creditBased {
             decodeBasic(frame, ch, connection: connection, event: &e)
             return

@@ -24,10 +24,16 @@ enum PseudoHandleVerdict: Equatable {
     /// A frame on a dynamic channel (nothing to check its content by) is plausible when each direction's frames
     /// have stayed on one channel for two frames running: a channel carries traffic both ways, each way on its
     /// own CID. A pseudo-handle's "channel" changes with its data, and phones' debug handles (0x0EDC) carry
-    /// data from the controller only: those stay data.
+    /// data from the controller only: those stay data. A whole frame that is A2DP SBC media by every check of
+    /// `SBCMediaEvidence` (RTP, payload header, each frame's syncword and header CRC) is plausible at once: a
+    /// capture that starts while music plays may show nothing but the media, one way.
     init(_ acl: ArraySlice<UInt8>, direction: Direction, dynamic: inout [UInt16: UInt32]) {
         self.init(acl)
         guard self == .unsure, let (handle, cid) = PseudoHandleVerdict.dynamicStart(acl) else { return }
+        if SBCMediaEvidence.check(acl.dropFirst(8)) != nil {
+            self = .plausible
+            return
+        }
         let key = handle | (direction == .hostToController ? 0x8000 : 0)
         let previous = dynamic[key]
         let steady = previous.map { UInt16(truncatingIfNeeded: $0) == cid } ?? false

@@ -5,6 +5,10 @@ public final class A2DPStreams: AnalysisLayer {
         public let connection: Int
         public internal(set) var codec: A2DPCodec?
         public internal(set) var configuredRecord: Int?
+        /// No AVDTP configuration seen: the SBC configuration the media's frames carry, inferred when the
+        /// channel was recognised as media (`A2DPMediaCandidates`) or when its frames changed it, and that record.
+        public internal(set) var inferred: SBCFrameHeader?
+        public internal(set) var inferredRecord: Int?
         /// The configuration before the last Set Configuration or Reconfigure command: in force again if the
         /// peer rejects the command.
         var beforeCommand: (codec: A2DPCodec?, record: Int?)?
@@ -46,6 +50,14 @@ public final class A2DPStreams: AnalysisLayer {
         s.beforeCommand = (s.codec, s.configuredRecord)
         s.codec = codec
         s.configuredRecord = record
+    }
+
+    /// A media channel whose opening the capture does not hold was recognised from its frames (or its frames
+    /// changed configuration) at `record`, the connection having no AVDTP configuration: `header` is in force.
+    func inferred(_ connection: Int, _ header: SBCFrameHeader, record: Int) {
+        guard let s = stream(connection) else { return }
+        s.inferred = header
+        s.inferredRecord = record
     }
 
     /// The last Set Configuration or Reconfigure command was rejected: the configuration before it is in force.
@@ -95,6 +107,7 @@ public final class A2DPStreams: AnalysisLayer {
                     f.add("configuration", A2DPNames.configuration(c))
                 }
                 if let r = s.configuredRecord { f.add("configured_record", r) }
+                if s.codec == nil, let h = s.inferred { f.add("inferred", AudioRender.frameFields(h, record: s.inferredRecord)) }
                 f.add("packets", s.packets)
                 f.add("bytes", s.bytes)
                 if let d = s.duration { f.add("duration_us", Int(d)) }
@@ -114,7 +127,9 @@ public final class A2DPStreams: AnalysisLayer {
 extension A2DPStreams.Stream {
     /// "SBC 44.1 kHz, …; 11 media packets, 6600 bytes over 0.480000 s, 110 kbit/s, 1 gap (longest 300 ms)".
     public var text: String {
-        var line = codec.map { A2DPNames.codecName($0) + " " + A2DPNames.configuration($0) } ?? "codec not seen"
+        var line = codec.map { A2DPNames.codecName($0) + " " + A2DPNames.configuration($0) }
+            ?? inferred.map { AudioRender.configuration($0) + " inferred from the media (no AVDTP configuration in the capture)" }
+            ?? "codec not seen"
         if packets == 0 {
             line += "; no media packets"
         } else {

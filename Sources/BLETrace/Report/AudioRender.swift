@@ -84,6 +84,10 @@ public enum AudioRender {
             if let v = voice { out += v.config }
             if let l = s.lc3 { out += lc3Lines(s, l) }
             if let c = s.negotiated { out.append("  negotiated: \(A2DPNames.codecName(c)) \(A2DPNames.configuration(c))" + (s.negotiatedRecord.map { " (#\($0))" } ?? "")) }
+            if let h = s.inferred {
+                out.append("  inferred:   \(configuration(h))" + (s.inferredRecord.map { " (#\($0))" } ?? "")
+                           + " from the media: the capture holds no AVDTP configuration")
+            }
             if voice == nil, let h = s.found { out.append("  in frames:  \(configuration(h))" + (s.foundRecord.map { " (#\($0))" } ?? "")) }
             if let a = s.aac { out += aacLines(s, a) }
             let sdu = s.lc3 != nil
@@ -149,6 +153,7 @@ public enum AudioRender {
             if let r = s.negotiatedRecord { n.add("record", r) }
             f.add("negotiated", n)
         }
+        if let h = s.inferred { f.add("inferred", frameFields(h, record: s.inferredRecord)) }
         if s.voice == nil, let h = s.found { f.add("found", frameFields(h, record: s.foundRecord)) }
         if let a = s.aac, let c = a.found { f.add("found", aacConfigFields(c, record: a.foundRecord)) }
         f.add("packets", s.packets)
