@@ -247,13 +247,15 @@ public final class Pipeline {
 
     func decodeEvent(_ r: borrowing Record, _ e: inout TraceEvent) {
         e.body = .pending(.hciEvent)
+        // The parts read once (a closure that read them from the borrowed record captured a copy of it).
+        let number = r.number, time = r.timestamp
         do {
             switch try HCIEventDecoder.decode(r.data) {
             case let .hci(body):
                 e.body = .hciEvent(body)
                 if let ch = body.change {
-                    connections.apply(ch, record: r.number, at: r.timestamp)
-                    chain.connectionChanged(ch, record: r.number, at: r.timestamp, self)
+                    connections.apply(ch, record: number, at: time)
+                    chain.connectionChanged(ch, record: number, at: time, self)
                 }
                 if let h = body.handle {
                     // Mode Change: BR/EDR only.
@@ -268,18 +270,18 @@ public final class Pipeline {
                     case let .remoteNameComplete(0, a, name):
                         connections.named(a, String(decoding: name, as: UTF8.self))
                     case let .inquiryResult(list):
-                        for found in list { chain.inquiry(found, record: r.number, at: r.timestamp) }
+                        for found in list { chain.inquiry(found, record: number, at: time) }
                     case let .synchronousConnectionComplete(0, h, a, link, _, _, _, _, _):
-                        connections.synchronous(handle: h, peer: a, linkType: link, record: r.number, at: r.timestamp)
+                        connections.synchronous(handle: h, peer: a, linkType: link, record: number, at: time)
                         e.connection = connections.latest(h)?.id
                     default:
-                        connections.pairingEvent(c, record: r.number)
+                        connections.pairingEvent(c, record: number)
                     }
                 }
                 chain.hciEvent(body, e)
             case var .adv(body):
                 let chain = self.chain
-                advertising.take(&body, record: r.number) { report in chain.advertised(report, record: r.number, at: r.timestamp) }
+                advertising.take(&body, record: number) { report in chain.advertised(report, record: number, at: time) }
                 e.body = .adv(body)
             }
         } catch {
@@ -304,11 +306,13 @@ public final class Pipeline {
 
     func decodeACL(_ r: borrowing Record, _ e: inout TraceEvent) {
         e.body = .pending(.acl)
-        if r.data.count >= 4 {
-            let s = r.data.startIndex
-            let hf = UInt16(r.data[s]) | UInt16(r.data[s + 1]) << 8
+        // The record's parts read once: each read of a part of the borrowed record copied the whole record.
+        let data = r.data, number = r.number, direction = r.direction
+        if data.count >= 4 {
+            let s = data.startIndex
+            let hf = UInt16(data[s]) | UInt16(data[s + 1]) << 8
             e.acl = ACLHeader(handle: hf & 0x0FFF, boundary: UInt8((hf >> 12) & 0x3), broadcast: UInt8((hf >> 14) & 0x3),
-                              length: UInt16(r.data[s + 2]) | UInt16(r.data[s + 3]) << 8)
+                              length: UInt16(data[s + 2]) | UInt16(data[s + 3]) << 8)
         }
         if let original = r.originalLength {
             // A packet the capture cut short cannot be reassembled; show what is left of it.
@@ -322,29 +326,29 @@ public final class Pipeline {
         if let a = e.acl, connections.existing(a.handle) == nil {
             // No connection on the handle: a pseudo-handle's data is not numbered as one.
             let verdict = connections.vendorHandles.contains(a.handle) ? .implausible
-                : PseudoHandleVerdict(r.data, direction: r.direction, dynamic: &connections.pseudoChannels)
+                : PseudoHandleVerdict(data, direction: direction, dynamic: &connections.pseudoChannels)
             if verdict != .plausible {
                 if verdict == .implausible { connections.vendorHandles.insert(a.handle) }
                 e.handle = a.handle
-                e.body = .vendor(r.data)
+                e.body = .vendor(data)
                 return
             }
         }
         if let a = e.acl, !connections.connection(for: a.handle).transportKnown,
-           !l2cap.consistent(r.data, direction: r.direction) {
+           !l2cap.consistent(data, direction: direction) {
             // A handle no Connection Complete opened (a vendor pseudo-handle): its bytes are not known to be
             // L2CAP unless their header agrees with the ACL length, so they are shown, not decoded.
             e.handle = a.handle
             e.connection = connections.connection(for: a.handle).id
-            e.body = .vendor(r.data)
+            e.body = .vendor(data)
             return
         }
         do {
-            let (outcome, warning) = try l2cap.feed(r.data, record: r.number, direction: r.direction)
+            let (outcome, warning) = try l2cap.feed(data, record: number, direction: direction)
             switch outcome {
             case let .frame(frame):
                 let conn = connections.connection(for: frame.handle)
-                deliver(frame, conn, record: r.number, &e)
+                deliver(frame, conn, record: number, &e)
             case let .partial(handle, have, expected, start):
                 e.handle = handle
                 e.connection = connections.connection(for: handle).id
@@ -352,7 +356,7 @@ public final class Pipeline {
             case let .problem(handle, reason):
                 e.handle = handle
                 e.connection = connections.connection(for: handle).id
-                e.body = .aclProblem(ACLProblem(reason: reason, data: r.data))
+                e.body = .aclProblem(ACLProblem(reason: reason, data: data))
             }
             e.warning = warning
         } catch {
