@@ -210,18 +210,24 @@ public final class Pipeline {
     }
 
     func markMalformed(_ e: inout TraceEvent, _ r: Record, layer: String, _ error: Error) {
-        if let original = r.originalLength {
+        markMalformed(&e, data: r.data, originalLength: r.originalLength, layer: layer, error)
+    }
+
+    /// `markMalformed` given the record's bytes and original length (the hot paths read those once and keep
+    /// no reference to the record: one kept for this rare path copied the whole record on every packet).
+    func markMalformed(_ e: inout TraceEvent, data: ArraySlice<UInt8>, originalLength: Int?, layer: String, _ error: Error) {
+        if let original = originalLength {
             // The capture (e.g. Android's filtered snoop log) cut this packet short: not a malformed packet.
-            markFiltered(&e, r, original: original, layer: layer)
+            markFiltered(&e, data: data, original: original, layer: layer)
             return
         }
         let reason = (error as? ByteError)?.description ?? "\(error)"
-        e.body = .malformed(Malformed(kind: e.kind, layer: layer, reason: reason, data: r.data))
+        e.body = .malformed(Malformed(kind: e.kind, layer: layer, reason: reason, data: data))
     }
 
-    func markFiltered(_ e: inout TraceEvent, _ r: Record, original: Int, layer: String) {
+    func markFiltered(_ e: inout TraceEvent, data: ArraySlice<UInt8>, original: Int, layer: String) {
         stats.filtered += 1
-        e.body = .filtered(Filtered(kind: e.kind, layer: layer, data: r.data, original: original))
+        e.body = .filtered(Filtered(kind: e.kind, layer: layer, data: data, original: original))
     }
 
     func decodeCommand(_ r: Record, _ e: inout TraceEvent) {
@@ -248,9 +254,9 @@ public final class Pipeline {
     func decodeEvent(_ r: borrowing Record, _ e: inout TraceEvent) {
         e.body = .pending(.hciEvent)
         // The parts read once (a closure that read them from the borrowed record captured a copy of it).
-        let number = r.number, time = r.timestamp
+        let number = r.number, time = r.timestamp, data = r.data, originalLength = r.originalLength
         do {
-            switch try HCIEventDecoder.decode(r.data) {
+            switch try HCIEventDecoder.decode(data) {
             case let .hci(body):
                 e.body = .hciEvent(body)
                 if let ch = body.change {
@@ -264,7 +270,7 @@ public final class Pipeline {
                     if !body.failedConnectionComplete { e.connection = connections.latest(h)?.id }
                 }
                 // Only LE Meta and Command Complete events can be isochronous (Number Of Completed Packets skips this).
-                if body.code == 0x3E || body.code == 0x0E { isochronous(body, r, &e) }
+                if body.code == 0x3E || body.code == 0x0E { isochronous(body, record: number, at: time, &e) }
                 if case let .classic(c) = body.params {
                     switch c {
                     case let .remoteNameComplete(0, a, name):
@@ -285,19 +291,19 @@ public final class Pipeline {
                 e.body = .adv(body)
             }
         } catch {
-            markMalformed(&e, r, layer: "HCI event", error)
+            markMalformed(&e, data: data, originalLength: originalLength, layer: "HCI event", error)
         }
     }
 
     /// An LE Meta or Command Complete event for the isochronous control plane (it opens CIS and BIS connections).
-    func isochronous(_ body: HCIEventBody, _ r: Record, _ e: inout TraceEvent) {
+    func isochronous(_ body: HCIEventBody, record: Int, at time: Timestamp, _ e: inout TraceEvent) {
         switch body.params {
         case let .le(_, .iso(i)):
-            iso.event(i, connections: connections, record: r.number, at: r.timestamp)
+            iso.event(i, connections: connections, record: record, at: time)
             if let h = i.handle { e.connection = connections.latest(h)?.id }
         case let .commandComplete(cc):
             if case let .iso(ret) = cc.decoded {
-                iso.completed(cc.opcode, status: cc.status, ret, connections: connections, record: r.number, at: r.timestamp)
+                iso.completed(cc.opcode, status: cc.status, ret, connections: connections, record: record, at: time)
             }
         default:
             break
@@ -307,20 +313,20 @@ public final class Pipeline {
     func decodeACL(_ r: borrowing Record, _ e: inout TraceEvent) {
         e.body = .pending(.acl)
         // The record's parts read once: each read of a part of the borrowed record copied the whole record.
-        let data = r.data, number = r.number, direction = r.direction
+        let data = r.data, number = r.number, direction = r.direction, originalLength = r.originalLength
         if data.count >= 4 {
             let s = data.startIndex
             let hf = UInt16(data[s]) | UInt16(data[s + 1]) << 8
             e.acl = ACLHeader(handle: hf & 0x0FFF, boundary: UInt8((hf >> 12) & 0x3), broadcast: UInt8((hf >> 14) & 0x3),
                               length: UInt16(data[s + 2]) | UInt16(data[s + 3]) << 8)
         }
-        if let original = r.originalLength {
+        if let original = originalLength {
             // A packet the capture cut short cannot be reassembled; show what is left of it.
             if let h = e.acl?.handle {
                 e.handle = h
                 e.connection = connections.connection(for: h).id
             }
-            markFiltered(&e, r, original: original, layer: "ACL")
+            markFiltered(&e, data: data, original: original, layer: "ACL")
             return
         }
         if let a = e.acl, connections.existing(a.handle) == nil {
@@ -360,7 +366,7 @@ public final class Pipeline {
             }
             e.warning = warning
         } catch {
-            markMalformed(&e, r, layer: "ACL", error)
+            markMalformed(&e, data: data, originalLength: originalLength, layer: "ACL", error)
         }
     }
 
