@@ -15,15 +15,23 @@ struct A2DPAudioLayerTests {
         h.pipeline.chain.a2dpAudio = audio
         h.layers.append(audio)
         h.feed(.event, HCIBuilder.event(0x03, [0] + le(0x000C) + HCIBuilder.addr(BDAddr(0x00_1B_66_AA_BB_CC)) + [1, 0]), .controllerToHost)
+        let set = openStream(h, mediaLocal: 0x0042, mediaRemote: 0x01B4)
+        return (h, audio, set)
+    }
+
+    /// On handle 0x000C: the AVDTP signaling channel (0x0041 / 0x01B3), Set Configuration as `setUp` describes
+    /// it, the media channel (`mediaLocal` / `mediaRemote`) and Start. Returns the Set Configuration's record.
+    @discardableResult
+    static func openStream(_ h: TraceHarness, mediaLocal: UInt16, mediaRemote: UInt16) -> Int {
         h.l2cap(0x000C, cid: 1, cmd(0x02, 7, le(0x0019) + le(0x0041)), .hostToController)
         h.l2cap(0x000C, cid: 1, cmd(0x03, 7, le(0x01B3) + le(0x0041) + le(0) + le(0)), .controllerToHost)
         let set = h.l2cap(0x000C, cid: 0x01B3, [0x20, 0x03, 0x04, 0x04, 0x07, 0x06, 0x00, 0x00, 0x21, 0x15, 0x02, 0x35], .hostToController)
         h.l2cap(0x000C, cid: 0x0041, [0x22, 0x03], .controllerToHost)
-        h.l2cap(0x000C, cid: 1, cmd(0x02, 9, le(0x0019) + le(0x0042)), .hostToController)
-        h.l2cap(0x000C, cid: 1, cmd(0x03, 9, le(0x01B4) + le(0x0042) + le(0) + le(0)), .controllerToHost)
+        h.l2cap(0x000C, cid: 1, cmd(0x02, 9, le(0x0019) + le(mediaLocal)), .hostToController)
+        h.l2cap(0x000C, cid: 1, cmd(0x03, 9, le(mediaRemote) + le(mediaLocal) + le(0) + le(0)), .controllerToHost)
         h.l2cap(0x000C, cid: 0x01B3, [0x40, 0x07, 0x04], .hostToController)
         h.l2cap(0x000C, cid: 0x0041, [0x42, 0x07], .controllerToHost)
-        return (h, audio, set)
+        return set
     }
 
     /// Five frames per packet (640 samples, 14,512 µs at 44.1 kHz); `bitpool` of the first frame.

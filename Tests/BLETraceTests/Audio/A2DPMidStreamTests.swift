@@ -88,15 +88,7 @@ struct A2DPMidStreamTests {
         let (h, audio) = Self.setUp()
         for seq: UInt16 in 0..<6 { h.l2cap(0x000C, cid: 0x01B4, E.packet(seq), .hostToController, advance: 14_512) }
         // The source closes and sets the stream up again, all of it in the capture.
-        let cmd = A2DPAudioLayerTests.cmd
-        h.l2cap(0x000C, cid: 1, cmd(0x02, 7, le(0x0019) + le(0x0041)), .hostToController)
-        h.l2cap(0x000C, cid: 1, cmd(0x03, 7, le(0x01B3) + le(0x0041) + le(0) + le(0)), .controllerToHost)
-        let set = h.l2cap(0x000C, cid: 0x01B3, [0x20, 0x03, 0x04, 0x04, 0x07, 0x06, 0x00, 0x00, 0x21, 0x15, 0x02, 0x35], .hostToController)
-        h.l2cap(0x000C, cid: 0x0041, [0x22, 0x03], .controllerToHost)
-        h.l2cap(0x000C, cid: 1, cmd(0x02, 9, le(0x0019) + le(0x0043)), .hostToController)
-        h.l2cap(0x000C, cid: 1, cmd(0x03, 9, le(0x01B5) + le(0x0043) + le(0) + le(0)), .controllerToHost)
-        h.l2cap(0x000C, cid: 0x01B3, [0x40, 0x07, 0x04], .hostToController)
-        h.l2cap(0x000C, cid: 0x0041, [0x42, 0x07], .controllerToHost)
+        let set = A2DPAudioLayerTests.openStream(h, mediaLocal: 0x0043, mediaRemote: 0x01B5)
         for seq: UInt16 in 0..<6 { h.l2cap(0x000C, cid: 0x01B5, E.packet(seq, ssrc: 2), .hostToController, advance: 14_512) }
         h.finish()
         #expect(audio.streams.count == 2)
