@@ -88,7 +88,7 @@ public final class ByteStore {
         let n = digits &+ (v < 0 ? 1 : 0)
         let p = room(n)
         if v < 0 { p[0] = UInt8(ascii: "-") }
-        DecimalDigits.write(x, digits: digits, endingAt: p + n)
+        DecimalDigits.write(x, endingAt: p + n)
         count &+= n
     }
 
@@ -271,7 +271,7 @@ public final class ByteStore {
 
 /// Decimal digits written two at a time from a table of the hundred pairs "00" … "99".
 enum DecimalDigits {
-    /// The pairs, as static bytes (no lazily made global to check on each use).
+    /// The pairs, as static bytes.
     static let pairs: StaticString = """
         00010203040506070809101112131415161718192021222324252627282930313233343536373839\
         40414243444546474849505152535455565758596061626364656667686970717273747576777879\
@@ -287,8 +287,8 @@ enum DecimalDigits {
         return n
     }
 
-    /// Stores the `digits` digits of `x` in the bytes before `end`.
-    @inline(__always) static func write(_ x: UInt, digits: Int, endingAt end: UnsafeMutablePointer<UInt8>) {
+    /// Stores the digits of `x` (`count(x)` of them) in the bytes just before `end`.
+    @inline(__always) static func write(_ x: UInt, endingAt end: UnsafeMutablePointer<UInt8>) {
         let t = pairs.utf8Start
         var p = end
         var v = x

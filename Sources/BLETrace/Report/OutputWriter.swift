@@ -154,8 +154,8 @@ extension Array where Element == UInt8 {
         s.withUTF8 { append(contentsOf: $0) }
     }
 
-    /// A decimal integer, without building a String: the digits made on the stack, least significant first,
-    /// then appended in order (no reversal in the array, whose every change checks its uniqueness).
+    /// A decimal integer, without building a String: the digits made on the stack two at a time
+    /// (`DecimalDigits`), then appended in one call (the array checks its uniqueness once).
     mutating func append(decimal v: Int) {
         if v >= 0 && v < 10 { append(UInt8(truncatingIfNeeded: 48 &+ v)); return }
         let x = v.magnitude
@@ -163,7 +163,7 @@ extension Array where Element == UInt8 {
         if v < 0 { append(UInt8(ascii: "-")) }
         withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 20) { buffer in
             guard let base = buffer.baseAddress else { return }
-            DecimalDigits.write(x, digits: digits, endingAt: base + digits)
+            DecimalDigits.write(x, endingAt: base + digits)
             append(contentsOf: UnsafeBufferPointer(start: base, count: digits))
         }
     }

@@ -72,7 +72,7 @@ public final class TextRenderer: EventSink, RedactableOutput {
         scratch.removeAll(keepingCapacity: true)
         let facts = EventText.write(e, into: &scratch)
         // A malformed event's text starts with MALFORMED unless it already says so ("Malformed ATT: …").
-        let bodyStart = facts.malformed != nil && !scratch.starts(with: TextRenderer.malformedPrefix) ? 10 : 0
+        let bodyStart = facts.malformed != nil && !scratch.starts(with: TextRenderer.malformedPrefix) ? TextRenderer.malformedMark.count : 0
         if bodyStart > 0 { scratch.insert(contentsOf: TextRenderer.malformedMark, at: 0) }
         if let r = redactor { r.redact(text: &scratch, from: bodyStart) }
         // Printable ASCII has no control character to escape (the usual line: one scan instead of two).

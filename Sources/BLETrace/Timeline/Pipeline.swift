@@ -253,7 +253,7 @@ public final class Pipeline {
 
     func decodeEvent(_ r: borrowing Record, _ e: inout TraceEvent) {
         e.body = .pending(.hciEvent)
-        // The parts read once (a closure that read them from the borrowed record captured a copy of it).
+        // The parts read once into locals (a closure that read them from the borrowed record captured a copy of it).
         let number = r.number, time = r.timestamp, data = r.data, originalLength = r.originalLength
         do {
             switch try HCIEventDecoder.decode(data) {
@@ -312,7 +312,7 @@ public final class Pipeline {
 
     func decodeACL(_ r: borrowing Record, _ e: inout TraceEvent) {
         e.body = .pending(.acl)
-        // The record's parts read once: each read of a part of the borrowed record copied the whole record.
+        // The record's parts read once into locals: reads through the borrowed record made whole copies of it.
         let data = r.data, number = r.number, direction = r.direction, originalLength = r.originalLength
         if data.count >= 4 {
             let s = data.startIndex

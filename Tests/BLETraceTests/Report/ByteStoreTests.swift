@@ -5,8 +5,9 @@ import Testing
 /// it replaced gives, across the values where formats change (signs, widths, carries, years, escapes), and
 /// what is written survives the store growing.
 @Suite struct ByteStoreTests {
-    static let integers: [Int] = [0, 1, 9, 10, 11, 99, 100, 101, 999, 1000, 65_535, 1_000_000, 123_456_789,
-                                  Int(Int32.max), Int.max, -1, -9, -10, -100, -12_345, Int.min]
+    static let integers: [Int] = [0, 1, 9, 10, 11, 99, 100, 101, 999, 1000, 9_999, 10_000, 99_999, 100_000,
+                                  65_535, 1_000_000, 99_999_999, 100_000_000, 123_456_789, Int(Int32.max), Int.max,
+                                  -1, -9, -10, -100, -12_345, -10_000, Int.min]
 
     @Test("decimals, plain and padded, equal the array formatting")
     func decimals() {
@@ -16,6 +17,8 @@ import Testing
             var a: [UInt8] = []
             a.append(decimal: v)
             #expect(s.bytes == a, "\(v)")
+            // Both write digits in pairs (`DecimalDigits`): the standard library's text is the reference.
+            #expect(a == Array(String(v).utf8), "\(v)")
             // (Int.min has no magnitude as an Int: padding it traps in both.)
             for width in [0, 1, 4, 7, 25] where v != Int.min {
                 for zeroPad in [false, true] where v >= 0 || !zeroPad {
@@ -27,6 +30,21 @@ import Testing
                 }
             }
         }
+    }
+
+    @Test("decimals in pairs: every value from -100,000 to 100,000 and every power of ten as the standard library writes it")
+    func decimalPairs() {
+        let s = ByteStore()
+        var expected: [UInt8] = []
+        var values = Array(-100_000...100_000)
+        var p = 1
+        for _ in 0..<18 { p *= 10; values += [p - 1, p, p + 1, -p] }
+        for v in values {
+            s.putDecimal(v)
+            s.put(0x20)
+            expected += Array(String(v).utf8) + [0x20]
+        }
+        #expect(s.bytes == expected)
     }
 
     @Test("seconds with six decimals and hex with a minimum width equal the array formatting")
