@@ -7,7 +7,13 @@ extension SBCFrameHeader {
     /// Whether the CRC byte of the SBC frame at the start of `frame` is the one its header, join bits and
     /// scale factors give; false when the frame is too short to hold them, or is not SBC (mSBC is not checked).
     public static func crcHolds(_ frame: ArraySlice<UInt8>) -> Bool {
-        guard let h = try? SBCFrameHeader.parse(frame), !h.msbc else { return false }
+        guard let h = try? SBCFrameHeader.parse(frame) else { return false }
+        return crcHolds(frame, h)
+    }
+
+    /// `crcHolds(_:)` for a frame whose header `h` is already parsed.
+    static func crcHolds(_ frame: ArraySlice<UInt8>, _ h: SBCFrameHeader) -> Bool {
+        guard !h.msbc else { return false }
         var c = ByteCursor(frame)
         guard (try? c.u8()) != nil, let b1 = try? c.u8(), let b2 = try? c.u8(), let carried = try? c.u8() else { return false }
         let join = h.mode == .jointStereo ? h.subbands : 0

@@ -29,7 +29,7 @@ public struct SBCMediaEvidence: Sendable, Equatable {
         var rest = c.rest()
         var first: SBCFrameHeader?
         for _ in 0..<count {
-            guard let h = try? SBCFrameHeader.parse(rest), !h.msbc, allowedBitpool(h), SBCFrameHeader.crcHolds(rest) else { return nil }
+            guard let h = try? SBCFrameHeader.parse(rest), !h.msbc, allowedBitpool(h), SBCFrameHeader.crcHolds(rest, h) else { return nil }
             if let f = first {
                 guard sameConfiguration(f, h), f.bitpool == h.bitpool else { return nil }
             } else {

@@ -50,7 +50,8 @@ struct A2DPMediaCandidates {
             if let i = index { drop(i, &released) }
             return .none
         }
-        let packet = Packet(record: record, time: time, bytes: Array(payload))
+        // Copied only when held (the frame that decides is decoded where it is).
+        var packet: Packet { Packet(record: record, time: time, bytes: Array(payload)) }
         if let i = index, A2DPMediaCandidates.agree(candidates[i].last, ev) {
             if candidates[i].packets.count + 1 >= A2DPMediaCandidates.needed {
                 let c = candidates.remove(at: i)

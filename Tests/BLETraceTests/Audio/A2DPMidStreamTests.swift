@@ -10,20 +10,18 @@ struct A2DPMidStreamTests {
     typealias E = SBCMediaEvidenceTests
 
     /// A harness with the audio layer and a BR/EDR connection on handle 0x000C (or an LE one), and nothing else.
-    static func setUp(le: Bool = false) -> (TraceHarness, A2DPAudio) {
+    static func setUp(onLE: Bool = false) -> (TraceHarness, A2DPAudio) {
         let h = TraceHarness()
         let audio = A2DPAudio(a2dp: h.pipeline.chain.signaling!.a2dp)
         h.pipeline.chain.a2dpAudio = audio
         h.layers.append(audio)
-        if le {
+        if onLE {
             h.connect(0x000C, peer: 0x00_1B_66_AA_BB_CC)
         } else {
-            h.feed(.event, HCIBuilder.event(0x03, [0] + le16(0x000C) + HCIBuilder.addr(BDAddr(0x00_1B_66_AA_BB_CC)) + [1, 0]), .controllerToHost)
+            h.feed(.event, HCIBuilder.event(0x03, [0] + le(0x000C) + HCIBuilder.addr(BDAddr(0x00_1B_66_AA_BB_CC)) + [1, 0]), .controllerToHost)
         }
         return (h, audio)
     }
-
-    static func le16(_ v: UInt16) -> [UInt8] { le(v) }
 
     static func isMedia(_ e: TraceEvent?) -> Bool {
         if case let .signaling(s)? = e?.body, case .a2dpMedia = s.content { return true }
@@ -132,7 +130,7 @@ struct A2DPMidStreamTests {
         #expect(h.event(lucky)?.kind == .l2cap && h.events.count == h.record)
 
         // The same media on an LE link: not A2DP.
-        let (le, leAudio) = Self.setUp(le: true)
+        let (le, leAudio) = Self.setUp(onLE: true)
         for seq: UInt16 in 0..<10 { le.l2cap(0x000C, cid: 0x0042, E.packet(seq), .hostToController) }
         le.finish()
         #expect(leAudio.streams.isEmpty && !le.events.contains { Self.isMedia($0) })

@@ -85,21 +85,13 @@ struct SBCMediaEvidenceTests {
         var cases: [(String, [UInt8])] = []
         for first: UInt8 in [0x81, 0x90, 0xA0, 0x40, 0xC0] { cases.append(("first byte \(first)", [first] + good.dropFirst())) }
         cases.append(("static payload type", Array(good.prefix(1)) + [0x0E] + good.dropFirst(2)))
-        var frag = good
-        frag[12] = 0x85
-        cases.append(("fragment", frag))
-        var rfa = good
-        rfa[12] = 0x15
-        cases.append(("reserved bit", rfa))
-        var more = good
-        more[12] = 0x06
-        cases.append(("count above the frames", more))
-        var fewer = good
-        fewer[12] = 0x04
-        cases.append(("count below the frames", fewer))
-        var zero = good
-        zero[12] = 0x00
-        cases.append(("no frames", zero))
+        // The good packet with another media payload header (byte 12).
+        for (what, header): (String, UInt8) in [("fragment", 0x85), ("reserved bit", 0x15), ("count above the frames", 0x06),
+                                                 ("count below the frames", 0x04), ("no frames", 0x00)] {
+            var p = good
+            p[12] = header
+            cases.append((what, p))
+        }
         var crc = good
         crc[12 + 1 + 119 * 2 + 3] ^= 0x01
         cases.append(("third frame's CRC", crc))
