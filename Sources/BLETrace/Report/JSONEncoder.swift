@@ -1,36 +1,49 @@
 /// Serializes `FieldValue` trees as compact JSON into an `OutputWriter`.
 public enum JSONOut {
     /// Writes lists and objects item by item, so that the writer can flush between them: a summary of a
-    /// large capture must not be built up whole in the buffer. (An event is written in one piece.)
+    /// large capture must not be built up whole in the buffer. (An event is written in one piece.) Everything is
+    /// put straight into the writer's store, with the same bytes `write(_:into:)` makes.
     public static func write(_ v: FieldValue, to w: OutputWriter) {
+        let b = w.store
         switch v {
+        case let .int(i): b.putDecimal(i)
+        case let .double(d): b.put(string: d.isFinite ? String(d) : "null")
+        case let .string(s): b.putJSONString(s)
+        case let .bool(x): b.put(x ? "true" : "false")
+        case let .hex(bytes): b.putQuotedHex(bytes[...])
         case let .list(items):
-            w.write(byte: UInt8(ascii: "["))
-            for (i, item) in items.enumerated() {
-                if i > 0 { w.write(byte: UInt8(ascii: ",")) }
+            b.put(UInt8(ascii: "["))
+            var first = true
+            for item in items {
+                if !first { b.put(UInt8(ascii: ",")) }
+                first = false
                 write(item, to: w)
             }
-            w.write(byte: UInt8(ascii: "]"))
+            b.put(UInt8(ascii: "]"))
+            w.flushIfFull()
         case let .object(f): object(f, to: w)
-        default: w.append { write(v, into: &$0) }
+        case .null: b.put("null")
         }
     }
 
     public static func object(_ f: Fields, to w: OutputWriter) {
-        w.write(byte: UInt8(ascii: "{"))
-        for (i, (k, v)) in f.items.enumerated() {
-            w.append { b in
-                if i > 0 { b.append(UInt8(ascii: ",")) }
-                string(k, into: &b)
-                b.append(UInt8(ascii: ":"))
-            }
+        let b = w.store
+        b.put(UInt8(ascii: "{"))
+        var first = true
+        for (k, v) in f.items {
+            if !first { b.put(UInt8(ascii: ",")) }
+            first = false
+            b.putJSONString(k)
+            b.put(UInt8(ascii: ":"))
             write(v, to: w)
         }
-        w.write(byte: UInt8(ascii: "}"))
+        b.put(UInt8(ascii: "}"))
+        w.flushIfFull()
     }
 
     public static func string(_ s: String, to w: OutputWriter) {
-        w.append { string(s, into: &$0) }
+        w.store.putJSONString(s)
+        w.flushIfFull()
     }
 
     static func write(_ v: FieldValue, into b: inout [UInt8]) {
