@@ -3,8 +3,10 @@
 extension ATTLayer {
     // MARK: Decoding
 
-    /// Decodes one ATT PDU carried on `bearer` (0x0004, or an EATT channel's CID).
-    public func decodeATT(_ bytes: ArraySlice<UInt8>, connection: Connection, bearer: UInt16, event e: inout TraceEvent) {
+    /// Decodes one ATT PDU carried on `bearer` (0x0004, or an EATT channel's CID); a request's event is held
+    /// in `pipeline` until its answer.
+    public func decodeATT(_ bytes: ArraySlice<UInt8>, connection: Connection, bearer: UInt16, event e: inout TraceEvent,
+                          _ pipeline: Pipeline) {
         pduCount += 1
         let state = connState(connection.id)
         state.pdus += 1
@@ -36,7 +38,7 @@ extension ATTLayer {
 
         // Transactions.
         let request: ATTPDU? = transaction(pdu, &a, state: state, bearer: bearer, peerIsServer: peerIsServer,
-                                  record: e.record, time: e.timestamp, sniffed: e.radio != nil)
+                                  record: e.record, time: e.timestamp, sniffed: e.radio != nil, pipeline)
 
         // The handle the PDU is about: its own, or its request's.
         var handle = pdu.handle
@@ -227,7 +229,7 @@ extension ATTLayer {
                                    handle: handle, record: site.record, time: site.time, connection: site.connection,
                                    device: site.device, state: site.state)
         let result = d.dissect(v, context)
-        pipeline?.chain.attributeValue(result, context)
+        values.value(result, context)
         return result
     }
 
@@ -239,7 +241,7 @@ extension ATTLayer {
                                    opcode: site.opcode, fromClient: site.fromClient, record: site.record, time: site.time,
                                    connection: site.connection, device: site.device, state: site.state)
         guard let result = registry.dissectError(code, context) else { return nil }
-        pipeline?.chain.attributeValue(result, context)
+        values.value(result, context)
         return result
     }
 }

@@ -9,7 +9,8 @@ public final class ATTLayer: ChannelDecoder, AnalysisLayer {
     /// Bound on the problems listed in the summary (all are counted).
     static let maxListed = 1000
 
-    weak var pipeline: Pipeline?
+    /// The consumers of the values the dissectors decode, set by the chain (`Chain.values`).
+    var values = AttributeValueConsumers()
     let loaded: GATTDatabaseSet?
     /// Each GATT server's database in order of first use, at a dense slot; `serverSlots` finds a server's
     /// slot by its key (the peer's address, or "local"), `serverKeys` names each slot.
@@ -22,9 +23,6 @@ public final class ATTLayer: ChannelDecoder, AnalysisLayer {
 
     /// When the earliest pending request (kept in its connection's `ConnState.pending`) times out.
     @exclusivity(unchecked) var nextDeadline: Int64 = .max
-    /// The last record where time went backwards: requests pending across it are not timed out by the clock
-    /// (a timeout across it is not known to be one).
-    var backwardsRecord: Int { pipeline?.stats.lastBackwards ?? 0 }
 
     /// Per-connection state.
     final class ConnState {
@@ -116,18 +114,17 @@ public final class ATTLayer: ChannelDecoder, AnalysisLayer {
         self.registry = r
     }
 
-    public func attach(to pipeline: Pipeline) {
-        self.pipeline = pipeline
-    }
+    /// The layer keeps no reference to the pipeline: each call that holds or releases events is lent it.
+    public func attach(to pipeline: Pipeline) {}
 
     /// A connection closed: its pending requests end and its state goes.
     func connectionChanged(_ change: ConnectionChange, _ pipeline: Pipeline) {
         if case let .closed(handle, _) = change, let c = pipeline.connections.latest(handle) {
-            closeConnection(c.id)
+            closeConnection(c.id, pipeline)
         }
     }
 
-    public func decode(_ frame: L2CAPFrame, connection: Connection, event: inout TraceEvent) {
-        decodeATT(frame.payload, connection: connection, bearer: frame.cid, event: &event)
+    public func decode(_ frame: L2CAPFrame, connection: Connection, event: inout TraceEvent, in p: Pipeline) {
+        decodeATT(frame.payload, connection: connection, bearer: frame.cid, event: &event, p)
     }
 }

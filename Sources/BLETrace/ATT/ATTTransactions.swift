@@ -19,7 +19,7 @@ extension ATTLayer {
     /// what answers nothing and what a new request leaves unanswered. The pending requests live in the
     /// connection's state: a handful a connection, found by a short scan instead of a hash.
     func transaction(_ pdu: ATTPDU, _ a: inout ATTEvent, state: ConnState, bearer: UInt16, peerIsServer: Bool,
-                     record: Int, time: Timestamp, sniffed: Bool = false) -> ATTPDU? {
+                     record: Int, time: Timestamp, sniffed: Bool = false, _ pipeline: Pipeline) -> ATTPDU? {
         let op = pdu.opcode
         let isIndication = op == 0x1D || op == 0x1E
         var key = PendingKey(bearer: bearer, peerIsServer: peerIsServer, indication: isIndication)
@@ -36,17 +36,17 @@ extension ATTLayer {
             if let i = state.pendingIndex(key) {
                 let old = state.pending[i].request
                 state.pending[i].request = request
-                flagUnanswered(old, .superseded(by: record, indication: isIndication))
+                flagUnanswered(old, .superseded(by: record, indication: isIndication), pipeline)
             } else {
                 state.pending.append((key, request))
             }
             nextDeadline = min(nextDeadline, time.micros + ATTLayer.timeoutMicros)
-            pipeline?.hold(record)
+            pipeline.hold(record)
         } else if ATTNames.isResponse(op) || op == 0x1E {
             if let i = state.pendingIndex(key) {
                 if ATTLayer.answers(pdu, state.pending[i].request.pdu) {
                     let p = state.pending.remove(at: i).request
-                    answered(p, by: record, at: time, &a)
+                    answered(p, by: record, at: time, &a, pipeline)
                     return p.pdu
                 }
                 a.unexpected = .mismatch(requestOpcode: state.pending[i].request.pdu.opcode,
@@ -61,7 +61,7 @@ extension ATTLayer {
     }
 
     /// A response (or confirmation) at `record` answers `p`: the latency is counted and each event names the other.
-    func answered(_ p: Pending, by record: Int, at time: Timestamp, _ a: inout ATTEvent) {
+    func answered(_ p: Pending, by record: Int, at time: Timestamp, _ a: inout ATTEvent, _ pipeline: Pipeline) {
         // Time that went backwards between the two gives no latency (a negative time is not one).
         let d = time.micros &- p.time.micros
         let latency: Int64? = d >= 0 ? d : nil
@@ -73,19 +73,19 @@ extension ATTLayer {
         }
         a.request = ATTLink(record: p.record, latencyMicros: latency)
         let link = ATTLink(record: record, latencyMicros: latency)
-        settle(p.record) { $0.response = link }
+        settle(p.record, pipeline) { $0.response = link }
     }
 
     /// Changes a held request's ATT event in place (its body emptied meanwhile, so the change does not copy it)
     /// and lets the event go.
-    func settle(_ record: Int, _ change: (inout ATTEvent) -> Void) {
-        pipeline?.update(record) { e in
+    func settle(_ record: Int, _ pipeline: Pipeline, _ change: (inout ATTEvent) -> Void) {
+        pipeline.update(record) { e in
             guard case var .att(a) = e.body else { return }
             e.body = .empty
             change(&a)
             e.body = .att(a)
         }
-        pipeline?.release(record)
+        pipeline.release(record)
     }
 
     /// True when `response` answers `request` (Core 5.4 Vol 3 Part F 3.4.8: a response's opcode is its
@@ -98,10 +98,13 @@ extension ATTLayer {
 
     // MARK: Timeouts and connection ends
 
-    func expire(now: Int64) {
+    /// Times out the requests pending for `timeoutMicros` by `now` (all of them at `.max`, the end of the capture).
+    /// Requests pending across the last record where time went backwards are not timed out by the clock (a
+    /// timeout across it is not known to be one).
+    func expire(now: Int64, _ pipeline: Pipeline) {
         var next: Int64 = .max
         var expired: [(ConnState, PendingKey, Pending)] = []
-        let backwardsRecord = self.backwardsRecord
+        let backwardsRecord = pipeline.stats.lastBackwards
         for state in conns.values {
             for (k, p) in state.pending {
                 if now == .max || (now - p.time.micros >= ATTLayer.timeoutMicros && p.record >= backwardsRecord) {
@@ -113,16 +116,16 @@ extension ATTLayer {
         }
         for (state, k, p) in expired.sorted(by: { $0.2.record < $1.2.record }) {
             if let i = state.pendingIndex(k) { state.pending.remove(at: i) }
-            flagUnanswered(p, now == .max ? .endOfCapture : .timeout)
+            flagUnanswered(p, now == .max ? .endOfCapture : .timeout, pipeline)
         }
         nextDeadline = next
     }
 
-    func closeConnection(_ id: Int) {
+    func closeConnection(_ id: Int, _ pipeline: Pipeline) {
         if let state = conns[id] {
             let left = state.pending.map(\.request).sorted { $0.record < $1.record }
             state.pending.removeAll()
-            for p in left { flagUnanswered(p, .connectionClosed) }
+            for p in left { flagUnanswered(p, .connectionClosed, pipeline) }
         }
         // Kept for the connections the summary lists.
         if let s = conns[id], s.pdus > 0, id <= ConnectionTracker.maxListed { closedMTU[id] = (s.clientMTU, s.serverMTU, s.mtu) }
@@ -132,9 +135,9 @@ extension ATTLayer {
         if lastState?.id == id { lastState = nil }
     }
 
-    func flagUnanswered(_ p: Pending, _ why: ATTUnanswered) {
+    func flagUnanswered(_ p: Pending, _ why: ATTUnanswered, _ pipeline: Pipeline) {
         unansweredCount += 1
         if unanswered.count < ATTLayer.maxListed { unanswered.append((p.record, p.pdu.opcode, why)) }
-        settle(p.record) { $0.unanswered = why }
+        settle(p.record, pipeline) { $0.unanswered = why }
     }
 }

@@ -22,6 +22,7 @@ public final class DiagnosisEngine: AnalysisLayer {
 
     public func attach(to pipeline: Pipeline) {
         context.pipeline = pipeline
+        context.tracker = pipeline.connections
     }
 
     func advertised(_ report: AdvertisingReport, record: Int, at time: Timestamp) {
@@ -141,6 +142,9 @@ public final class DiagnosisEngine: AnalysisLayer {
 /// diagnoses they raise.
 public final class DiagnosisContext {
     weak var pipeline: Pipeline?
+    /// The pipeline's connections, read for every Number Of Completed Packets event (held strongly, since the
+    /// tracker refers to no layer: a weak reference is loaded anew, and retained, on every read).
+    var tracker: ConnectionTracker?
     /// The SMP layer's pairings (weak: the analyzer owns the layers).
     weak var smp: SMPLayer?
     /// The link statistics (flow-control stalls).
@@ -202,7 +206,7 @@ public final class DiagnosisContext {
 
     /// Number Of Completed Packets: each link it names was heard from (its packets were acknowledged).
     func acknowledged(_ pairs: CompletedPackets, _ e: TraceEvent) {
-        guard let tracker = pipeline?.connections else { return }
+        guard let tracker else { return }
         let record = e.record, time = e.timestamp.micros
         for (handle, n) in pairs where n > 0 {
             // The tracker may be ahead of the rules (events wait for their ATT answers): the latest connection on the
@@ -231,7 +235,7 @@ public final class DiagnosisContext {
     /// The connection numbered `id`.
     public func connection(_ id: Int?) -> Connection? {
         guard let id else { return nil }
-        return pipeline?.connections.connection(id: id)
+        return tracker?.connection(id: id)
     }
 
     /// Adds a diagnosis, or counts it into the equal one already raised.

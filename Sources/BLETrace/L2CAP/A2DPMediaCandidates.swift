@@ -96,18 +96,18 @@ extension SignalingLayer {
     /// A frame on a BR/EDR dynamic channel whose opening the capture does not hold: followed as a possible
     /// A2DP media channel (`A2DPMediaCandidates`). The event stays the unknown channel's payload unless the
     /// channel is recognised, when it and the frames held before it become A2DP media.
-    func unopened(_ frame: L2CAPFrame, key: WireKey, connection: Connection, event e: inout TraceEvent) {
+    func unopened(_ frame: L2CAPFrame, key: WireKey, connection: Connection, event e: inout TraceEvent, _ p: Pipeline) {
         var released: [Int] = []
         let outcome = mediaCandidates.take(frame.payload, key: key, record: e.record, at: e.timestamp, released: &released)
-        for r in released { pipeline?.release(r) }
+        for r in released { p.release(r) }
         switch outcome {
         case .none:
             return
         case .hold:
-            pipeline?.hold(e.record)
+            p.hold(e.record)
         case let .media(earlier, header):
             guard channels.count < SignalingLayer.maxChannels else {
-                for p in earlier { pipeline?.release(p.record) }
+                for packet in earlier { p.release(packet.record) }
                 return
             }
             let ch = Channel(psm: 0x0019, bearer: frame.cid, openedRecord: e.record, mtu: 672, creditBased: false)
@@ -116,17 +116,17 @@ extension SignalingLayer {
             channels[key] = ch
             let conn = connection.id
             // A2DP runs on BR/EDR only: a handle no Connection Complete opened is BR/EDR.
-            if !connection.transportKnown { pipeline?.connections.bredrOnly(connection.handle) }
+            if !connection.transportKnown { p.connections.bredrOnly(connection.handle) }
             // With no AVDTP configuration on the connection, the configuration is what the frames carry.
             if a2dp.byConnection[conn]?.codec == nil { a2dp.inferred(conn, header, record: e.record) }
-            for p in earlier {
-                if let m = A2DPMediaPacket.parse(p.bytes[...]) {
-                    mediaPacket(p.bytes[...], connection: conn, record: p.record, at: p.time)
-                    pipeline?.update(p.record) { $0.body = .signaling(SignalingBody(.a2dpMedia(m))) }
+            for packet in earlier {
+                if let m = A2DPMediaPacket.parse(packet.bytes[...]) {
+                    mediaPacket(packet.bytes[...], connection: conn, record: packet.record, at: packet.time, p)
+                    p.update(packet.record) { $0.body = .signaling(SignalingBody(.a2dpMedia(m))) }
                 }
-                pipeline?.release(p.record)
+                p.release(packet.record)
             }
-            decodeBasic(frame, ch, connection: connection, event: &e)
+            decodeBasic(frame, ch, connection: connection, event: &e, p)
         }
     }
 
@@ -141,8 +141,8 @@ extension SignalingLayer {
     }
 
     /// A media packet to the A2DP summary and the audio layer.
-    func mediaPacket(_ payload: ArraySlice<UInt8>, connection: Int, record: Int, at time: Timestamp) {
+    func mediaPacket(_ payload: ArraySlice<UInt8>, connection: Int, record: Int, at time: Timestamp, _ p: Pipeline) {
         a2dp.media(connection, payload: payload, record: record, at: time)
-        pipeline?.chain.a2dpMedia(connection, record: record, at: time, payload)
+        p.chain.a2dpMedia(connection, record: record, at: time, payload)
     }
 }

@@ -108,15 +108,15 @@ extension SignalingLayer {
 
     /// A frame of a BR/EDR channel opened by a Connection Request: ATT in basic mode goes to the ATT layer;
     /// anything else is shown as the channel's payload, named by its PSM.
-    func decodeBasic(_ frame: L2CAPFrame, _ ch: Channel, connection: Connection, event e: inout TraceEvent) {
+    func decodeBasic(_ frame: L2CAPFrame, _ ch: Channel, connection: Connection, event e: inout TraceEvent, _ p: Pipeline) {
         if ch.psm == 0x001F, ch.mode == 0, let att {
-            att.decodeATT(frame.payload, connection: connection, bearer: ch.bearer, event: &e)
+            att.decodeATT(frame.payload, connection: connection, bearer: ch.bearer, event: &e, p)
             return
         }
         if ch.psm == 0x0019, ch.mode == 0 {
             if ch.avdtpMedia, let m = A2DPMediaPacket.parse(frame.payload) {
                 if ch.inferred { followInferred(frame.payload, connection: connection.id, record: e.record) }
-                mediaPacket(frame.payload, connection: connection.id, record: e.record, at: e.timestamp)
+                mediaPacket(frame.payload, connection: connection.id, record: e.record, at: e.timestamp, p)
                 e.body = .signaling(SignalingBody(.a2dpMedia(m)))
                 return
             }
@@ -127,7 +127,7 @@ extension SignalingLayer {
             }
         }
         if ch.mode == 0, ch.psm == 0x0003, let f = try? RFCOMMFrame.parse(frame.payload) {
-            pipeline?.chain.rfcomm(f, connection: connection.id, record: e.record)
+            p.chain.rfcomm(f, connection: connection.id, record: e.record)
             e.body = .signaling(SignalingBody(.rfcomm(f)))
             return
         }

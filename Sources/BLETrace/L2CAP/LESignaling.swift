@@ -145,7 +145,6 @@ public enum LESignalingNames {
 /// handed to the ATT layer as a separate bearer, as are the basic-mode frames of a BR/EDR channel with PSM
 /// 0x001F (ATT over BR/EDR).
 public final class SignalingLayer: ChannelDecoder, AnalysisLayer {
-    weak var pipeline: Pipeline?
     let att: ATTLayer?
 
     /// A channel as seen on the wire: the CID a frame carries is the receiver's, so it is keyed with the
@@ -209,7 +208,6 @@ public final class SignalingLayer: ChannelDecoder, AnalysisLayer {
     public init(att: ATTLayer?) { self.att = att }
 
     public func attach(to pipeline: Pipeline) {
-        self.pipeline = pipeline
     }
 
     static func opposite(_ d: Direction) -> Direction {
@@ -220,22 +218,22 @@ public final class SignalingLayer: ChannelDecoder, AnalysisLayer {
         }
     }
 
-    public func decode(_ frame: L2CAPFrame, connection: Connection, event e: inout TraceEvent) {
+    public func decode(_ frame: L2CAPFrame, connection: Connection, event e: inout TraceEvent, in p: Pipeline) {
         switch frame.cid {
         case 0x0005: decodeSignaling(frame, connection: connection, event: &e)
         case 0x0001: decodeBREDRSignaling(frame, connection: connection, event: &e)
-        default: decodeDynamic(frame, connection: connection, event: &e)
+        default: decodeDynamic(frame, connection: connection, event: &e, p)
         }
     }
 
     // MARK: Dynamic channels
 
-    func decodeDynamic(_ frame: L2CAPFrame, connection: Connection, event e: inout TraceEvent) {
+    func decodeDynamic(_ frame: L2CAPFrame, connection: Connection, event e: inout TraceEvent, _ p: Pipeline) {
         let key = WireKey(connection: connection.id, direction: e.direction, cid: frame.cid)
         guard let ch = channels[key] else {
             e.body = .l2cap(L2CAPPayload(payload: frame.payload, noOpening: true))
             // A BR/EDR link (or one whose transport is unknown) may carry A2DP media whose opening came before the capture.
-            if frame.cid >= 0x0040, !(connection.le && connection.transportKnown) { unopened(frame, key: key, connection: connection, event: &e) }
+            if frame.cid >= 0x0040, !(connection.le && connection.transportKnown) { unopened(frame, key: key, connection: connection, event: &e, p) }
             return
         }
         if !ch.inferred {
@@ -243,7 +241,7 @@ public final class SignalingLayer: ChannelDecoder, AnalysisLayer {
             e.l2cap?.channel = ch.bearer
         }
         if !ch.creditBased {
-            decodeBasic(frame, ch, connection: connection, event: &e)
+            decodeBasic(frame, ch, connection: connection, event: &e, p)
             return
         }
         // K-frames (Core 5.4 Vol 3 Part A 3.4.3): the first of an SDU starts with the SDU length.
@@ -280,7 +278,7 @@ public final class SignalingLayer: ChannelDecoder, AnalysisLayer {
         ch.sdu[e.direction] = state
         if let s = sdu {
             if ch.psm == 0x0027, let att {
-                att.decodeATT(s, connection: connection, bearer: ch.bearer, event: &e)
+                att.decodeATT(s, connection: connection, bearer: ch.bearer, event: &e, p)
                 if case var .att(a) = e.body {
                     e.body = .empty
                     a.eattBeyond = Int32(clamping: beyond)

@@ -74,7 +74,6 @@ public final class PairingAttempt {
 /// SMP (CID 0x0006): decodes every PDU and follows each pairing to its outcome and the encryption change
 /// that follows it.
 public final class SMPLayer: ChannelDecoder, AnalysisLayer {
-    weak var pipeline: Pipeline?
     @exclusivity(unchecked) public private(set) var attempts: [PairingAttempt] = []
     @exclusivity(unchecked) var current: [Int: PairingAttempt] = [:]
     @exclusivity(unchecked) var pdus = 0
@@ -82,9 +81,7 @@ public final class SMPLayer: ChannelDecoder, AnalysisLayer {
 
     public init() {}
 
-    public func attach(to pipeline: Pipeline) {
-        self.pipeline = pipeline
-    }
+    public func attach(to pipeline: Pipeline) {}
 
     /// Encryption started (the pairing under way succeeded there), or the connection closed.
     func connectionChanged(_ change: ConnectionChange, record: Int, _ pipeline: Pipeline) {
@@ -107,7 +104,7 @@ public final class SMPLayer: ChannelDecoder, AnalysisLayer {
         return a
     }
 
-    public func decode(_ frame: L2CAPFrame, connection: Connection, event e: inout TraceEvent) {
+    public func decode(_ frame: L2CAPFrame, connection: Connection, event e: inout TraceEvent, in p: Pipeline) {
         pdus += 1
         guard let code = frame.payload.first else {
             e.body = .smp(SMPBody(.empty))

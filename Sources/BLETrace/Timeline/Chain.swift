@@ -4,7 +4,8 @@
 /// Record ─▶ Pipeline (HCI, ConnectionTracker, ISOTracker, AdvertisingDecoder, L2CAPReassembler, LinkLayerDecoder)
 ///   ─▶ channel decoders: ATTLayer (0x0004, EATT) · SignalingLayer (0x0001, 0x0005, dynamic: A2DPStreams, HIDReports)
 ///                        · SMPLayer (0x0006, 0x0007)
-///   ─▶ attribute values: BatteryHistoryLayer · IdentityLayer · ANCSViewLayer · AudioStreams · Broadcasts
+///   ─▶ attribute values (AttributeValueConsumers): BatteryHistoryLayer · IdentityLayer · ANCSViewLayer · AudioStreams
+///                                                  · Broadcasts
 ///   ─▶ traffic as decoded: DeviceInventory (reports, inquiries) · LinkStatistics (ACL, HCI, sniffed PDUs)
 ///                          · ISOStreams (ISO data) · Broadcasts (reports, HCI) · DiagnosisEngine (reports)
 ///   ─▶ A2DP media packets, SCO data, synchronous link setup, RFCOMM: [A2DPAudio]
@@ -12,8 +13,10 @@
 ///   ─▶ sink
 /// ```
 ///
-/// Every consumer is a concrete, named property called directly from one hook below; no layer registers
-/// itself anywhere else. Adding a consumer is a property, a line in `standard(_:)`, the calls in the hooks
+/// Every consumer is a concrete, named property called directly from one hook below (the consumers of attribute
+/// values from `AttributeValueConsumers`, which the chain makes and hands to the ATT layer); no layer registers
+/// itself anywhere else. The channel decoders keep no reference to the pipeline: a call that holds or releases
+/// events is lent it. Adding a consumer is a property, a line in `standard(_:)`, the calls in the hooks
 /// it reads, and its place in `layers` (whose `stages` a test checks against docs/architecture.md). `LinkLayerSummary` and
 /// `EncryptionSummary` read the pipeline's state at the end and see no record.
 ///
@@ -23,7 +26,7 @@ public final class Chain {
     public let att: ATTLayer?
     public let signaling: SignalingLayer?
     public let smp: SMPLayer?
-    // MARK: Consumers of attribute values (fed by `ATTLayer.dissectValue`)
+    // MARK: Consumers of attribute values (fed by `ATTLayer.dissectValue` through `AttributeValueConsumers`)
     public let battery: BatteryHistoryLayer?
     public let identity: IdentityLayer?
     public let ancs: ANCSViewLayer?
@@ -71,6 +74,8 @@ public final class Chain {
         self.findings = findings
         self.diagnosis = diagnosis
         self.diagnosesAdvertising = diagnosis?.readsAdvertising ?? false
+        att?.values = AttributeValueConsumers(battery: battery, identity: identity, ancs: ancs,
+                                              audioStreams: audioStreams, broadcasts: broadcasts)
     }
 
     /// The chain every analysis gets.
@@ -116,8 +121,8 @@ public final class Chain {
     // MARK: Hooks, in the order the pipeline reaches them for a record
 
     /// Each record's number and time, before it is decoded (timeouts).
-    @inline(__always) func record(_ number: Int, at t: Timestamp) {
-        if let att, t.micros >= att.nextDeadline { att.expire(now: t.micros) }
+    @inline(__always) func record(_ number: Int, at t: Timestamp, _ p: Pipeline) {
+        if let att, t.micros >= att.nextDeadline { att.expire(now: t.micros, p) }
     }
 
     /// A connection opened, closed, changed parameters or encryption.
@@ -199,15 +204,6 @@ public final class Chain {
         a2dpAudio?.media(connection, record: record, at: time, bytes)
     }
 
-    /// A value a dissector decoded.
-    func attributeValue(_ d: Dissection, _ ctx: ValueContext) {
-        battery?.value(d, ctx)
-        identity?.value(d, ctx)
-        ancs?.value(d, ctx)
-        audioStreams?.value(d, ctx)
-        broadcasts?.value(d, ctx)
-    }
-
     /// A finished event (a held request complete with its response), in record order, just before the sink.
     /// Its body is looked at once here and the payload lent to each stage that reads that kind (every look at
     /// a body copies it); the look also gives the event's kind and whether it is malformed, which the pipeline
@@ -284,8 +280,27 @@ public final class Chain {
     }
 
     /// After the last record, before held events are released.
-    func finish() {
-        att?.expire(now: .max)
+    func finish(_ p: Pipeline) {
+        att?.expire(now: .max, p)
+    }
+}
+
+/// The consumers of attribute values, in the order each sees a value a dissector decoded. The chain hands them
+/// to the ATT layer when it is made; `ATTLayer.dissectValue`, the one place dissectors are called, calls `value`.
+struct AttributeValueConsumers {
+    var battery: BatteryHistoryLayer?
+    var identity: IdentityLayer?
+    var ancs: ANCSViewLayer?
+    var audioStreams: AudioStreams?
+    var broadcasts: Broadcasts?
+
+    /// A value a dissector decoded.
+    @inline(__always) func value(_ d: Dissection, _ ctx: ValueContext) {
+        battery?.value(d, ctx)
+        identity?.value(d, ctx)
+        ancs?.value(d, ctx)
+        audioStreams?.value(d, ctx)
+        broadcasts?.value(d, ctx)
     }
 }
 

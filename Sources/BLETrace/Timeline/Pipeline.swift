@@ -1,8 +1,9 @@
 /// Decodes an L2CAP channel's frames into timeline events (ATT, SMP, LE signaling, …).
 public protocol ChannelDecoder: AnyObject {
     /// Turns a complete frame into an event. `event` arrives pre-filled with record, time, direction,
-    /// handle and connection; the decoder sets kind, summary and layers.
-    func decode(_ frame: L2CAPFrame, connection: Connection, event: inout TraceEvent)
+    /// handle and connection; the decoder sets kind, summary and layers. The pipeline is lent for the call
+    /// (its held events and its chain): a decoder keeps no reference to it.
+    func decode(_ frame: L2CAPFrame, connection: Connection, event: inout TraceEvent, in p: Pipeline)
 }
 
 /// Options that change how a capture is decoded.
@@ -117,7 +118,7 @@ public final class Pipeline {
     }
 
     public func process(_ r: Record) {
-        chain.record(r.number, at: r.timestamp)
+        chain.record(r.number, at: r.timestamp, self)
         stats.arrived(r.number, at: r.timestamp)
         var e = TraceEvent(record: r.number, timestamp: r.timestamp, direction: r.direction, body: .pending(.vendor))
         switch r.kind {
@@ -376,7 +377,7 @@ public final class Pipeline {
         e.connection = conn.id
         e.l2cap = L2CAPHeader(cid: frame.cid, length: frame.payload.count, fragments: frame.fragments, firstRecord: frame.firstRecord)
         if let decoder = frame.cid < 0x40 ? fixedChannels[Int(frame.cid)] : (channels[frame.cid] ?? dynamicChannels) {
-            decoder.decode(frame, connection: conn, event: &e)
+            decoder.decode(frame, connection: conn, event: &e, in: self)
         } else {
             e.body = .l2cap(L2CAPPayload(payload: frame.payload))
         }
@@ -402,7 +403,7 @@ public final class Pipeline {
 
     /// Call after the last record: reports frames left half-assembled.
     public func finish() -> [String] {
-        chain.finish()
+        chain.finish(self)
         held.removeAll()
         drain()
         return l2cap.unfinished.map { "L2CAP frame on handle \(Hex.hex($0.handle, width: 4)) started at record \($0.firstRecord) never completed (\($0.have) of \($0.expected) bytes)" }
