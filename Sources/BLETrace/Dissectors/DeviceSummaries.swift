@@ -145,12 +145,19 @@ public final class IdentityLayer: AnalysisLayer {
         let all = { [self] in allCards }
         return SummarySection(name: "identity", value: { .object(["devices": .list(all().map { .object(IdentityLayer.describe($0).fields) })]) },
                               text: {
-            // A card whose only string is empty (a Device Name read as "") says nothing: no line.
-            let list = all().filter { !IdentityLayer.describe($0).parts.isEmpty }
+            // A card whose only string is empty (a Device Name read as "") says nothing: no line. Only the cards
+            // listed are described; the rest are counted.
+            let list = all().filter(IdentityLayer.saysSomething)
             guard !list.isEmpty else { return [] }
             return ["  Identity:"] + list.prefix(SummaryRender.textListed).map { "    \($0.device): " + IdentityLayer.describe($0).parts.joined(separator: ", ") }
                 + SummaryRender.more(list.count)
         })
+    }
+
+    /// Whether `facts(c)` has any part: a non-empty string of `keyOrder`, an appearance, a PnP ID or a System ID.
+    static func saysSomething(_ c: Card) -> Bool {
+        if c.appearance != nil || c.pnp != nil || c.systemID != nil { return true }
+        return keyOrder.contains { c.string($0).map { !$0.isEmpty } ?? false }
     }
 
     /// One fact of a card: a title for a table row, its value, and its words in the text summary's line

@@ -43,4 +43,27 @@ import Testing
         layer.add(.string(key: "model_number", value: "X1"), device: "C0:00:00:00:00:02")
         #expect(layer.summary()?.text == ["  Identity:", "    C0:00:00:00:00:02: X1"])
     }
+
+    /// The text summary counts the cards that say something without describing them: the check agrees with the
+    /// description on every mix of empty, missing and present strings, appearance, PnP ID and System ID.
+    @Test func cardThatSaysSomethingIsOneWithParts() {
+        let strings: [[(String, String)]] = [[], [("device_name", "")], [("device_name", "Band")], [("serial_number", "")],
+                                             [("firmware_revision", "1.2")], [("device_name", ""), ("model_number", "X1")],
+                                             [("unlisted_key", "value")]]
+        var checked = 0
+        for s in strings {
+            for mask in 0..<8 {
+                var c = IdentityLayer.Card(device: "C0:00:00:00:00:01")
+                c.strings = s
+                if mask & 1 != 0 { c.appearance = 0x00C1 }
+                if mask & 2 != 0 { c.pnp = PnPID(vendorIDSource: 1, vendorID: 0x004C, productID: 1, productVersion: 0x0100) }
+                if mask & 4 != 0 { c.systemID = SystemID(manufacturerIdentifier: 1, oui: 0x001122) }
+                #expect(IdentityLayer.saysSomething(c) == !IdentityLayer.facts(c).parts.isEmpty, "\(s) \(mask)")
+                checked += 1
+            }
+        }
+        #expect(checked == 56)
+        // The cards with nothing to say are the first ones: no strings, or only empty or unlisted ones.
+        #expect(!IdentityLayer.saysSomething(IdentityLayer.Card(device: "x", strings: [("device_name", ""), ("unlisted_key", "v")])))
+    }
 }
