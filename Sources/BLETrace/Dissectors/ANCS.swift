@@ -28,6 +28,14 @@ public enum ANCS {
 
     public static func flagList(_ flags: UInt8) -> [String] { DissectorText.bits(Int(flags), flagNames) }
 
+    /// Names joined by ", ".
+    static func write(_ names: [String], into b: inout [UInt8]) {
+        for (i, n) in names.enumerated() {
+            if i > 0 { b.append(string: ", ") }
+            b.append(string: n)
+        }
+    }
+
     public static func commandName(_ id: UInt8) -> String {
         switch id {
         case 0: return "Get Notification Attributes"
@@ -105,10 +113,24 @@ public enum ANCS {
             s.field("uid", uid)
         }
 
-        public var text: String {
+        public var text: String { DecodedText.string { writeText(into: &$0) } }
+
+        /// "added UID 7: Social [Silent], 2 in category".
+        func writeText(into b: inout [UInt8]) {
+            b.append(string: ANCS.eventName(eventID))
+            b.append(string: " UID ")
+            b.append(decimal: Int(uid))
+            b.append(string: ": ")
+            b.append(string: ANCS.categoryName(categoryID))
             let fl = ANCS.flagList(flags)
-            return "\(ANCS.eventName(eventID)) UID \(uid): \(ANCS.categoryName(categoryID))" + (fl.isEmpty ? "" : " [" + fl.joined(separator: ", ") + "]")
-                + ", \(categoryCount) in category"
+            if !fl.isEmpty {
+                b.append(string: " [")
+                ANCS.write(fl, into: &b)
+                b.append(UInt8(ascii: "]"))
+            }
+            b.append(string: ", ")
+            b.append(decimal: Int(categoryCount))
+            b.append(string: " in category")
         }
     }
 
@@ -183,14 +205,37 @@ public enum ANCS {
             }
         }
 
-        public var text: String {
-            func list(_ a: [RequestedAttribute], _ cmd: UInt8) -> String {
-                a.map { ANCS.attributeName($0.id, command: cmd) + ($0.maxLength.map { " (max \($0))" } ?? "") }.joined(separator: ", ")
+        public var text: String { DecodedText.string { writeText(into: &$0) } }
+
+        /// "Get Notification Attributes UID 7: Title (max 32), Message (max 64)".
+        func writeText(into b: inout [UInt8]) {
+            func list(_ a: [RequestedAttribute], _ cmd: UInt8) {
+                for (i, x) in a.enumerated() {
+                    if i > 0 { b.append(string: ", ") }
+                    b.append(string: ANCS.attributeName(x.id, command: cmd))
+                    if let m = x.maxLength {
+                        b.append(string: " (max ")
+                        b.append(decimal: Int(m))
+                        b.append(UInt8(ascii: ")"))
+                    }
+                }
             }
             switch self {
-            case let .getNotificationAttributes(uid, attrs): return "Get Notification Attributes UID \(uid): " + list(attrs, 0)
-            case let .getAppAttributes(app, attrs): return "Get App Attributes \(app): " + list(attrs, 1)
-            case let .performNotificationAction(uid, action): return "Perform \(ANCS.actionName(action)) action on UID \(uid)"
+            case let .getNotificationAttributes(uid, attrs):
+                b.append(string: "Get Notification Attributes UID ")
+                b.append(decimal: Int(uid))
+                b.append(string: ": ")
+                list(attrs, 0)
+            case let .getAppAttributes(app, attrs):
+                b.append(string: "Get App Attributes ")
+                b.append(string: app)
+                b.append(string: ": ")
+                list(attrs, 1)
+            case let .performNotificationAction(uid, action):
+                b.append(string: "Perform ")
+                b.append(string: ANCS.actionName(action))
+                b.append(string: " action on UID ")
+                b.append(decimal: Int(uid))
             }
         }
     }
@@ -246,9 +291,30 @@ public enum ANCS {
             }
         }
 
-        public var text: String {
-            let head = commandID == 1 ? "App Attributes \(appIdentifier ?? "?")" : "Notification Attributes UID \(uid ?? 0)"
-            return head + ": " + attributes.map { "\(ANCS.attributeName($0.id, command: commandID)) \"\($0.value)\"" }.joined(separator: ", ")
+        public var text: String { DecodedText.string { writeText(into: &$0) } }
+
+        /// "Notification Attributes UID 7: Title \"Anna\", Message \"Hi\"".
+        func writeText(into b: inout [UInt8]) {
+            writeHead(into: &b)
+            b.append(string: ": ")
+            for (i, a) in attributes.enumerated() {
+                if i > 0 { b.append(string: ", ") }
+                b.append(string: ANCS.attributeName(a.id, command: commandID))
+                b.append(string: " \"")
+                b.append(string: a.value)
+                b.append(UInt8(ascii: "\""))
+            }
+        }
+
+        /// "App Attributes com.example" or "Notification Attributes UID 7".
+        func writeHead(into b: inout [UInt8]) {
+            if commandID == 1 {
+                b.append(string: "App Attributes ")
+                b.append(string: appIdentifier ?? "?")
+            } else {
+                b.append(string: "Notification Attributes UID ")
+                b.append(decimal: Int(uid ?? 0))
+            }
         }
     }
 

@@ -141,19 +141,46 @@ public enum ANCSValue: DecodedValue, Equatable {
         }
     }
 
-    public var text: String {
+    public var text: String { DecodedText.string { writeText(into: &$0) } }
+
+    public func writeText(into b: inout [UInt8]) {
         switch self {
-        case let .notification(n): return n.text
-        case let .command(c): return c.text
-        case let .response(r, parts, _): return r.text + (parts > 1 ? " (reassembled from \(parts) notifications)" : "")
+        case let .notification(n): n.writeText(into: &b)
+        case let .command(c): c.writeText(into: &b)
+        case let .response(r, parts, _):
+            r.writeText(into: &b)
+            if parts > 1 {
+                b.append(string: " (reassembled from ")
+                b.append(decimal: parts)
+                b.append(string: " notifications)")
+            }
         case let .fragment(part, have, request):
-            var what = "response"
-            if case let .getNotificationAttributes(uid, _)? = request { what = "Notification Attributes UID \(uid)" }
-            if case let .getAppAttributes(app, _)? = request { what = "App Attributes \(app)" }
-            return "\(what): part \(part), \(have) bytes so far"
-        case .invalidDataSource: return "Data Source"
+            switch request {
+            case let .getNotificationAttributes(uid, _)?:
+                b.append(string: "Notification Attributes UID ")
+                b.append(decimal: Int(uid))
+            case let .getAppAttributes(app, _)?:
+                b.append(string: "App Attributes ")
+                b.append(string: app)
+            default:
+                b.append(string: "response")
+            }
+            b.append(string: ": part ")
+            b.append(decimal: part)
+            b.append(string: ", ")
+            b.append(decimal: have)
+            b.append(string: " bytes so far")
+        case .invalidDataSource: b.append(string: "Data Source")
         case let .error(code, command):
-            return "ANCS error \(Hex.hex(code, width: 2)) \(ANCS.errorName(code) ?? "reserved")" + (command.map { " (\($0.text))" } ?? "")
+            b.append(string: "ANCS error ")
+            b.append(string: Hex.hex(code, width: 2))
+            b.append(UInt8(ascii: " "))
+            b.append(string: ANCS.errorName(code) ?? "reserved")
+            if let c = command {
+                b.append(string: " (")
+                c.writeText(into: &b)
+                b.append(UInt8(ascii: ")"))
+            }
         }
     }
 

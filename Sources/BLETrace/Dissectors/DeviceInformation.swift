@@ -36,9 +36,26 @@ public struct PnPID: Sendable, Equatable {
         s.field("product_version_text", versionText)
     }
 
-    public var text: String {
-        "\(vendorIDSource == 1 ? "SIG" : vendorIDSource == 2 ? "USB" : sourceName) vendor \(Hex.hex(vendorID, width: 4))"
-            + (vendorName.map { " (\($0))" } ?? "") + " product \(Hex.hex(productID, width: 4)) version \(versionText)"
+    public var text: String { DecodedText.string { writeText(into: &$0) } }
+
+    /// "SIG vendor 0x004C (Apple, Inc.) product 0x0001 version 1.0.0".
+    public func writeText(into b: inout [UInt8]) {
+        b.append(string: vendorIDSource == 1 ? "SIG" : vendorIDSource == 2 ? "USB" : sourceName)
+        b.append(string: " vendor ")
+        b.append(string: Hex.hex(vendorID, width: 4))
+        if let n = vendorName {
+            b.append(string: " (")
+            b.append(string: n)
+            b.append(UInt8(ascii: ")"))
+        }
+        b.append(string: " product ")
+        b.append(string: Hex.hex(productID, width: 4))
+        b.append(string: " version ")
+        b.append(decimal: Int(productVersion >> 8))
+        b.append(UInt8(ascii: "."))
+        b.append(decimal: Int((productVersion >> 4) & 0xF))
+        b.append(UInt8(ascii: "."))
+        b.append(decimal: Int(productVersion & 0xF))
     }
 }
 

@@ -5,6 +5,9 @@ public protocol DecodedValue: Sendable {
     func writeFields<S: FieldSink>(into s: inout S)
     /// One line for the timeline: "90%", "\"Acme\"".
     var text: String { get }
+    /// `text` appended to a renderer's buffer. By default the string is made and copied; a value the timeline
+    /// shows often writes its bytes directly and makes `text` from them (`DecodedText.string`).
+    func writeText(into b: inout [UInt8])
     /// What the value tells the summary layers, when anything (`Dissection.fact`).
     var summaryFact: SummaryFact? { get }
     /// True when `summaryFact` holds even for a value with a problem.
@@ -14,6 +17,16 @@ public protocol DecodedValue: Sendable {
 extension DecodedValue {
     public var summaryFact: SummaryFact? { nil }
     public var factDespiteProblem: Bool { false }
+    public func writeText(into b: inout [UInt8]) { b.append(string: text) }
+}
+
+/// The text of a value that writes its line as bytes.
+enum DecodedText {
+    static func string(_ write: (inout [UInt8]) -> Void) -> String {
+        var b: [UInt8] = []
+        write(&b)
+        return String(decoding: b, as: UTF8.self)
+    }
 }
 
 /// What a decoded value tells the summaries beside the timeline: the battery history, the identity cards and
@@ -75,13 +88,18 @@ public struct Dissection: Sendable {
     public func writeJSON<S: FieldSink>(into s: inout S) {
         s.field("dissector", dissector)
         value.writeFields(into: &s)
-        let t = text
-        if !t.isEmpty { s.field("text", t) }
+        // The text as the value writes it, not made into a string first.
+        s.field("text", writing: { value.writeText(into: &$0) })
         if let p = problem { s.field("problem", p) }
     }
 
     /// `decoded` as a field tree (`writeJSON`).
     public var jsonFields: Fields { FieldsBuilder.object { writeJSON(into: &$0) } }
+
+    /// `summaryText(raw:)` appended to a renderer's buffer: a valid value's line written by the value itself.
+    public func writeSummaryText(raw: ArraySlice<UInt8>, into b: inout [UInt8]) {
+        if problem == nil { value.writeText(into: &b) } else { b.append(string: summaryText(raw: raw)) }
+    }
 
     /// The timeline text: the decoded text, and the problem with the raw bytes when there is one.
     public func summaryText(raw: ArraySlice<UInt8>) -> String {
@@ -304,6 +322,11 @@ public struct StringValue: DecodedValue, Equatable {
     public func writeFields<S: FieldSink>(into s: inout S) { s.field(name: key, value) }
     /// The quoted string (the event already names the characteristic).
     public var text: String { "\"" + value + "\"" }
+    public func writeText(into b: inout [UInt8]) {
+        b.append(UInt8(ascii: "\""))
+        b.append(string: value)
+        b.append(UInt8(ascii: "\""))
+    }
     public var summaryFact: SummaryFact? { identity ? .identity(.string(key: key, value: value)) : nil }
 }
 

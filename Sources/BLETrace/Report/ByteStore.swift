@@ -8,6 +8,9 @@ public final class ByteStore {
     @exclusivity(unchecked) @usableFromInline var base: UnsafeMutablePointer<UInt8>
     @exclusivity(unchecked) @usableFromInline var capacity: Int
     @exclusivity(unchecked) public internal(set) var count = 0
+    /// A buffer lent to a writer that makes its bytes before they are escaped into the store
+    /// (`JSONBytes.field(_:writing:)`), kept for the next one.
+    @exclusivity(unchecked) var scratch: [UInt8] = []
 
     public init(capacity: Int = 1024) {
         self.capacity = max(capacity, 64)

@@ -40,6 +40,31 @@ struct ANCSTests {
         #expect(dissect(ANCS.notificationSource, [0x00, 0x02, 0x01, 0x01, 0x15, 0x00, 0x00, 0x00, 0x99])?.problem != nil)
     }
 
+    /// The timeline line a value writes into the renderer's buffer is its text, byte for byte, with and without
+    /// flags, and for a part of a response whose request is not a Get … Attributes one.
+    @Test("notification and fragment lines written as bytes")
+    func linesWrittenAsBytes() throws {
+        let flagged = ANCSValue.notification(try ANCS.Notification.parse([0x02, 0x1F, 0x0B, 0x00, 0x78, 0x56, 0x34, 0x12]))
+        let plain = ANCSValue.notification(try ANCS.Notification.parse([0x00, 0x00, 0x01, 0x03, 0x15, 0x00, 0x00, 0x00]))
+        let parts = ANCSValue.fragment(part: 2, have: 30, request: .performNotificationAction(uid: 7, action: 1))
+        let app = ANCSValue.fragment(part: 1, have: 5, request: .getAppAttributes(appIdentifier: "com.example", attributes: []))
+        let expected = [
+            (flagged, "removed UID 305419896: Entertainment [silent, important, pre-existing, positive action, negative action], 0 in category"),
+            (plain, "added UID 21: Incoming Call, 3 in category"),
+            (parts, "response: part 2, 30 bytes so far"),
+            (app, "App Attributes com.example: part 1, 5 bytes so far"),
+        ]
+        for (value, line) in expected {
+            var b: [UInt8] = Array("ATT ".utf8)
+            value.writeText(into: &b)
+            #expect(String(decoding: b, as: UTF8.self) == "ATT " + line)
+            #expect(value.text == line)
+        }
+        var battery: [UInt8] = []
+        BatteryReading(percent: 87).writeText(into: &battery)
+        #expect(battery == Array("87%".utf8))
+    }
+
     @Test("Apple's example: Get App Attributes for an app identifier and its Display Name answer")
     func appAttributes() throws {
         let state = DissectorState()

@@ -22,7 +22,7 @@ extension ATTEvent {
 
     /// The value as decoded when a dissector knew it, else raw.
     static func writeValue(_ v: ArraySlice<UInt8>, _ d: Dissection?, into b: inout [UInt8]) {
-        if let d { b.append(string: d.summaryText(raw: v)) } else { writeValue(v, into: &b) }
+        if let d { d.writeSummaryText(raw: v, into: &b) } else { writeValue(v, into: &b) }
     }
 
     /// The PDU's part of the text, after "ATT ".
@@ -142,7 +142,7 @@ extension ATTEvent {
             ATTEvent.writeValue(v, into: &b)
             if let l = extra?.longValue, let d = l.decoded {
                 b.append(string: " → ")
-                b.append(string: d.summaryText(raw: l.bytes[...]))
+                d.writeSummaryText(raw: l.bytes[...], into: &b)
             }
         case let .readMultipleRequest(hs), let .readMultipleVariableRequest(hs):
             colon()
@@ -207,7 +207,7 @@ extension ATTEvent {
                 b.append(string: "; ")
                 h(w.handle, w.location)
                 colon()
-                b.append(string: d.summaryText(raw: w.value[...]))
+                d.writeSummaryText(raw: w.value[...], into: &b)
             }
         case .executeWriteResponse, .confirmation:
             break
