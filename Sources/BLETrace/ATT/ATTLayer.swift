@@ -9,7 +9,7 @@ public final class ATTLayer: ChannelDecoder, AnalysisLayer {
     /// Bound on the problems listed in the summary (all are counted).
     static let maxListed = 1000
 
-    /// The consumers of the values the dissectors decode, set by the chain (`Chain.values`).
+    /// The consumers of the values the dissectors decode, handed over by the chain when it is made (`Chain.init`).
     var values = AttributeValueConsumers()
     let loaded: GATTDatabaseSet?
     /// Each GATT server's database in order of first use, at a dense slot; `serverSlots` finds a server's

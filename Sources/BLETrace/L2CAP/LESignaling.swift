@@ -207,8 +207,8 @@ public final class SignalingLayer: ChannelDecoder, AnalysisLayer {
 
     public init(att: ATTLayer?) { self.att = att }
 
-    public func attach(to pipeline: Pipeline) {
-    }
+    /// The layer keeps no reference to the pipeline: `decode` is lent it.
+    public func attach(to pipeline: Pipeline) {}
 
     static func opposite(_ d: Direction) -> Direction {
         switch d {
