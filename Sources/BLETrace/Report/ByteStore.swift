@@ -201,7 +201,7 @@ public final class ByteStore {
     }
 
     /// A JSON string with its quotes, backslashes and control characters escaped (as `JSONOut.escaped`): room
-    /// for the longest escape of every byte is made once.
+    /// for the longest escape of every byte is made once, and the runs between escapes are copied whole.
     func putEscaped(_ u: UnsafeBufferPointer<UInt8>) {
         let p = room(u.count * 6 + 2)
         var i = 0
@@ -212,8 +212,26 @@ public final class ByteStore {
         }
         p[0] = UInt8(ascii: "\"")
         i = 1
+        guard let base = u.baseAddress else {
+            p[1] = UInt8(ascii: "\"")
+            count &+= 2
+            return
+        }
+        var start = 0
         Hex.digits.withUnsafeBufferPointer { d in
-            for x in u {
+            var j = 0
+            while j < u.count {
+                let x = base[j]
+                if x >= 0x20 && x != UInt8(ascii: "\"") && x != UInt8(ascii: "\\") {
+                    j &+= 1
+                    continue
+                }
+                if j > start {
+                    (p + i).initialize(from: base + start, count: j &- start)
+                    i &+= j &- start
+                }
+                j &+= 1
+                start = j
                 switch x {
                 case UInt8(ascii: "\""), UInt8(ascii: "\\"): pair(x)
                 case 0x0A: pair(UInt8(ascii: "n"))
@@ -227,10 +245,14 @@ public final class ByteStore {
                     p[i &+ 4] = d[Int(x >> 4)]
                     p[i &+ 5] = d[Int(x & 0xF)]
                     i &+= 6
-                default:
+                default: // not reached: the bytes above are the only ones that stop a run
                     p[i] = x
                     i &+= 1
                 }
+            }
+            if u.count > start {
+                (p + i).initialize(from: base + start, count: u.count &- start)
+                i &+= u.count &- start
             }
         }
         p[i] = UInt8(ascii: "\"")

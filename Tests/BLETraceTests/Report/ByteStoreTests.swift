@@ -90,7 +90,10 @@ import Testing
         var all: [UInt8] = []
         for b in 0...255 { all.append(UInt8(b)) }
         let samples: [[UInt8]] = [[], Array("plain text".utf8), Array("say \"hi\"\\".utf8), all,
-                                  Array("tab\tnew\nline\r".utf8), Array("caf\u{E9} \u{2192} \u{1B}".utf8)]
+                                  Array("tab\tnew\nline\r".utf8), Array("caf\u{E9} \u{2192} \u{1B}".utf8),
+                                  // Escapes first, last, side by side and alone, between runs of several lengths.
+                                  Array("\"".utf8), Array("\"a".utf8), Array("a\"".utf8), Array("\"\\\u{1}".utf8),
+                                  Array("ab\u{0}cde\\fghij\"".utf8), Array("\u{1F}x\u{1F}".utf8)]
         for u in samples {
             let s = ByteStore()
             u.withUnsafeBufferPointer { s.putJSONString($0) }
