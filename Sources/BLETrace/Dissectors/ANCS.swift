@@ -295,7 +295,13 @@ public enum ANCS {
 
         /// "Notification Attributes UID 7: Title \"Anna\", Message \"Hi\"".
         func writeText(into b: inout [UInt8]) {
-            writeHead(into: &b)
+            if commandID == 1 {
+                b.append(string: "App Attributes ")
+                b.append(string: appIdentifier ?? "?")
+            } else {
+                b.append(string: "Notification Attributes UID ")
+                b.append(decimal: Int(uid ?? 0))
+            }
             b.append(string: ": ")
             for (i, a) in attributes.enumerated() {
                 if i > 0 { b.append(string: ", ") }
@@ -303,17 +309,6 @@ public enum ANCS {
                 b.append(string: " \"")
                 b.append(string: a.value)
                 b.append(UInt8(ascii: "\""))
-            }
-        }
-
-        /// "App Attributes com.example" or "Notification Attributes UID 7".
-        func writeHead(into b: inout [UInt8]) {
-            if commandID == 1 {
-                b.append(string: "App Attributes ")
-                b.append(string: appIdentifier ?? "?")
-            } else {
-                b.append(string: "Notification Attributes UID ")
-                b.append(decimal: Int(uid ?? 0))
             }
         }
     }

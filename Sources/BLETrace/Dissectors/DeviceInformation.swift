@@ -51,11 +51,7 @@ public struct PnPID: Sendable, Equatable {
         b.append(string: " product ")
         b.append(string: Hex.hex(productID, width: 4))
         b.append(string: " version ")
-        b.append(decimal: Int(productVersion >> 8))
-        b.append(UInt8(ascii: "."))
-        b.append(decimal: Int((productVersion >> 4) & 0xF))
-        b.append(UInt8(ascii: "."))
-        b.append(decimal: Int(productVersion & 0xF))
+        b.append(string: versionText)
     }
 }
 
