@@ -79,10 +79,9 @@ extension ATTLayer {
         guard earlyNamedCount > 0 else { return [] }
         var out = ["    \(earlyNamedCount) value\(earlyNamedCount == 1 ? "" : "s") sent before discovery, named once it was known:"]
         for n in earlyNamed.prefix(10) {
-            var b: [UInt8] = []
-            GATTContextRender.writeHandle(n.handle, n.location, into: &b)
+            let handle = TextBytes.string { GATTContextRender.writeHandle(n.handle, n.location, into: &$0) }
             let value = n.decoded.map { $0.text.isEmpty ? Hex.spaced(n.value, limit: 20) : $0.text } ?? Hex.spaced(n.value, limit: 20)
-            out.append("      record \(n.record) \(ATTNames.opcode(n.opcode)) \(String(decoding: b, as: UTF8.self)): \(value)")
+            out.append("      record \(n.record) \(ATTNames.opcode(n.opcode)) \(handle): \(value)")
         }
         if earlyNamed.count > 10 || earlyNamedCount > earlyNamed.count {
             out.append("      … \(earlyNamedCount - min(10, earlyNamed.count)) more in the JSON summary (att.early_values)")

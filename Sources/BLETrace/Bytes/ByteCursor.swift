@@ -179,7 +179,7 @@ public struct BDAddr: Hashable, Comparable, Sendable, CustomStringConvertible {
     }
 
     /// The 17 bytes of `description`, appended without making a String.
-    public func write(into b: inout [UInt8]) {
+    public func write(into b: inout TextBytes) {
         withText { b.append(contentsOf: $0) }
     }
 

@@ -37,4 +37,26 @@ enum ByteScan {
     static func needsJSONEscape(_ u: UnsafeBufferPointer<UInt8>) -> Bool {
         any(u, word: { hasLess($0, 0x20) || has($0, 0x22) || has($0, 0x5C) }, byte: { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C })
     }
+
+    /// True when `needle` occurs in `u`.
+    static func contains(_ needle: [UInt8], in u: UnsafeBufferPointer<UInt8>) -> Bool {
+        guard let first = needle.first, needle.count <= u.count else { return needle.isEmpty }
+        var i = 0
+        while i &+ needle.count <= u.count {
+            if u[i] == first {
+                var j = 1
+                while j < needle.count && u[i &+ j] == needle[j] { j &+= 1 }
+                if j == needle.count { return true }
+            }
+            i &+= 1
+        }
+        return false
+    }
+}
+
+extension Array where Element == UInt8 {
+    /// True when `needle` occurs in the array.
+    func contains(bytes needle: [UInt8]) -> Bool {
+        withUnsafeBufferPointer { ByteScan.contains(needle, in: $0) }
+    }
 }

@@ -68,10 +68,7 @@ public struct Timestamp: Hashable, Comparable, Sendable {
 
     /// ISO-8601 UTC with microseconds: "2024-05-01T12:34:56.123456Z".
     public var iso8601: String {
-        var out = [UInt8]()
-        out.reserveCapacity(27)
-        out.append(iso8601: self) // the same formatter the output writer uses
-        return String(decoding: out, as: UTF8.self)
+        TextBytes.string { $0.append(iso8601: self) } // the same formatter the text writers use
     }
 
     /// The UTC calendar date, the second of that day and the microsecond of that second.

@@ -29,7 +29,7 @@ public enum ANCS {
     public static func flagList(_ flags: UInt8) -> [String] { DissectorText.bits(Int(flags), flagNames) }
 
     /// Names joined by ", ".
-    static func write(_ names: [String], into b: inout [UInt8]) {
+    static func write(_ names: [String], into b: inout TextBytes) {
         for (i, n) in names.enumerated() {
             if i > 0 { b.append(string: ", ") }
             b.append(string: n)
@@ -113,10 +113,10 @@ public enum ANCS {
             s.field("uid", uid)
         }
 
-        public var text: String { DecodedText.string { writeText(into: &$0) } }
+        public var text: String { TextBytes.string { writeText(into: &$0) } }
 
         /// "added UID 7: Social [Silent], 2 in category".
-        func writeText(into b: inout [UInt8]) {
+        func writeText(into b: inout TextBytes) {
             b.append(string: ANCS.eventName(eventID))
             b.append(string: " UID ")
             b.append(decimal: Int(uid))
@@ -205,10 +205,10 @@ public enum ANCS {
             }
         }
 
-        public var text: String { DecodedText.string { writeText(into: &$0) } }
+        public var text: String { TextBytes.string { writeText(into: &$0) } }
 
         /// "Get Notification Attributes UID 7: Title (max 32), Message (max 64)".
-        func writeText(into b: inout [UInt8]) {
+        func writeText(into b: inout TextBytes) {
             func list(_ a: [RequestedAttribute], _ cmd: UInt8) {
                 for (i, x) in a.enumerated() {
                     if i > 0 { b.append(string: ", ") }
@@ -291,10 +291,10 @@ public enum ANCS {
             }
         }
 
-        public var text: String { DecodedText.string { writeText(into: &$0) } }
+        public var text: String { TextBytes.string { writeText(into: &$0) } }
 
         /// "Notification Attributes UID 7: Title \"Anna\", Message \"Hi\"".
-        func writeText(into b: inout [UInt8]) {
+        func writeText(into b: inout TextBytes) {
             if commandID == 1 {
                 b.append(string: "App Attributes ")
                 b.append(string: appIdentifier ?? "?")

@@ -141,9 +141,9 @@ public enum ANCSValue: DecodedValue, Equatable {
         }
     }
 
-    public var text: String { DecodedText.string { writeText(into: &$0) } }
+    public var text: String { TextBytes.string { writeText(into: &$0) } }
 
-    public func writeText(into b: inout [UInt8]) {
+    public func writeText(into b: inout TextBytes) {
         switch self {
         case let .notification(n): n.writeText(into: &b)
         case let .command(c): c.writeText(into: &b)

@@ -3,8 +3,8 @@ public struct BatteryReading: DecodedValue, Equatable {
     public var percent: Int
 
     public func writeFields<S: FieldSink>(into s: inout S) { s.field("battery_level", percent) }
-    public var text: String { DecodedText.string { writeText(into: &$0) } }
-    public func writeText(into b: inout [UInt8]) {
+    public var text: String { TextBytes.string { writeText(into: &$0) } }
+    public func writeText(into b: inout TextBytes) {
         b.append(decimal: percent)
         b.append(UInt8(ascii: "%"))
     }

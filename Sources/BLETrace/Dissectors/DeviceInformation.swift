@@ -36,10 +36,10 @@ public struct PnPID: Sendable, Equatable {
         s.field("product_version_text", versionText)
     }
 
-    public var text: String { DecodedText.string { writeText(into: &$0) } }
+    public var text: String { TextBytes.string { writeText(into: &$0) } }
 
     /// "SIG vendor 0x004C (Apple, Inc.) product 0x0001 version 1.0.0".
-    public func writeText(into b: inout [UInt8]) {
+    public func writeText(into b: inout TextBytes) {
         b.append(string: vendorIDSource == 1 ? "SIG" : vendorIDSource == 2 ? "USB" : sourceName)
         b.append(string: " vendor ")
         b.append(string: Hex.hex(vendorID, width: 4))

@@ -6,8 +6,8 @@ public protocol DecodedValue: Sendable {
     /// One line for the timeline: "90%", "\"Acme\"".
     var text: String { get }
     /// `text` appended to a renderer's buffer. By default the string is made and copied; a value the timeline
-    /// shows often writes its bytes directly and makes `text` from them (`DecodedText.string`).
-    func writeText(into b: inout [UInt8])
+    /// shows often writes its bytes directly and makes `text` from them (`TextBytes.string`).
+    func writeText(into b: inout TextBytes)
     /// What the value tells the summary layers, when anything (`Dissection.fact`).
     var summaryFact: SummaryFact? { get }
     /// True when `summaryFact` holds even for a value with a problem.
@@ -17,16 +17,7 @@ public protocol DecodedValue: Sendable {
 extension DecodedValue {
     public var summaryFact: SummaryFact? { nil }
     public var factDespiteProblem: Bool { false }
-    public func writeText(into b: inout [UInt8]) { b.append(string: text) }
-}
-
-/// The text of a value that writes its line as bytes.
-enum DecodedText {
-    static func string(_ write: (inout [UInt8]) -> Void) -> String {
-        var b: [UInt8] = []
-        write(&b)
-        return String(decoding: b, as: UTF8.self)
-    }
+    public func writeText(into b: inout TextBytes) { b.append(string: text) }
 }
 
 /// What a decoded value tells the summaries beside the timeline: the battery history, the identity cards and
@@ -97,7 +88,7 @@ public struct Dissection: Sendable {
     public var jsonFields: Fields { FieldsBuilder.object { writeJSON(into: &$0) } }
 
     /// `summaryText(raw:)` appended to a renderer's buffer: a valid value's line written by the value itself.
-    public func writeSummaryText(raw: ArraySlice<UInt8>, into b: inout [UInt8]) {
+    public func writeSummaryText(raw: ArraySlice<UInt8>, into b: inout TextBytes) {
         if problem == nil { value.writeText(into: &b) } else { b.append(string: summaryText(raw: raw)) }
     }
 
@@ -322,7 +313,7 @@ public struct StringValue: DecodedValue, Equatable {
     public func writeFields<S: FieldSink>(into s: inout S) { s.field(name: key, value) }
     /// The quoted string (the event already names the characteristic).
     public var text: String { "\"" + value + "\"" }
-    public func writeText(into b: inout [UInt8]) {
+    public func writeText(into b: inout TextBytes) {
         b.append(UInt8(ascii: "\""))
         b.append(string: value)
         b.append(UInt8(ascii: "\""))

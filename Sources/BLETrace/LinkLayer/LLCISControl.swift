@@ -55,7 +55,7 @@ public struct LLCISIndication: Sendable, Equatable {
 }
 
 extension LLCISRequest {
-    func writeDetail(into b: inout [UInt8]) {
+    func writeDetail(into b: inout TextBytes) {
         b.append(string: "CIG \(cig) CIS \(cis), PHY \(ISONames.phyBits(phy.cToP))/\(ISONames.phyBits(phy.pToC)), ")
         b.append(string: (framed ? "framed" : "unframed") + ", max SDU \(ISONames.eachWay(maxSDU)), SDU interval \(ISONames.eachWay(sduInterval)) µs")
         b.append(string: ", ISO interval " + ISONames.isoInterval(isoInterval) + ", NSE \(nse), BN \(ISONames.eachWay(bn)), FT \(ISONames.eachWay(flushTimeout))")
@@ -82,7 +82,7 @@ extension LLCISRequest {
 }
 
 extension LLCISIndication {
-    func writeDetail(into b: inout [UInt8]) {
+    func writeDetail(into b: inout TextBytes) {
         b.append(string: "AA \(Hex.hex(accessAddress, width: 8)), offset \(offset) µs, CIG sync delay \(cigSyncDelay) µs, CIS sync delay \(cisSyncDelay) µs, at event \(eventCount)")
     }
 

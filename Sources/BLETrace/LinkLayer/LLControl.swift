@@ -219,8 +219,6 @@ public struct LLControlPDU: Sendable {
 
     /// The text after the name ("" when the PDU has none to show).
     public var detail: String {
-        var b: [UInt8] = []
-        writeDetail(into: &b)
-        return String(decoding: b, as: UTF8.self)
+        TextBytes.string { writeDetail(into: &$0) }
     }
 }

@@ -41,7 +41,7 @@ public struct CISPDU: Sendable, Equatable {
     public var length: Int
     public var payload: ArraySlice<UInt8>
 
-    func writeText(into b: inout [UInt8]) {
+    func writeText(into b: inout TextBytes) {
         b.append(string: "CIS")
         if let s = cis { b.append(string: " \(s)") }
         if let g = cig { b.append(string: " of CIG \(g)") }

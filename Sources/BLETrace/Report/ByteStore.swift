@@ -10,7 +10,7 @@ public final class ByteStore {
     @exclusivity(unchecked) public internal(set) var count = 0
     /// A buffer lent to a writer that makes its bytes before they are escaped into the store
     /// (`JSONBytes.field(_:writing:)`), kept for the next one.
-    @exclusivity(unchecked) var scratch: [UInt8] = []
+    @exclusivity(unchecked) var scratch = TextBytes()
 
     public init(capacity: Int = 1024) {
         self.capacity = max(capacity, 64)
@@ -269,9 +269,9 @@ public final class ByteStore {
     public func putISO8601(_ t: Timestamp) {
         let (y, m, d, rem, us) = t.utc
         guard y >= 0 && y <= 9999 else {
-            var b: [UInt8] = []
+            var b = TextBytes(capacity: 32)
             b.append(iso8601: t)
-            put(b)
+            b.withBytes { put($0) }
             return
         }
         let p = room(27)

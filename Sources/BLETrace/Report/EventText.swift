@@ -19,7 +19,7 @@ public enum EventText {
 
     /// Appends the event's text to `b` and returns the facts of its body.
     @discardableResult
-    public static func write(_ e: TraceEvent, into b: inout [UInt8]) -> Facts {
+    public static func write(_ e: TraceEvent, into b: inout TextBytes) -> Facts {
         switch e.body {
         case let .aclFragment(f):
             b.append(string: f.start ? "ACL start fragment: " : "ACL continuation fragment: ")
@@ -101,7 +101,7 @@ public enum EventText {
     }
 
     /// A layer's body: its text, the frame's notes, then the text later records added.
-    static func write<B: LayerBody>(_ x: B, _ e: TraceEvent, into b: inout [UInt8]) -> Facts {
+    static func write<B: LayerBody>(_ x: B, _ e: TraceEvent, into b: inout TextBytes) -> Facts {
         x.writeText(e, into: &b)
         writeNotes(e, into: &b)
         x.writeLateText(e, into: &b)
@@ -109,7 +109,7 @@ public enum EventText {
     }
 
     /// What the frame's arrival adds after the body's text: reassembly, a warning, a capture that cut it short.
-    static func writeNotes(_ e: TraceEvent, into b: inout [UInt8]) {
+    static func writeNotes(_ e: TraceEvent, into b: inout TextBytes) {
         if let l2 = e.l2cap, l2.fragments > 1 {
             b.append(string: " (reassembled from ")
             b.append(decimal: l2.fragments)
@@ -135,41 +135,8 @@ public enum EventText {
 
     /// The event's text as a string.
     public static func string(_ e: TraceEvent) -> String {
-        var b: [UInt8] = []
-        b.reserveCapacity(128)
+        var b = TextBytes(capacity: 128)
         write(e, into: &b)
-        return String(decoding: b, as: UTF8.self)
-    }
-}
-
-extension Array where Element == UInt8 {
-    /// Space-separated lowercase hex, cut after `limit` bytes with " …" (as `Hex.spaced`).
-    mutating func append<C: Collection>(spacedHex bytes: C, limit: Int) where C.Element == UInt8 {
-        var n = 0
-        let digits = Hex.digits
-        for x in bytes {
-            if n == limit { append(string: " …"); break }
-            if n > 0 { append(UInt8(ascii: " ")) }
-            append(digits[Int(x >> 4)])
-            append(digits[Int(x & 0xF)])
-            n += 1
-        }
-    }
-}
-
-extension Array where Element == UInt8 {
-    /// True when `needle` occurs in the array.
-    func contains(bytes needle: [UInt8]) -> Bool {
-        guard let first = needle.first, needle.count <= count else { return needle.isEmpty }
-        var i = 0
-        while i + needle.count <= count {
-            if self[i] == first {
-                var j = 1
-                while j < needle.count && self[i + j] == needle[j] { j += 1 }
-                if j == needle.count { return true }
-            }
-            i += 1
-        }
-        return false
+        return b.string
     }
 }

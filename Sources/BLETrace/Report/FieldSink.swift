@@ -17,7 +17,7 @@ public protocol FieldSink {
     mutating func string(utf8 v: ArraySlice<UInt8>)
     /// A string member whose UTF-8 bytes `write` appends, left out when it writes none (JSON makes them on a
     /// buffer it keeps; the default makes an array).
-    mutating func field(_ k: StaticString, writing write: (inout [UInt8]) -> Void)
+    mutating func field(_ k: StaticString, writing write: (inout TextBytes) -> Void)
     /// Bytes, written as lowercase hex without separators.
     mutating func hex(_ v: ArraySlice<UInt8>)
     /// A device address as a string value (JSON writes its 17 bytes in place; the default makes the String).
@@ -42,10 +42,10 @@ extension FieldSink {
     @inline(__always) public mutating func field(_ k: StaticString, _ v: Int) { key(k); int(v) }
     @inline(__always) public mutating func field<T: FixedWidthInteger>(_ k: StaticString, _ v: T) { key(k); int(Int(v)) }
     @inline(__always) public mutating func field(_ k: StaticString, _ v: String) { key(k); string(v) }
-    public mutating func field(_ k: StaticString, writing write: (inout [UInt8]) -> Void) {
-        var b: [UInt8] = []
+    public mutating func field(_ k: StaticString, writing write: (inout TextBytes) -> Void) {
+        var b = TextBytes()
         write(&b)
-        if !b.isEmpty { key(k); string(utf8: b[...]) }
+        if !b.isEmpty { key(k); string(utf8: b.array[...]) }
     }
     @inline(__always) public mutating func field(_ k: StaticString, _ v: Bool) { key(k); bool(v) }
     @inline(__always) public mutating func field(_ k: StaticString, hex v: ArraySlice<UInt8>) { key(k); hex(v) }
@@ -172,12 +172,12 @@ public struct JSONBytes: FieldSink {
     public mutating func string(_ v: String) { item(); store.putJSONString(v) }
     public mutating func string(utf8 v: ArraySlice<UInt8>) { item(); v.withUnsafeBufferPointer { store.putJSONString($0) } }
     /// The bytes made on the store's scratch buffer (no array made per member), then escaped into the store.
-    public mutating func field(_ k: StaticString, writing write: (inout [UInt8]) -> Void) {
-        store.scratch.removeAll(keepingCapacity: true)
+    public mutating func field(_ k: StaticString, writing write: (inout TextBytes) -> Void) {
+        store.scratch.removeAll()
         write(&store.scratch)
         guard !store.scratch.isEmpty else { return }
         key(k)
-        store.scratch.withUnsafeBufferPointer { store.putJSONString($0) }
+        store.scratch.withBytes { store.putJSONString($0) }
     }
     public mutating func null() { item(); store.put("null") }
     /// An address never needs escaping: quotes around its 17 bytes.

@@ -9,7 +9,7 @@ public final class OutputWriter {
     /// What is written and not yet flushed.
     public let store: ByteStore
     /// Lent to `append`'s body, and copied into `store` after it.
-    @exclusivity(unchecked) var scratch: [UInt8] = []
+    @exclusivity(unchecked) var scratch = TextBytes()
     let fd: Int32?
     /// Everything written, when writing to memory.
     public private(set) var captured: [UInt8] = []
@@ -72,10 +72,10 @@ public final class OutputWriter {
 
     /// Lets `body` append to a byte array, then copies what it wrote into the store: for formatting written
     /// on `[UInt8]` (the text renderers).
-    @inline(__always) public func append(_ body: (inout [UInt8]) -> Void) {
-        scratch.removeAll(keepingCapacity: true)
+    @inline(__always) public func append(_ body: (inout TextBytes) -> Void) {
+        scratch.removeAll()
         body(&scratch)
-        store.put(scratch)
+        scratch.withBytes { store.put($0) }
         flushIfFull()
     }
 
@@ -147,7 +147,8 @@ public final class OutputWriter {
     }
 }
 
-/// The formatting behind `OutputWriter`, on a plain byte array (see `OutputWriter.append`).
+/// Strings and numbers on a plain byte array (JSON made ahead of time, `JSONOut.write(_:into:)`; text lines are
+/// made on `TextBytes`).
 extension Array where Element == UInt8 {
     @inline(__always) mutating func append(string s: String) {
         var s = s
@@ -166,70 +167,5 @@ extension Array where Element == UInt8 {
             DecimalDigits.write(x, endingAt: base + digits)
             append(contentsOf: UnsafeBufferPointer(start: base, count: digits))
         }
-    }
-
-    /// A non-negative integer right-aligned in `width` columns (spaces in front), or zero-padded.
-    mutating func append(decimal v: Int, width: Int, zeroPad: Bool) {
-        var count = 1
-        var probe = v < 0 ? -v : v
-        while probe >= 10 { probe /= 10; count += 1 }
-        if v < 0 { count += 1 }
-        if count < width {
-            for _ in 0..<(width - count) { append(zeroPad ? UInt8(ascii: "0") : UInt8(ascii: " ")) }
-        }
-        append(decimal: v)
-    }
-
-    /// Microseconds as seconds with six decimals ("12.000345"), right-aligned in `width` columns.
-    mutating func append(seconds micros: Int64, width: Int) {
-        let neg = micros < 0
-        let m = neg ? -micros : micros
-        let whole = Int(m / 1_000_000)
-        var wholeDigits = 1
-        var probe = whole
-        while probe >= 10 { probe /= 10; wholeDigits += 1 }
-        let total = wholeDigits + 7 + (neg ? 1 : 0)
-        if total < width { for _ in 0..<(width - total) { append(UInt8(ascii: " ")) } }
-        if neg { append(UInt8(ascii: "-")) }
-        append(decimal: whole)
-        append(UInt8(ascii: "."))
-        append(decimal: Int(m % 1_000_000), width: 6, zeroPad: true)
-    }
-
-    /// An ISO-8601 UTC timestamp with microseconds.
-    mutating func append(iso8601 t: Timestamp) {
-        let (y, m, d, rem, us) = t.utc
-        append(decimal: Int(y), width: 4, zeroPad: true); append(UInt8(ascii: "-"))
-        append(decimal: Int(m), width: 2, zeroPad: true); append(UInt8(ascii: "-"))
-        append(decimal: Int(d), width: 2, zeroPad: true); append(UInt8(ascii: "T"))
-        append(decimal: Int(rem / 3600), width: 2, zeroPad: true); append(UInt8(ascii: ":"))
-        append(decimal: Int(rem / 60 % 60), width: 2, zeroPad: true); append(UInt8(ascii: ":"))
-        append(decimal: Int(rem % 60), width: 2, zeroPad: true); append(UInt8(ascii: "."))
-        append(decimal: Int(us), width: 6, zeroPad: true); append(UInt8(ascii: "Z"))
-    }
-
-    /// `v` as lower-case hex digits in quotes: the room made in one step, the digits written through one
-    /// pointer (two appends per byte would check the array's uniqueness and capacity twice each).
-    mutating func appendQuotedHex(_ v: ArraySlice<UInt8>) {
-        let start = count
-        append(contentsOf: repeatElement(UInt8(ascii: "\""), count: v.count &* 2 &+ 2))
-        withUnsafeMutableBufferPointer { out in
-            Hex.digits.withUnsafeBufferPointer { d in
-                var i = start &+ 1
-                for x in v {
-                    out[i] = d[Int(x >> 4)]
-                    out[i &+ 1] = d[Int(x & 0xF)]
-                    i &+= 2
-                }
-            }
-        }
-    }
-
-    /// "0x" and `width` upper-case hex digits.
-    mutating func append(hex v: UInt64, width: Int) {
-        append(UInt8(ascii: "0")); append(UInt8(ascii: "x"))
-        var w = width
-        while w < 16 && (v >> UInt64(4 * w)) != 0 { w += 1 }
-        for i in stride(from: w - 1, through: 0, by: -1) { append(Hex.upperDigits[Int((v >> UInt64(4 * i)) & 0xF)]) }
     }
 }

@@ -258,6 +258,12 @@ public final class Redactor {
         if let r { b.replaceSubrange(start..., with: r.utf8) }
     }
 
+    /// `redact(text:from:)` on a line being built.
+    public func redact(text b: inout TextBytes, from start: Int = 0) {
+        guard !isEmpty, start < b.count else { return }
+        b.withArray { redact(text: &$0, from: start) }
+    }
+
     /// The address a pseudonym stands for is never shown; unknown addresses are learned on the spot.
     public func redact(address a: BDAddr) -> BDAddr {
         learnAddress(a)

@@ -69,18 +69,23 @@ public final class TextRenderer: EventSink, RedactableOutput {
         if let h = e.handle { b.putHex(UInt64(h), width: 4) } else { b.put("      ") }
         b.put(0x20)
         self.previous = e.timestamp
-        scratch.removeAll(keepingCapacity: true)
+        scratch.removeAll()
         let facts = EventText.write(e, into: &scratch)
         // A malformed event's text starts with MALFORMED unless it already says so ("Malformed ATT: …").
         let bodyStart = facts.malformed != nil && !scratch.starts(with: TextRenderer.malformedPrefix) ? TextRenderer.malformedMark.count : 0
-        if bodyStart > 0 { scratch.insert(contentsOf: TextRenderer.malformedMark, at: 0) }
+        if bodyStart > 0 { scratch.prepend(TextRenderer.malformedMark) }
         if let r = redactor { r.redact(text: &scratch, from: bodyStart) }
-        // Printable ASCII has no control character to escape (the usual line: one scan instead of two).
-        let printable = scratch.withUnsafeBufferPointer { ByteScan.printableASCII(UnsafeBufferPointer(rebasing: $0[bodyStart...])) }
-        if !printable { SafeText.escape(&scratch, from: bodyStart) }
+        // Printable ASCII has no control character to escape (the usual line: one scan instead of two), and
+        // neither has text of simple scalars only (arrows, dashes, Latin letters), which wraps by bytes too.
+        let printable = scratch.withBytes { ByteScan.printableASCII(UnsafeBufferPointer(rebasing: $0[bodyStart...])) }
+        var simple = printable
+        if !printable {
+            simple = scratch.withBytes { TextRenderer.allSimple(UnsafeBufferPointer(rebasing: $0[bodyStart...])) }
+            if !simple { SafeText.escape(&scratch, from: bodyStart) }
+        }
         let tint = color ? TextRenderer.tint(facts, scratch) : nil
         if let t = tint { out.write(t) }
-        writeWrapped(indentWithTint: tint, printable: printable)
+        writeWrapped(indentWithTint: tint, printable: printable, simple: simple)
         if tint != nil { out.write(ANSI.reset) }
         out.write(byte: 0x0A)
         out.flushIfFull()
@@ -89,18 +94,19 @@ public final class TextRenderer: EventSink, RedactableOutput {
     static let malformedPrefix = Array("Malformed".utf8)
     static let malformedMark = Array("MALFORMED ".utf8)
     /// The current event's text.
-    @exclusivity(unchecked) var scratch: [UInt8] = []
+    @exclusivity(unchecked) var scratch = TextBytes()
 
-    /// Writes `scratch`, breaking at spaces so that no line passes `style.width` columns.
-    func writeWrapped(indentWithTint tint: String?, printable: Bool? = nil) {
+    /// Writes `scratch`, breaking at spaces so that no line passes `style.width` columns. `printable` and
+    /// `simple`: what the caller found the text to be (printable ASCII; simple scalars only), when it looked.
+    func writeWrapped(indentWithTint tint: String?, printable: Bool? = nil, simple: Bool = false) {
         let room = style.width - indent
         if style.width == 0 || room < TextRenderer.minimumRoom || scratch.count <= room {
             // At most one column per UTF-8 byte: short enough without counting characters.
-            out.write(bytes: scratch)
+            scratch.withBytes { out.store.put($0) }
             return
         }
-        if scratch.withUnsafeBufferPointer({ writeWrappedSimple($0, room: room, tint: tint, printable: printable) }) { return }
-        writeWrappedCharacters(String(decoding: scratch, as: UTF8.self), room: room, tint: tint)
+        if scratch.withBytes({ writeWrappedSimple($0, room: room, tint: tint, printable: printable, simple: simple) }) { return }
+        writeWrappedCharacters(scratch.string, room: room, tint: tint)
     }
 
     /// `writeWrapped` for any text, counting Characters.
@@ -141,11 +147,13 @@ public final class TextRenderer: EventSink, RedactableOutput {
         return text.withUTF8 { writeWrappedSimple($0, room: room, tint: tint) }
     }
 
-    /// `printable`: whether `u` is all printable ASCII, when the caller already knows.
-    func writeWrappedSimple(_ u: UnsafeBufferPointer<UInt8>, room: Int, tint: String?, printable: Bool? = nil) -> Bool {
+    /// `printable`: whether `u` is all printable ASCII, when the caller already knows; `simple`: true when the
+    /// caller found every scalar simple.
+    func writeWrappedSimple(_ u: UnsafeBufferPointer<UInt8>, room: Int, tint: String?, printable: Bool? = nil,
+                            simple: Bool = false) -> Bool {
         do {
             let ascii = printable ?? ByteScan.printableASCII(u)
-            guard ascii || TextRenderer.allSimple(u) else { return false }
+            guard ascii || simple || TextRenderer.allSimple(u) else { return false }
             let indentText = continuationIndent
             // The whole wrapped text, straight into the writer's store.
             let b = out.store
@@ -166,6 +174,19 @@ public final class TextRenderer: EventSink, RedactableOutput {
                     end = min(u.count, start + limit)
                 } else {
                     var chars = 0
+                    // Eight bytes at a time while the characters starting in them stay short of `limit`
+                    // (a character starts at every byte that is not a continuation byte, 10xxxxxx)...
+                    if let raw = u.baseAddress.map(UnsafeRawPointer.init) {
+                        while end &+ 8 <= u.count {
+                            let w = raw.loadUnaligned(fromByteOffset: end, as: UInt64.self)
+                            let starts = 8 &- (w & ~(w << 1) & ByteScan.high).nonzeroBitCount
+                            guard chars &+ starts < limit else { break }
+                            chars &+= starts
+                            end &+= 8
+                        }
+                    }
+                    // ...past the rest of a character the last word cut, then one character at a time.
+                    while end < u.count && u[end] & 0xC0 == 0x80 { end += 1 }
                     while end < u.count && chars < limit {
                         end += 1
                         while end < u.count && u[end] & 0xC0 == 0x80 { end += 1 }
@@ -207,7 +228,16 @@ public final class TextRenderer: EventSink, RedactableOutput {
     /// True when every scalar of the UTF-8 text `isSimple` (decoded here: all of them take one to three bytes).
     static func allSimple(_ u: UnsafeBufferPointer<UInt8>) -> Bool {
         var i = 0
+        let raw = u.baseAddress.map(UnsafeRawPointer.init)
         while i < u.count {
+            // Eight printable ASCII bytes at a time.
+            if let raw, i &+ 8 <= u.count {
+                let w = raw.loadUnaligned(fromByteOffset: i, as: UInt64.self)
+                if w & ByteScan.high == 0 && !ByteScan.hasLess(w, 0x20) && !ByteScan.has(w, 0x7F) {
+                    i &+= 8
+                    continue
+                }
+            }
             let b = u[i]
             if b < 0x80 {
                 guard b >= 0x20 && b < 0x7F else { return false }
@@ -227,7 +257,7 @@ public final class TextRenderer: EventSink, RedactableOutput {
 
     static let alarming = ["failed", "Error Response", "Pairing Failed"].map { Array($0.utf8) }
 
-    static func tint(_ facts: EventText.Facts, _ text: [UInt8]) -> String? {
+    static func tint(_ facts: EventText.Facts, _ text: borrowing TextBytes) -> String? {
         if facts.malformed != nil { return ANSI.red }
         if alarming.contains(where: { text.contains(bytes: $0) }) { return ANSI.red }
         switch facts.kind {
@@ -420,7 +450,7 @@ enum EventJSON {
         let b = w.store
         // The event's text first, made on the writer's scratch array (copied in below as a JSON string): the
         // same look at the body gives the kind, the malformed reason and what the direction needs.
-        w.scratch.removeAll(keepingCapacity: true)
+        w.scratch.removeAll()
         let facts = EventText.write(e, into: &w.scratch)
         if let r = redactor {
             r.redact(text: &w.scratch)
@@ -437,7 +467,7 @@ enum EventJSON {
         if let h = e.handle { b.put(",\"handle\":"); b.putDecimal(Int(h)) }
         if let c = e.connection { b.put(",\"connection\":"); b.putDecimal(c) }
         b.put(",\"summary\":")
-        w.scratch.withUnsafeBufferPointer { b.putJSONString($0) }
+        w.scratch.withBytes { b.putJSONString($0) }
         if let m = facts.malformed {
             b.put(",\"malformed\":")
             b.putJSONString(redactor.map { $0.redact(m) } ?? m)

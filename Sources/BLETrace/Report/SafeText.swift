@@ -44,26 +44,34 @@ public enum SafeText {
     /// Where the first control character is, or nil. Eight bytes at a time: a word with no byte below 0x20, no
     /// 0x7F and no 0xC2 (the lead byte of a C1 control) is skipped whole; a word with one is looked at byte by byte.
     static func firstControl(_ b: [UInt8], from start: Int) -> Int? {
-        b.withUnsafeBufferPointer { u -> Int? in
-            guard let base = u.baseAddress else { return nil }
-            let raw = UnsafeRawPointer(base)
-            let n = u.count
-            var i = start
-            while i < n {
-                if i + 8 <= n {
-                    let w = raw.loadUnaligned(fromByteOffset: i, as: UInt64.self)
-                    if !(ByteScan.hasLess(w, 0x20) || ByteScan.has(w, 0x7F) || ByteScan.has(w, 0xC2)) {
-                        i += 8
-                        continue
-                    }
+        b.withUnsafeBufferPointer { firstControl($0, from: start) }
+    }
+
+    static func firstControl(_ u: UnsafeBufferPointer<UInt8>, from start: Int) -> Int? {
+        guard let base = u.baseAddress else { return nil }
+        let raw = UnsafeRawPointer(base)
+        let n = u.count
+        var i = start
+        while i < n {
+            if i + 8 <= n {
+                let w = raw.loadUnaligned(fromByteOffset: i, as: UInt64.self)
+                if !(ByteScan.hasLess(w, 0x20) || ByteScan.has(w, 0x7F) || ByteScan.has(w, 0xC2)) {
+                    i += 8
+                    continue
                 }
-                let c = u[i]
-                if needsEscape(c) { return i }
-                if c == 0xC2, i + 1 < n, u[i + 1] >= 0x80, u[i + 1] <= 0x9F { return i }
-                i += 1
             }
-            return nil
+            let c = u[i]
+            if needsEscape(c) { return i }
+            if c == 0xC2, i + 1 < n, u[i + 1] >= 0x80, u[i + 1] <= 0x9F { return i }
+            i += 1
         }
+        return nil
+    }
+
+    /// `escape` on a line being built: the bytes go through an array only when there is something to escape.
+    public static func escape(_ b: inout TextBytes, from start: Int = 0) {
+        guard start < b.count, b.withBytes({ firstControl($0, from: start) }) != nil else { return }
+        b.withArray { escape(&$0, from: start) }
     }
 
     /// `s` with its control characters escaped.

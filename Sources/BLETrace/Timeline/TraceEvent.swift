@@ -270,14 +270,14 @@ public protocol LayerBody: Sendable {
     /// Why the packet could not be decoded, if it could not.
     var malformedReason: String? { get }
     /// The body's part of the event's one-line text (before the frame's notes).
-    func writeText(_ e: TraceEvent, into b: inout [UInt8])
+    func writeText(_ e: TraceEvent, into b: inout TextBytes)
     /// Text after the frame's notes, made from what later records added ("[response at record 9]").
-    func writeLateText(_ e: TraceEvent, into b: inout [UInt8])
+    func writeLateText(_ e: TraceEvent, into b: inout TextBytes)
     /// The body's layers, as members of the event's JSON object (after `acl` and `l2cap`).
     func writeLayers<S: FieldSink>(_ e: TraceEvent, into s: inout S)
 }
 
 extension LayerBody {
     public var malformedReason: String? { nil }
-    public func writeLateText(_ e: TraceEvent, into b: inout [UInt8]) {}
+    public func writeLateText(_ e: TraceEvent, into b: inout TextBytes) {}
 }

@@ -55,14 +55,14 @@ struct ANCSTests {
             (app, "App Attributes com.example: part 1, 5 bytes so far"),
         ]
         for (value, line) in expected {
-            var b: [UInt8] = Array("ATT ".utf8)
+            var b = TextBytes(Array("ATT ".utf8))
             value.writeText(into: &b)
-            #expect(String(decoding: b, as: UTF8.self) == "ATT " + line)
+            #expect(b.string == "ATT " + line)
             #expect(value.text == line)
         }
-        var battery: [UInt8] = []
+        var battery = TextBytes()
         BatteryReading(percent: 87).writeText(into: &battery)
-        #expect(battery == Array("87%".utf8))
+        #expect(battery.array == Array("87%".utf8))
     }
 
     @Test("Apple's example: Get App Attributes for an app identifier and its Display Name answer")

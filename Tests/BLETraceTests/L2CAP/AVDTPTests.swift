@@ -121,15 +121,15 @@ struct AVCTPTests {
         // Pass through Play pressed (control), then released.
         let play = try AVCTPFrame.parse([0x10, 0x11, 0x0E, 0x00, 0x48, 0x7C, 0x44, 0x00][...], browsing: false)
         #expect(play.pid == 0x110E && play.avc?.passThrough?.operation == 0x44 && play.avc?.passThrough?.released == false)
-        var b: [UInt8] = []
+        var b = TextBytes()
         play.writeText(into: &b)
-        #expect(String(decoding: b, as: UTF8.self) == "AVRCP pass through control: Play pressed (label 1)")
+        #expect(b.string == "AVRCP pass through control: Play pressed (label 1)")
         // Register Notification for Volume Changed, answered interim with volume 0x5A.
         let reg = try AVCTPFrame.parse([0x02, 0x11, 0x0E, 0x0F, 0x48, 0x00, 0x00, 0x19, 0x58, 0x31, 0x00, 0x00, 0x02, 0x0D, 0x5A][...], browsing: false)
         #expect(reg.response && reg.avc?.avrcp?.pdu == 0x31)
-        b = []
+        b.removeAll()
         reg.writeText(into: &b)
-        #expect(String(decoding: b, as: UTF8.self) == "AVRCP Register Notification interim: Volume Changed, volume 90/127 (label 0)")
+        #expect(b.string == "AVRCP Register Notification interim: Volume Changed, volume 90/127 (label 0)")
         // Browsing channel messages are not AV/C.
         #expect(try AVCTPFrame.parse([0x10, 0x11, 0x0E, 0x71, 0x00, 0x00][...], browsing: true).avc == nil)
         #expect(throws: ByteError.self) { try AVCTPFrame.parse([0x10, 0x11][...], browsing: false) }

@@ -43,24 +43,28 @@ import Testing
     @Test("decimals from the stack buffer: zero, one digit, signs, the extremes")
     func decimals() {
         for v in [0, 1, 9, 10, 99, 100, 12_345, -1, -9, -10, -12_345, Int.max, Int.min, 1_000_000_007] {
-            var b: [UInt8] = [0x78]
+            var b = TextBytes([0x78])
             b.append(decimal: v)
-            #expect(String(decoding: b, as: UTF8.self) == "x" + String(v))
+            #expect(b.string == "x" + String(v))
+            var a: [UInt8] = [0x78]
+            a.append(decimal: v)
+            #expect(String(decoding: a, as: UTF8.self) == "x" + String(v))
         }
-        var padded: [UInt8] = []
+        var padded = TextBytes(capacity: 1)
         padded.append(decimal: 42, width: 6, zeroPad: true)
         padded.append(decimal: -7, width: 4, zeroPad: false)
-        #expect(String(decoding: padded, as: UTF8.self) == "000042  -7")
+        #expect(padded.string == "000042  -7")
     }
 
     @Test("hex values written through one pointer, after what the buffer held")
     func quotedHex() {
-        var b = Array("k:".utf8)
-        b.appendQuotedHex([0x00, 0x0F, 0xA5, 0xFF][...])
-        #expect(String(decoding: b, as: UTF8.self) == "k:\"000fa5ff\"")
-        var empty: [UInt8] = []
-        empty.appendQuotedHex([][...])
-        #expect(String(decoding: empty, as: UTF8.self) == "\"\"")
+        let b = ByteStore()
+        b.put(Array("k:".utf8))
+        b.putQuotedHex([0x00, 0x0F, 0xA5, 0xFF][...])
+        #expect(String(decoding: b.bytes, as: UTF8.self) == "k:\"000fa5ff\"")
+        let empty = ByteStore()
+        empty.putQuotedHex([][...])
+        #expect(String(decoding: empty.bytes, as: UTF8.self) == "\"\"")
         let slice = [UInt8](0...20)[3..<6]
         var j = JSONBytes()
         j.beginObject()
@@ -101,9 +105,9 @@ import Testing
     @Test("addresses and UUIDs written without intermediate Strings read the same")
     func addressesAndUUIDs() {
         let a = BDAddr(0x00_1A_7D_DA_71_13)
-        var b: [UInt8] = []
+        var b = TextBytes()
         a.write(into: &b)
-        #expect(String(decoding: b, as: UTF8.self) == a.description)
+        #expect(b.string == a.description)
         #expect(a.description == "00:1A:7D:DA:71:13")
         var j = JSONBytes()
         j.beginObject()

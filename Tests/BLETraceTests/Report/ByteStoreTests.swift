@@ -1,7 +1,7 @@
 import Testing
 @testable import BLETrace
 
-/// `ByteStore`, the output's own buffer (issue #38): each of its writers gives the bytes the array formatting
+/// `ByteStore`, the output's own buffer (issue #38): each of its writers gives the bytes the text formatting
 /// it replaced gives, across the values where formats change (signs, widths, carries, years, escapes), and
 /// what is written survives the store growing.
 @Suite struct ByteStoreTests {
@@ -9,7 +9,7 @@ import Testing
                                   65_535, 1_000_000, 99_999_999, 100_000_000, 123_456_789, Int(Int32.max), Int.max,
                                   -1, -9, -10, -100, -12_345, -10_000, Int.min]
 
-    @Test("decimals, plain and padded, equal the array formatting")
+    @Test("decimals, plain and padded, equal the text formatting")
     func decimals() {
         for v in Self.integers {
             let s = ByteStore()
@@ -24,9 +24,9 @@ import Testing
                 for zeroPad in [false, true] where v >= 0 || !zeroPad {
                     let s = ByteStore()
                     s.putDecimal(v, width: width, zeroPad: zeroPad)
-                    var a: [UInt8] = []
+                    var a = TextBytes()
                     a.append(decimal: v, width: width, zeroPad: zeroPad)
-                    #expect(s.bytes == a, "\(v) width \(width) zeroPad \(zeroPad)")
+                    #expect(s.bytes == a.array, "\(v) width \(width) zeroPad \(zeroPad)")
                 }
             }
         }
@@ -47,29 +47,29 @@ import Testing
         #expect(s.bytes == expected)
     }
 
-    @Test("seconds with six decimals and hex with a minimum width equal the array formatting")
+    @Test("seconds with six decimals and hex with a minimum width equal the text formatting")
     func secondsAndHex() {
         for micros: Int64 in [0, 1, 999_999, 1_000_000, 1_000_001, 12_000_345, 86_400_000_000, -1, -1_500_000, 9_999_999_999_999] {
             for width in [0, 8, 13, 30] {
                 let s = ByteStore()
                 s.putSeconds(micros, width: width)
-                var a: [UInt8] = []
+                var a = TextBytes()
                 a.append(seconds: micros, width: width)
-                #expect(s.bytes == a, "\(micros) width \(width)")
+                #expect(s.bytes == a.array, "\(micros) width \(width)")
             }
         }
         for v: UInt64 in [0, 1, 0xF, 0x10, 0x40, 0xFFFF, 0x1_0000, 0xDEAD_BEEF, UInt64.max] {
             for width in [0, 1, 2, 4, 8, 16, 20] {
                 let s = ByteStore()
                 s.putHex(v, width: width)
-                var a: [UInt8] = []
+                var a = TextBytes()
                 a.append(hex: v, width: width)
-                #expect(s.bytes == a, "\(v) width \(width)")
+                #expect(s.bytes == a.array, "\(v) width \(width)")
             }
         }
     }
 
-    @Test("ISO-8601 times equal the array formatting, before 1970 and past the year 9999 included")
+    @Test("ISO-8601 times equal the text formatting, before 1970 and past the year 9999 included")
     func iso8601() {
         let seconds: [Int64] = [0, 1, 59, 60, 3599, 86_399, 86_400, 951_782_400, 1_700_000_000, 4_102_444_800,
                                 253_402_300_799, 253_402_300_800, -1, -86_400, -62_135_596_800, -62_135_596_801]
@@ -78,9 +78,9 @@ import Testing
                 let t = Timestamp(micros: s * 1_000_000 + us)
                 let store = ByteStore()
                 store.putISO8601(t)
-                var a: [UInt8] = []
+                var a = TextBytes()
                 a.append(iso8601: t)
-                #expect(store.bytes == a, "\(t.micros)")
+                #expect(store.bytes == a.array, "\(t.micros)")
             }
         }
     }

@@ -70,9 +70,7 @@ final class HTMLCollector {
                 case let .notification(h, _)?, let .indication(h, _)?:
                     let key = c << 16 | Int(h)
                     if notified[key] == nil, notifiedOrder.count < HTMLCollector.maxCharacteristics {
-                        var b: [UInt8] = []
-                        GATTContextRender.writeHandle(h, a.location, into: &b)
-                        var name = "#\(c) " + String(decoding: b, as: UTF8.self)
+                        var name = "#\(c) " + TextBytes.string { GATTContextRender.writeHandle(h, a.location, into: &$0) }
                         if let r = redactor { name = r.redact(name) }
                         // Its rate counts from the connection's first event, as its throughput does.
                         notified[key] = Notified(connection: c, handle: h, name: name, rate: BucketSeries(origin: firstSeen[c] ?? t))

@@ -1,6 +1,6 @@
 /// Text and JSON of `ATTEvent`: the one-line text and the `att` and `gatt` layers.
 extension ATTEvent: LayerBody {
-    public func writeText(_ e: TraceEvent, into b: inout [UInt8]) {
+    public func writeText(_ e: TraceEvent, into b: inout TextBytes) {
         if let n = userNames {
             UserUUIDNames.$current.withValue(n) { writeText(into: &b) }
         } else {
@@ -8,7 +8,7 @@ extension ATTEvent: LayerBody {
         }
     }
 
-    func writeText(into b: inout [UInt8]) {
+    func writeText(into b: inout TextBytes) {
         if eattBeyond != nil { b.append(string: "EATT ") }
         switch content {
         case .empty:
@@ -46,7 +46,7 @@ extension ATTEvent: LayerBody {
         }
     }
 
-    public func writeLateText(_ e: TraceEvent, into b: inout [UInt8]) {
+    public func writeLateText(_ e: TraceEvent, into b: inout TextBytes) {
         if let r = response {
             b.append(string: " [response at record ")
             b.append(decimal: r.record)

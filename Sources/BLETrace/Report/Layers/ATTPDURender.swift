@@ -4,14 +4,14 @@ extension ATTEvent {
     // MARK: Text
 
     /// "0x0001–0x0005"
-    static func writeRange(_ a: UInt16, _ b2: UInt16, into b: inout [UInt8]) {
+    static func writeRange(_ a: UInt16, _ b2: UInt16, into b: inout TextBytes) {
         b.append(hex: UInt64(a), width: 4)
         b.append(string: "–")
         b.append(hex: UInt64(b2), width: 4)
     }
 
     /// A raw value: spaced hex, and the text when it reads as text (printable ASCII, a line ending escaped).
-    static func writeValue(_ v: ArraySlice<UInt8>, into b: inout [UInt8]) {
+    static func writeValue(_ v: ArraySlice<UInt8>, into b: inout TextBytes) {
         if v.isEmpty { b.append(string: "(empty)"); return }
         b.append(spacedHex: v, limit: 20)
         if v.count >= 3, v.count <= 64, let text = TextValue.quoted(v) {
@@ -21,12 +21,12 @@ extension ATTEvent {
     }
 
     /// The value as decoded when a dissector knew it, else raw.
-    static func writeValue(_ v: ArraySlice<UInt8>, _ d: Dissection?, into b: inout [UInt8]) {
+    static func writeValue(_ v: ArraySlice<UInt8>, _ d: Dissection?, into b: inout TextBytes) {
         if let d { d.writeSummaryText(raw: v, into: &b) } else { writeValue(v, into: &b) }
     }
 
     /// The PDU's part of the text, after "ATT ".
-    func writeDetail(_ pdu: ATTPDU, into b: inout [UInt8]) {
+    func writeDetail(_ pdu: ATTPDU, into b: inout TextBytes) {
         b.append(string: ATTNames.opcode(pdu.opcode))
         func h(_ x: UInt16, _ loc: GATTLocation?) { GATTContextRender.writeHandle(x, loc, into: &b) }
         func colon() { b.append(string: ": ") }

@@ -74,7 +74,7 @@ public enum AVRCPNames {
 }
 
 extension AVCTPFrame {
-    func writeText(into b: inout [UInt8]) {
+    func writeText(into b: inout TextBytes) {
         guard let avc else {
             b.append(string: "AVCTP ")
             b.append(string: response ? "response" : "command")

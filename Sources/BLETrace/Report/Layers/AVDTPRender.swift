@@ -119,7 +119,7 @@ public enum A2DPNames {
 }
 
 extension AVDTPSignal {
-    func writeText(into b: inout [UInt8]) {
+    func writeText(into b: inout TextBytes) {
         b.append(string: "AVDTP ")
         guard let s = signal else {
             b.append(string: packetType == 2 ? "continue packet" : "end packet")
@@ -226,7 +226,7 @@ extension AVDTPSignal {
 }
 
 extension A2DPMediaPacket {
-    func writeText(into b: inout [UInt8]) {
+    func writeText(into b: inout TextBytes) {
         b.append(string: "A2DP media: RTP sequence ")
         b.append(decimal: Int(sequence))
         b.append(string: ", timestamp ")

@@ -1,6 +1,6 @@
 /// Text and JSON of `AdvertisingBody`: the same text and `hci`/`adv` layers the advertising decoder used to build.
 extension AdvertisingBody: LayerBody {
-    public func writeText(_ e: TraceEvent, into b: inout [UInt8]) {
+    public func writeText(_ e: TraceEvent, into b: inout TextBytes) {
         let sniffed = subevent == nil
         if let sub = subevent { b.append(string: HCIText.subeventName(sub)) } else { b.append(string: "LL") }
         for (index, r) in reports.enumerated() {
@@ -110,14 +110,14 @@ extension AdvertisingEventType {
     public var name: String {
         // Legacy types are a table's names: no bytes to assemble.
         if case let .legacy(t) = self { return HCIText.legacyAdvType(t) }
-        var b: [UInt8] = []
+        var b = TextBytes(capacity: 64)
         write(into: &b)
-        return String(decoding: b, as: UTF8.self)
+        return b.string
     }
 
     static let extendedBits: [(UInt16, String)] = [(0x01, "connectable"), (0x02, "scannable"), (0x04, "directed"), (0x08, "scan response")]
 
-    func write(into b: inout [UInt8]) {
+    func write(into b: inout TextBytes) {
         switch self {
         case let .legacy(t):
             b.append(string: HCIText.legacyAdvType(t))

@@ -1,7 +1,7 @@
 /// Text and JSON of BR/EDR signaling (CID 0x0001): each command of a C-frame, its parameters and configuration
 /// options, and the PSM of the channel it is about (names from `BREDRSignalingNames`).
 extension BREDRSignalingFrame {
-    func writeText(into b: inout [UInt8]) {
+    func writeText(into b: inout TextBytes) {
         guard !commands.isEmpty else {
             b.append(string: "Malformed BR/EDR signaling")
             if let c = bytes.first {
@@ -50,20 +50,20 @@ extension BREDRSignalingFrame {
 }
 
 extension BREDRSignalingEntry {
-    static func cid(_ label: String, _ c: UInt16, into b: inout [UInt8]) {
+    static func cid(_ label: String, _ c: UInt16, into b: inout TextBytes) {
         b.append(string: label)
         b.append(hex: UInt64(c), width: 4)
     }
 
     /// " [PSM 0x0001 (SDP)]" when the channel table knows the command's channel.
-    func writePSMNote(into b: inout [UInt8]) {
+    func writePSMNote(into b: inout TextBytes) {
         guard let p = psm else { return }
         b.append(string: " [PSM ")
         SignalingBody.writePSM(p, into: &b)
         b.append(UInt8(ascii: "]"))
     }
 
-    func writeDetail(into b: inout [UInt8]) {
+    func writeDetail(into b: inout TextBytes) {
         switch command {
         case let .commandReject(reason, data):
             b.append(string: LESignalingNames.rejectReason(reason))
@@ -184,7 +184,7 @@ extension BREDRSignalingEntry {
     }
 
     /// ", MTU 672, mode Enhanced Retransmission, FCS none, …"
-    static func writeOptions(_ options: [ConfigurationOption], into b: inout [UInt8]) {
+    static func writeOptions(_ options: [ConfigurationOption], into b: inout TextBytes) {
         for o in options {
             b.append(string: ", ")
             switch o.value {

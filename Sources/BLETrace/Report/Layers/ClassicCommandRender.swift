@@ -1,6 +1,6 @@
 /// Text and JSON parameters of the BR/EDR HCI commands (`ClassicCommandParams`).
 extension ClassicCommandParams {
-    func writeDetail(into b: inout [UInt8]) {
+    func writeDetail(into b: inout TextBytes) {
         func addr(_ a: BDAddr) { b.append(string: a.description) }
         switch self {
         case let .inquiry(lap, length, responses):

@@ -1,6 +1,6 @@
 /// Text and JSON parameters of the BR/EDR HCI events (`ClassicEventParams`).
 extension ClassicEventParams {
-    func writeDetail(into b: inout [UInt8]) {
+    func writeDetail(into b: inout TextBytes) {
         func addr(_ a: BDAddr) { b.append(string: a.description) }
         func outcome(_ status: UInt8) {
             b.append(string: ", ")

@@ -116,7 +116,7 @@ public enum ClassicProfileNames {
 }
 
 extension RFCOMMFrame {
-    func writeText(into b: inout [UInt8]) {
+    func writeText(into b: inout TextBytes) {
         b.append(string: "RFCOMM ")
         b.append(string: ClassicProfileNames.rfcommFrame(frameType))
         b.append(string: " DLCI ")
@@ -172,7 +172,7 @@ extension RFCOMMFrame {
 }
 
 extension SDPPDU {
-    func writeText(into b: inout [UInt8]) {
+    func writeText(into b: inout TextBytes) {
         b.append(string: "SDP ")
         b.append(string: ClassicProfileNames.sdpPDU(id))
         b.append(string: " (transaction ")

@@ -4,7 +4,7 @@ enum GATTContextRender {
     static func name(_ u: BLEUUID, _ kind: (UInt16) -> String?) -> String { GATTNaming.name(u, kind: kind) ?? u.description }
 
     /// "handle 0x0003 Battery Level (Battery)" style text.
-    static func writeHandle(_ h: UInt16, _ loc: GATTLocation?, into b: inout [UInt8]) {
+    static func writeHandle(_ h: UInt16, _ loc: GATTLocation?, into b: inout TextBytes) {
         b.append(string: "handle ")
         b.append(hex: UInt64(h), width: 4)
         guard let loc else { return }

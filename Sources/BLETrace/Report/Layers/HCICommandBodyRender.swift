@@ -1,6 +1,6 @@
 /// Text and JSON of `HCICommandBody`: the same text and `hci` layer the HCI command decoder used to build.
 extension HCICommandBody: LayerBody {
-    public func writeText(_ e: TraceEvent, into b: inout [UInt8]) {
+    public func writeText(_ e: TraceEvent, into b: inout TextBytes) {
         b.append(string: HCIText.commandName(opcode))
         let start = b.count
         b.append(string: ": ")
@@ -9,7 +9,7 @@ extension HCICommandBody: LayerBody {
         if b.count == detail { b.removeSubrange(start...) }
     }
 
-    func writeDetail(into b: inout [UInt8]) {
+    func writeDetail(into b: inout TextBytes) {
         switch params {
         case let .disconnect(h, reason):
             b.appendHandle(h)
@@ -95,7 +95,7 @@ extension HCICommandBody: LayerBody {
     }
 
     /// "active, interval 60.000 ms, window 30.000 ms"
-    static func writeScan(_ type: UInt8, _ interval: UInt16, _ window: UInt16, into b: inout [UInt8]) {
+    static func writeScan(_ type: UInt8, _ interval: UInt16, _ window: UInt16, into b: inout TextBytes) {
         b.append(string: type == 1 ? "active" : "passive")
         b.append(string: ", interval ")
         b.append(string: Fmt.interval625(Int(interval)))
@@ -104,7 +104,7 @@ extension HCICommandBody: LayerBody {
     }
 
     /// "C4:7C:8D:6A:11:22 (public)" or "filter accept list"
-    static func writePeer(_ filter: UInt8, _ type: UInt8, _ peer: BDAddr, into b: inout [UInt8]) {
+    static func writePeer(_ filter: UInt8, _ type: UInt8, _ peer: BDAddr, into b: inout TextBytes) {
         if filter != 0 { b.append(string: "filter accept list"); return }
         b.append(string: peer.description)
         b.append(string: " (")
@@ -272,7 +272,7 @@ extension HCICommandBody: LayerBody {
     }
 }
 
-extension Array where Element == UInt8 {
+extension TextBytes {
     /// "100.000 ms–200.000 ms" (0.625 ms units)
     mutating func appendRange625(_ lo: Int, _ hi: Int) {
         append(string: Fmt.interval625(lo))

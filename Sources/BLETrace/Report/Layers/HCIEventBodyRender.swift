@@ -1,6 +1,6 @@
 /// Text and JSON of `HCIEventBody`: the same text and `hci` layer the HCI event decoder used to build.
 extension HCIEventBody: LayerBody {
-    public func writeText(_ e: TraceEvent, into b: inout [UInt8]) {
+    public func writeText(_ e: TraceEvent, into b: inout TextBytes) {
         if case let .le(sub, _) = params {
             b.append(string: HCIText.subeventName(sub))
         } else {
@@ -13,7 +13,7 @@ extension HCIEventBody: LayerBody {
         if b.count == detail { b.removeSubrange(start...) }
     }
 
-    func writeDetail(into b: inout [UInt8]) {
+    func writeDetail(into b: inout TextBytes) {
         switch params {
         case let .disconnectionComplete(status, h, reason):
             if status == 0 {
@@ -96,7 +96,7 @@ extension HCIEventBody: LayerBody {
         }
     }
 
-    static func writeReturnText(_ r: CommandReturn, into b: inout [UInt8]) {
+    static func writeReturnText(_ r: CommandReturn, into b: inout TextBytes) {
         switch r {
         case .none:
             return
@@ -141,7 +141,7 @@ extension HCIEventBody: LayerBody {
         String(decoding: raw.prefix(while: { $0 != 0 }), as: UTF8.self)
     }
 
-    static func writeLEDetail(_ le: LEMetaParams, into b: inout [UInt8]) {
+    static func writeLEDetail(_ le: LEMetaParams, into b: inout TextBytes) {
         switch le {
         case let .iso(i):
             i.writeDetail(into: &b)
@@ -401,7 +401,7 @@ extension FieldSink {
     }
 }
 
-extension Array where Element == UInt8 {
+extension TextBytes {
     /// "handle 0x0040"
     mutating func appendHandle(_ h: UInt16) {
         append(string: "handle ")
@@ -427,7 +427,7 @@ extension Array where Element == UInt8 {
 
 extension HCIEventBody {
     /// " (name, name, …)" after a feature mask.
-    static func appendFeatureNames(_ names: [String], into b: inout [UInt8]) {
+    static func appendFeatureNames(_ names: [String], into b: inout TextBytes) {
         guard !names.isEmpty else { return }
         b.append(string: " (")
         for (i, n) in names.enumerated() {

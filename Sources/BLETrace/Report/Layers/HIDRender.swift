@@ -57,7 +57,7 @@ extension HIDMessage {
         }
     }
 
-    func writeText(into b: inout [UInt8]) {
+    func writeText(into b: inout TextBytes) {
         b.append(string: interrupt ? "HID Interrupt " : "HID Control ")
         b.append(string: HIDNames.type(type))
         if let p = parameterText {

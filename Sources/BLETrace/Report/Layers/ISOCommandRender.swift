@@ -1,6 +1,6 @@
 /// Text and JSON parameters of the isochronous and periodic advertising HCI commands (`ISOCommandParams`).
 extension ISOCommandParams {
-    func writeDetail(into b: inout [UInt8]) {
+    func writeDetail(into b: inout TextBytes) {
         switch self {
         case let .setCIGParameters(g):
             b.append(string: "CIG \(g.cig), SDU interval \(ISONames.eachWay(g.sduInterval)) µs, \(ISONames.framing(g.framing))")

@@ -1,6 +1,6 @@
 /// Text and JSON parameters of the isochronous and periodic advertising events (`ISOEvent`, `ISOReturn`).
 extension ISOEvent {
-    func writeDetail(into b: inout [UInt8]) {
+    func writeDetail(into b: inout TextBytes) {
         switch self {
         case let .cisEstablished(c):
             b.appendHandle(c.handle)
@@ -129,7 +129,7 @@ extension ISOEvent {
 }
 
 extension ISOReturn {
-    func writeText(into b: inout [UInt8]) {
+    func writeText(into b: inout TextBytes) {
         switch self {
         case let .cig(cig, handles):
             b.append(string: ", CIG \(cig), CIS " + handles.map { Hex.hex($0, width: 4) }.joined(separator: " "))

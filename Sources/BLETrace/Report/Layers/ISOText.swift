@@ -19,7 +19,7 @@ enum ISOText {
     }
 
     /// "ISO data, handle 0x0002, complete SDU #12 of 100 bytes, time stamp 1234567 µs" (", lost" when flagged).
-    static func write(_ h: ISOHeader, into b: inout [UInt8]) {
+    static func write(_ h: ISOHeader, into b: inout TextBytes) {
         b.append(string: "ISO data, handle ")
         b.append(hex: UInt64(h.handle), width: 4)
         b.append(string: ", ")

@@ -1,7 +1,7 @@
 /// Text and JSON of an LL control PDU: "LL_NAME: detail" and the `control` object of the `ll` layer.
 extension LLControlPDU {
     /// The event's text: the name, and the detail when there is one.
-    func writeText(into b: inout [UInt8]) {
+    func writeText(into b: inout TextBytes) {
         b.append(string: name)
         let start = b.count
         b.append(string: ": ")
@@ -15,14 +15,14 @@ extension LLControlPDU {
         }
     }
 
-    static func join(_ names: [String], _ separator: String, into b: inout [UInt8]) {
+    static func join(_ names: [String], _ separator: String, into b: inout TextBytes) {
         for (i, n) in names.enumerated() {
             if i > 0 { b.append(string: separator) }
             b.append(string: n)
         }
     }
 
-    func writeDetail(into b: inout [UInt8]) {
+    func writeDetail(into b: inout TextBytes) {
         switch parameters {
         case let .connectionUpdate(_, _, interval, latency, timeout, instant):
             b.append(string: "interval ")

@@ -1,7 +1,7 @@
 /// Text and JSON of `LinkLayerBody`: the one-line text of a sniffed packet shown as itself, and its
 /// `sniffer` and `ll` layers (with what the content adds to `ll`).
 extension LinkLayerBody: LayerBody {
-    public func writeText(_ e: TraceEvent, into b: inout [UInt8]) {
+    public func writeText(_ e: TraceEvent, into b: inout TextBytes) {
         let h = radio.data?.header
         switch content {
         case let .badCRC(pdu):

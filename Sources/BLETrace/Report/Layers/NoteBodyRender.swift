@@ -1,6 +1,6 @@
 /// Text and JSON of `NoteBody`: "label: text" and the `note` layer.
 extension NoteBody: LayerBody {
-    public func writeText(_ e: TraceEvent, into b: inout [UInt8]) {
+    public func writeText(_ e: TraceEvent, into b: inout TextBytes) {
         b.append(string: label)
         switch content {
         case let .newIndex(type, bus, address, name):
@@ -60,7 +60,7 @@ extension NoteBody: LayerBody {
             // As the text decodes (ill-formed UTF-8 becomes U+FFFD), with line breaks as spaces.
             let start = b.count
             b.append(string: String(decoding: bytes, as: UTF8.self))
-            for i in start..<b.count where b[i] == 0x0A { b[i] = 0x20 }
+            b.replace(0x0A, with: 0x20, from: start)
         case let .data(bytes):
             if !bytes.isEmpty {
                 b.append(string: ", ")

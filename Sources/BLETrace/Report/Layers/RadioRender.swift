@@ -171,7 +171,7 @@ extension LLAdvertisingPDU {
     static func addressType(_ a: BDAddr, random: Bool) -> AddressType { random ? AddressType.randomKind(a) : .public }
 
     /// "11:22:33:44:55:66 (public)", or "?" for no address.
-    static func writeTyped(_ a: BDAddr?, random: Bool, into b: inout [UInt8]) {
+    static func writeTyped(_ a: BDAddr?, random: Bool, into b: inout TextBytes) {
         guard let a = a else { b.append(UInt8(ascii: "?")); return }
         b.append(string: a.description)
         b.append(string: " (")
@@ -180,7 +180,7 @@ extension LLAdvertisingPDU {
     }
 
     /// The event's text for a PDU that carries no advertising report: "LL SCAN_REQ a → b", "LL CONNECT_IND …".
-    func writeText(into b: inout [UInt8]) {
+    func writeText(into b: inout TextBytes) {
         switch type {
         case 3:
             b.append(string: "LL ")

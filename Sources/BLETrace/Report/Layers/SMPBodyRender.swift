@@ -1,6 +1,6 @@
 /// Text and JSON of `SMPBody`: the same text and `smp` layer the SMP decoder used to build.
 extension SMPBody: LayerBody {
-    public func writeText(_ e: TraceEvent, into b: inout [UInt8]) {
+    public func writeText(_ e: TraceEvent, into b: inout TextBytes) {
         switch content {
         case .empty:
             b.append(string: "Malformed SMP: empty PDU")
@@ -20,7 +20,7 @@ extension SMPBody: LayerBody {
         }
     }
 
-    func writeDetail(_ pdu: SMPPDU, into b: inout [UInt8]) {
+    func writeDetail(_ pdu: SMPPDU, into b: inout TextBytes) {
         switch pdu {
         case let .pairingRequest(p):
             SMPBody.writeFeatures(p, into: &b)
@@ -76,7 +76,7 @@ extension SMPBody: LayerBody {
     }
 
     /// "KeyboardDisplay, OOB absent, bonding, MITM, SC, max key size 16, initiator keys [EncKey, IdKey], responder keys […]"
-    static func writeFeatures(_ p: PairingFeatures, into b: inout [UInt8]) {
+    static func writeFeatures(_ p: PairingFeatures, into b: inout TextBytes) {
         b.append(string: SMPNames.ioCapability(p.ioCapability))
         b.append(string: p.oobPresent ? ", OOB present, " : ", OOB absent, ")
         writeAuthReq(p.authReq, into: &b)
@@ -90,7 +90,7 @@ extension SMPBody: LayerBody {
     }
 
     /// As `SMPNames.authReqText`.
-    static func writeAuthReq(_ a: UInt8, into b: inout [UInt8]) {
+    static func writeAuthReq(_ a: UInt8, into b: inout TextBytes) {
         b.append(string: a & 0x03 == 0x01 ? "bonding" : "no bonding")
         if a & 0x04 != 0 { b.append(string: ", MITM") }
         if a & 0x08 != 0 { b.append(string: ", SC") }
@@ -101,7 +101,7 @@ extension SMPBody: LayerBody {
     static let keyNames = ["EncKey", "IdKey", "SignKey", "LinkKey"]
 
     /// As `SMPNames.keys(k).joined(separator: ", ")`.
-    static func writeKeys(_ k: UInt8, into b: inout [UInt8]) {
+    static func writeKeys(_ k: UInt8, into b: inout TextBytes) {
         var first = true
         for (bit, name) in keyNames.enumerated() where k & (1 << UInt8(bit)) != 0 {
             if !first { b.append(string: ", ") }
@@ -195,7 +195,7 @@ extension SMPBody: LayerBody {
     }
 }
 
-extension Array where Element == UInt8 {
+extension TextBytes {
     /// Lowercase hex without separators (as `Hex.string`).
     fileprivate mutating func append(smpHex bytes: ArraySlice<UInt8>) {
         let digits = Hex.digits

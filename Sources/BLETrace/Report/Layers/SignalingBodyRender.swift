@@ -2,7 +2,7 @@
 /// credit-based channels they open (text only: their SDU is in the `l2cap` layer), and, through their own
 /// renderers, BR/EDR signaling and the BR/EDR profiles.
 extension SignalingBody: LayerBody {
-    public func writeText(_ e: TraceEvent, into b: inout [UInt8]) {
+    public func writeText(_ e: TraceEvent, into b: inout TextBytes) {
         switch content {
         case let .malformed(reason, data):
             b.append(string: "Malformed LE signaling")
@@ -69,7 +69,7 @@ extension SignalingBody: LayerBody {
     }
 
     /// "0x0027 (EATT)": the PSM and its assigned name.
-    static func writePSM(_ p: UInt16, into b: inout [UInt8]) {
+    static func writePSM(_ p: UInt16, into b: inout TextBytes) {
         b.append(hex: UInt64(p), width: 4)
         if let n = LESignalingNames.psm(p) {
             b.append(string: " (")
@@ -78,7 +78,7 @@ extension SignalingBody: LayerBody {
         }
     }
 
-    static func writeCIDs(_ l: [UInt16], into b: inout [UInt8]) {
+    static func writeCIDs(_ l: [UInt16], into b: inout TextBytes) {
         for (i, c) in l.enumerated() {
             if i > 0 { b.append(string: ", ") }
             b.append(hex: UInt64(c), width: 4)
@@ -86,7 +86,7 @@ extension SignalingBody: LayerBody {
     }
 
     /// ", MTU 64, MPS 64, 10 credits"
-    static func writeMTU(_ mtu: UInt16, _ mps: UInt16, _ credits: UInt16, into b: inout [UInt8]) {
+    static func writeMTU(_ mtu: UInt16, _ mps: UInt16, _ credits: UInt16, into b: inout TextBytes) {
         b.append(string: ", MTU ")
         b.append(decimal: Int(mtu))
         b.append(string: ", MPS ")
@@ -96,7 +96,7 @@ extension SignalingBody: LayerBody {
         b.append(string: " credits")
     }
 
-    func writeDetail(_ c: SignalingCommandFrame, into b: inout [UInt8]) {
+    func writeDetail(_ c: SignalingCommandFrame, into b: inout TextBytes) {
         switch c.command {
         case let .commandReject(reason, _):
             b.append(string: LESignalingNames.rejectReason(reason))
@@ -171,7 +171,7 @@ extension SignalingBody: LayerBody {
         }
     }
 
-    func writeOpened(into b: inout [UInt8]) {
+    func writeOpened(into b: inout TextBytes) {
         guard let o = opened, o.count > 0 else { return }
         b.append(string: " [")
         b.append(decimal: Int(o.count))
@@ -184,7 +184,7 @@ extension SignalingBody: LayerBody {
         result == 0 ? "accepted" : result == 1 ? "rejected" : "reserved result \(Hex.hex(result, width: 4))"
     }
 
-    static func writeUpdateResult(_ result: UInt16, into b: inout [UInt8]) {
+    static func writeUpdateResult(_ result: UInt16, into b: inout TextBytes) {
         b.append(string: updateResultName(result))
     }
 
