@@ -145,14 +145,15 @@ public final class DiagnosisContext {
     /// The pipeline's connections, read for every Number Of Completed Packets event (held strongly, since the
     /// tracker refers to no layer: a weak reference is loaded anew, and retained, on every read).
     var tracker: ConnectionTracker?
-    /// The SMP layer's pairings (weak: the analyzer owns the layers).
-    weak var smp: SMPLayer?
+    /// The SMP layer's pairings. This and the parts below are held strongly: none refers back to the diagnoses,
+    /// and a weakly held object's retains take the slow path.
+    var smp: SMPLayer?
     /// The link statistics (flow-control stalls).
-    weak var linkStatistics: LinkStatistics?
-    weak var isoStreams: ISOStreams?
-    weak var audioStreams: AudioStreams?
+    var linkStatistics: LinkStatistics?
+    var isoStreams: ISOStreams?
+    var audioStreams: AudioStreams?
     /// The decoded A2DP audio, in runs that asked for audio.
-    weak var a2dpAudio: A2DPAudio?
+    var a2dpAudio: A2DPAudio?
     @exclusivity(unchecked) var firstFilteredRecord: Int?
     @exclusivity(unchecked) var list: [Diagnosis] = []
     @exclusivity(unchecked) var index: [Key: Int] = [:]

@@ -35,8 +35,8 @@ public final class AudioStreams: AnalysisLayer {
             refusals.append((ctx.record, ctx.connection, r.opcode, e))
         }
     }
-    /// The ISO streams (held weakly: the analyzer owns the layers).
-    weak var iso: ISOStreams?
+    /// The ISO streams (held strongly: they refer to nothing back).
+    let iso: ISOStreams?
     weak var pipeline: Pipeline?
 
     public init(iso: ISOStreams?) {

@@ -58,7 +58,8 @@ public final class Broadcasts: AnalysisLayer {
     var byBIG: [UInt8: Int] = [:]
     static let maxBroadcasts = 64, maxAnnounced = 256, maxSources = 64, maxStates = 32
 
-    weak var iso: ISOStreams?
+    /// The ISO streams (held strongly: they refer to nothing back).
+    let iso: ISOStreams?
     weak var pipeline: Pipeline?
 
     public init(iso: ISOStreams?) {

@@ -137,8 +137,10 @@ public final class LinkStatistics: AnalysisLayer {
 
     weak var pipeline: Pipeline?
 
-    /// The ATT layer, for each connection's ATT_MTU (weak: the analyzer owns the layers).
-    weak var att: ATTLayer?
+    /// The ATT layer, for each connection's ATT_MTU. Held strongly, as every reference from one part of the chain
+    /// to another that refers to nothing back: an object something refers to weakly keeps a side table, and
+    /// each retain and release of it (the ATT layer's: one for every ATT PDU) takes the slow path through it.
+    let att: ATTLayer?
 
     public init(att: ATTLayer? = nil) { self.att = att }
 

@@ -62,8 +62,9 @@ public final class Findings: AnalysisLayer {
 
     public init() {}
 
-    /// The connections, to tell which ones have an unknown transport.
-    weak var tracker: ConnectionTracker?
+    /// The connections, to tell which ones have an unknown transport (held strongly: the tracker refers to no
+    /// layer, and a weakly held object's retains take the slow path).
+    var tracker: ConnectionTracker?
 
     weak var pipeline: Pipeline?
     var pipelineStats: CaptureStats? { pipeline?.stats }
