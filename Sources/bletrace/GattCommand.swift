@@ -78,7 +78,7 @@ struct Gatt: ParsableCommand {
         var options = DecodeOptions()
         options.keys = try keys.make()
         if let u = uuids { options.uuids = try loadUUIDs(u) }
-        try UserUUIDNames.$current.withValue(options.uuids?.names) { try run(options) }
+        try UserUUIDNames.with(options.uuids?.names) { try run(options) }
     }
 
     func run(_ given: DecodeOptions) throws {

@@ -1,3 +1,4 @@
+import Synchronization
 import Yams
 
 /// Names and simple decoders from a `--uuids` file (JSON or YAML):
@@ -168,11 +169,23 @@ public struct UUIDFileError: Error, CustomStringConvertible, Equatable {
     public var description: String
 }
 
-/// Names from a `--uuids` file, in force while an analysis runs (see `Analyzer.run`).
+/// Names from a `--uuids` file, in force while an analysis runs (see `Analyzer.run`). Bind them with `with`.
 public enum UserUUIDNames {
     @TaskLocal public static var current: [BLEUUID: String]? = nil
 
+    /// Set when names are first bound in the process, never cleared: until then a lookup skips the task-local
+    /// read, which costs more than the rest of naming a UUID (every GATT name on the timeline asks).
+    @available(macOS 15.0, *)
+    static let everBound = Atomic<Bool>(false)
+
+    /// Runs `body` with `names` in force (nil: none).
+    public static func with<R>(_ names: [BLEUUID: String]?, _ body: () throws -> R) rethrows -> R {
+        if names != nil, #available(macOS 15.0, *) { everBound.store(true, ordering: .relaxed) }
+        return try $current.withValue(names, operation: body)
+    }
+
     @inline(__always) static func name(_ u: BLEUUID) -> String? {
+        if #available(macOS 15.0, *), !everBound.load(ordering: .relaxed) { return nil }
         guard let t = current else { return nil }
         return t[u]
     }

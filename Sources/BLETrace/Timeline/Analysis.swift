@@ -119,7 +119,7 @@ public final class Analyzer {
     @discardableResult
     public func run(_ reader: RecordReader, path: String, containers: [String] = []) -> Summary {
         if let names = pipeline.options.uuids?.names, !names.isEmpty {
-            return UserUUIDNames.$current.withValue(names) { runAll(reader, path: path, containers: containers) }
+            return UserUUIDNames.with(names) { runAll(reader, path: path, containers: containers) }
         }
         return runAll(reader, path: path, containers: containers)
     }

@@ -2,7 +2,7 @@
 extension ATTEvent: LayerBody {
     public func writeText(_ e: TraceEvent, into b: inout TextBytes) {
         if let n = userNames {
-            UserUUIDNames.$current.withValue(n) { writeText(into: &b) }
+            UserUUIDNames.with(n) { writeText(into: &b) }
         } else {
             writeText(into: &b)
         }
@@ -61,7 +61,7 @@ extension ATTEvent: LayerBody {
 
     public func writeLayers<S: FieldSink>(_ e: TraceEvent, into s: inout S) {
         if let n = userNames {
-            UserUUIDNames.$current.withValue(n) { writeLayers(into: &s) }
+            UserUUIDNames.with(n) { writeLayers(into: &s) }
         } else {
             writeLayers(into: &s)
         }
