@@ -444,16 +444,9 @@ struct ADMemo: Equatable, Sendable {
     init?(_ d: ArraySlice<UInt8>) {
         guard d.count <= 32 else { return nil }
         count = d.count
-        var i = 0
-        for b in d {
-            let v = UInt64(b) << UInt64((i & 7) * 8)
-            switch i >> 3 {
-            case 0: w0 |= v
-            case 1: w1 |= v
-            case 2: w2 |= v
-            default: w3 |= v
-            }
-            i += 1
-        }
+        // The bytes copied whole into four zeroed words (only compared, so byte order does not matter).
+        var words: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)
+        withUnsafeMutableBytes(of: &words) { w in d.withUnsafeBytes { w.copyMemory(from: $0) } }
+        (w0, w1, w2, w3) = words
     }
 }
