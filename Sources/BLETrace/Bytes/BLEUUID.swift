@@ -101,9 +101,7 @@ public struct BLEUUID: Hashable, Sendable, Comparable, CustomStringConvertible {
 
     /// The short form for SIG UUIDs ("180F"), the canonical form otherwise.
     public var description: String {
-        if let s = uuid16 { return String(Hex.hex(s, width: 4).dropFirst(2)) }
-        if let s = uuid32 { return String(Hex.hex(s, width: 8).dropFirst(2)) }
-        return canonical
+        withText { String(decoding: $0, as: UTF8.self) }
     }
 
     /// For summaries: "180F (Battery)" style names where known.

@@ -125,12 +125,16 @@ import Testing
         #expect(s.bytes == expected)
     }
 
-    @Test("a UUID's text written in place is its description: 16-bit, 32-bit and 128-bit forms")
+    @Test("a UUID's text, as a string and written in place: 16-bit, 32-bit and 128-bit forms")
     func uuidText() {
         let uuids = [BLEUUID(UInt16(0x180F)), BLEUUID(UInt16(0)), BLEUUID(UInt32(0x1234_5678)), BLEUUID(UInt32(0x0001_0000)),
                      BLEUUID(string: "6E400001-B5A3-F393-E0A9-E50E24DCCA9E")!, BLEUUID(high: 0, low: 0)]
-        for u in uuids {
-            #expect(u.withText { String(decoding: $0, as: UTF8.self) } == u.description)
+        let expected = ["180F", "0000", "12345678", "00010000", "6E400001-B5A3-F393-E0A9-E50E24DCCA9E",
+                        "00000000-0000-0000-0000-000000000000"]
+        for (u, text) in zip(uuids, expected) {
+            #expect(u.description == text)
+            #expect(u.withText { String(decoding: $0, as: UTF8.self) } == text)
+            #expect(u.canonical.hasSuffix("-0000-1000-8000-00805F9B34FB") == (u.uuid32 != nil))
             var j = JSONBytes()
             j.beginObject()
             j.field("uuid", uuid: u)

@@ -91,7 +91,7 @@ extension ATTEvent {
                     b.append(string: " → ")
                     b.append(hex: UInt64(d.valueHandle), width: 4)
                     b.append(UInt8(ascii: " "))
-                    b.append(string: GATTNaming.label(d.uuid, kind: AssignedNumbers.characteristicName))
+                    GATTContextRender.writeLabel(d.uuid, kind: AssignedNumbers.characteristicName, into: &b)
                     b.append(string: " [")
                     b.append(string: ATTNames.properties(d.properties).joined(separator: ", "))
                     b.append(UInt8(ascii: "]"))
@@ -118,7 +118,7 @@ extension ATTEvent {
                 ATTEvent.writeRange(en.handle, en.end, into: &b)
                 if let u = BLEUUID(littleEndian: en.value) {
                     b.append(UInt8(ascii: " "))
-                    b.append(string: GATTNaming.label(u, kind: AssignedNumbers.serviceName))
+                    GATTContextRender.writeLabel(u, kind: AssignedNumbers.serviceName, into: &b)
                 }
             }
             if list.count > 8 { b.append(string: ", … ("); b.append(decimal: list.count); b.append(UInt8(ascii: ")")) }

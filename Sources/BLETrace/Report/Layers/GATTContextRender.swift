@@ -45,6 +45,15 @@ enum GATTContextRender {
         }
     }
 
+    /// `GATTNaming.label`'s text ("2A19 Battery Level"), written in place.
+    static func writeLabel(_ u: BLEUUID, kind: (UInt16) -> String?, into b: inout TextBytes) {
+        u.withText { b.append(contentsOf: $0) }
+        if let n = GATTNaming.name(u, kind: kind) {
+            b.append(UInt8(ascii: " "))
+            b.append(string: n)
+        }
+    }
+
     static func writeUUID<S: FieldSink>(_ u: BLEUUID?, kind: (UInt16) -> String?, into s: inout S) {
         guard let u else { return }
         s.field("uuid", uuid: u)
