@@ -73,14 +73,20 @@ public struct Timestamp: Hashable, Comparable, Sendable {
 
     /// The UTC calendar date, the second of that day and the microsecond of that second.
     var utc: (year: Int64, month: Int64, day: Int64, second: Int64, micros: Int64) {
+        let (days, rem, us) = daysSecondsMicros
+        let (y, m, d) = Timestamp.civil(fromDays: days)
+        return (y, m, d, rem, us)
+    }
+
+    /// Days since 1970-01-01, the second of that day and the microsecond of that second.
+    @inline(__always) var daysSecondsMicros: (days: Int64, second: Int64, micros: Int64) {
         var secs = micros / 1_000_000
         var us = micros % 1_000_000
         if us < 0 { us += 1_000_000; secs -= 1 }
         var days = secs / 86_400
         var rem = secs % 86_400
         if rem < 0 { rem += 86_400; days -= 1 }
-        let (y, m, d) = Timestamp.civil(fromDays: days)
-        return (y, m, d, rem, us)
+        return (days, rem, us)
     }
 
     /// Proleptic Gregorian date from days since 1970-01-01 (Howard Hinnant's civil-from-days algorithm).

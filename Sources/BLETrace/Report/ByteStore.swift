@@ -57,6 +57,13 @@ public final class ByteStore {
         count &+= 1
     }
 
+    /// `n` copies of `byte` (a continuation line's indent).
+    @inline(__always) public func put(repeating byte: UInt8, count n: Int) {
+        guard n > 0 else { return }
+        room(n).initialize(repeating: byte, count: n)
+        count &+= n
+    }
+
     public func put(_ bytes: UnsafeBufferPointer<UInt8>) {
         guard let src = bytes.baseAddress, bytes.count > 0 else { return }
         room(bytes.count).initialize(from: src, count: bytes.count)
@@ -125,13 +132,10 @@ public final class ByteStore {
         putDecimal(whole)
         let p = room(7)
         p[0] = UInt8(ascii: ".")
-        var f = Int(m % 1_000_000)
-        var i = 6
-        while i > 0 {
-            p[i] = 48 &+ UInt8(truncatingIfNeeded: f % 10)
-            f /= 10
-            i &-= 1
-        }
+        let f = Int(m % 1_000_000)
+        DecimalDigits.pair(f / 10_000, at: p + 1)
+        DecimalDigits.pair(f / 100 % 100, at: p + 3)
+        DecimalDigits.pair(f % 100, at: p + 5)
         count &+= 7
     }
 
@@ -267,31 +271,50 @@ public final class ByteStore {
     /// An ISO-8601 UTC timestamp with microseconds ("2023-11-14T22:13:20.000600Z"): 27 bytes at fixed places
     /// for the years 0–9999, the general formatting for any other.
     public func putISO8601(_ t: Timestamp) {
-        let (y, m, d, rem, us) = t.utc
-        guard y >= 0 && y <= 9999 else {
-            var b = TextBytes(capacity: 32)
-            b.append(iso8601: t)
-            b.withBytes { put($0) }
-            return
+        let (days, rem, us) = t.daysSecondsMicros
+        if days != isoDay {
+            let (y, m, d) = Timestamp.civil(fromDays: days)
+            guard y >= 0 && y <= 9999 else {
+                var b = TextBytes(capacity: 32)
+                b.append(iso8601: t)
+                b.withBytes { put($0) }
+                return
+            }
+            // "YYYY-MM-DDT", kept for the next timestamp of the same day (a capture's events share few days).
+            withUnsafeMutableBytes(of: &isoDate) { raw in
+                guard let q = raw.baseAddress?.assumingMemoryBound(to: UInt8.self) else { return }
+                let year = Int(y)
+                DecimalDigits.pair(year / 100, at: q)
+                DecimalDigits.pair(year % 100, at: q + 2)
+                q[4] = UInt8(ascii: "-")
+                DecimalDigits.pair(Int(m), at: q + 5)
+                q[7] = UInt8(ascii: "-")
+                DecimalDigits.pair(Int(d), at: q + 8)
+                q[10] = UInt8(ascii: "T")
+            }
+            isoDay = days
         }
         let p = room(27)
-        @inline(__always) func two(_ at: Int, _ v: Int) {
-            p[at] = 48 &+ UInt8(truncatingIfNeeded: v / 10)
-            p[at &+ 1] = 48 &+ UInt8(truncatingIfNeeded: v % 10)
+        withUnsafeBytes(of: &isoDate) { raw in
+            if let src = raw.baseAddress { UnsafeMutableRawPointer(p).copyMemory(from: src, byteCount: 11) }
         }
-        let year = Int(y)
-        two(0, year / 100); two(2, year % 100)
-        p[4] = UInt8(ascii: "-"); two(5, Int(m))
-        p[7] = UInt8(ascii: "-"); two(8, Int(d))
-        p[10] = UInt8(ascii: "T"); two(11, Int(rem / 3600))
-        p[13] = UInt8(ascii: ":"); two(14, Int(rem / 60 % 60))
-        p[16] = UInt8(ascii: ":"); two(17, Int(rem % 60))
+        let seconds = Int(rem), micros = Int(us)
+        DecimalDigits.pair(seconds / 3600, at: p + 11)
+        p[13] = UInt8(ascii: ":")
+        DecimalDigits.pair(seconds / 60 % 60, at: p + 14)
+        p[16] = UInt8(ascii: ":")
+        DecimalDigits.pair(seconds % 60, at: p + 17)
         p[19] = UInt8(ascii: ".")
-        let micros = Int(us)
-        two(20, micros / 10_000); two(22, micros / 100 % 100); two(24, micros % 100)
+        DecimalDigits.pair(micros / 10_000, at: p + 20)
+        DecimalDigits.pair(micros / 100 % 100, at: p + 22)
+        DecimalDigits.pair(micros % 100, at: p + 24)
         p[26] = UInt8(ascii: "Z")
         count &+= 27
     }
+
+    /// The day `putISO8601` last wrote (days since 1970) and its first 11 bytes, "YYYY-MM-DDT".
+    @exclusivity(unchecked) var isoDay = Int64.min
+    @exclusivity(unchecked) var isoDate: (UInt64, UInt64) = (0, 0)
 }
 
 /// Decimal digits written two at a time from a table of the hundred pairs "00" … "99".
@@ -310,6 +333,14 @@ enum DecimalDigits {
         while v >= 10_000 { v /= 10_000; n &+= 4 }
         if v >= 100 { n &+= v >= 1000 ? 3 : 2 } else if v >= 10 { n &+= 1 }
         return n
+    }
+
+    /// Stores the two digits of `v` (0…99) at `p`.
+    @inline(__always) static func pair(_ v: Int, at p: UnsafeMutablePointer<UInt8>) {
+        let t = pairs.utf8Start
+        let r = v &* 2
+        p[0] = t[r]
+        p[1] = t[r &+ 1]
     }
 
     /// Stores the digits of `x` (`count(x)` of them) in the bytes just before `end`.

@@ -154,7 +154,7 @@ public final class TextRenderer: EventSink, RedactableOutput {
         do {
             let ascii = printable ?? ByteScan.printableASCII(u)
             guard ascii || simple || TextRenderer.allSimple(u) else { return false }
-            let indentText = continuationIndent
+            let indentWidth = indent &+ 2
             // The whole wrapped text, straight into the writer's store.
             let b = out.store
             var start = 0
@@ -164,7 +164,7 @@ public final class TextRenderer: EventSink, RedactableOutput {
                 if !first {
                     if tint != nil { b.put(string: ANSI.reset) }
                     b.put(0x0A)
-                    b.put(string: indentText)
+                    b.put(repeating: 0x20, count: indentWidth)
                     if let t = tint { b.put(string: t) }
                 }
                 let limit = first ? room : room - 2

@@ -73,7 +73,11 @@ import Testing
     func iso8601() {
         let seconds: [Int64] = [0, 1, 59, 60, 3599, 86_399, 86_400, 951_782_400, 1_700_000_000, 4_102_444_800,
                                 253_402_300_799, 253_402_300_800, -1, -86_400, -62_135_596_800, -62_135_596_801]
-        for s in seconds {
+        // One store for all of them, in an order that leaves a day and comes back to it (the store keeps the
+        // last day's date), and a fresh store for each.
+        let shared = ByteStore()
+        var all = TextBytes()
+        for s in seconds + seconds.reversed() {
             for us: Int64 in [0, 1, 999_999, 500_000] {
                 let t = Timestamp(micros: s * 1_000_000 + us)
                 let store = ByteStore()
@@ -81,8 +85,11 @@ import Testing
                 var a = TextBytes()
                 a.append(iso8601: t)
                 #expect(store.bytes == a.array, "\(t.micros)")
+                shared.putISO8601(t)
+                all.append(iso8601: t)
             }
         }
+        #expect(shared.bytes == all.array)
     }
 
     @Test("JSON strings: every byte escaped as JSONOut escapes it, plain strings copied whole")
