@@ -12,7 +12,9 @@ enum ByteScan {
     /// Some byte of `w` equals `b`.
     @inline(__always) static func has(_ w: UInt64, _ b: UInt8) -> Bool { hasZero(w ^ (ones &* UInt64(b))) }
 
-    /// True when some whole eight-byte word passes `word`, or some byte of the tail (fewer than eight) passes `byte`.
+    /// True when some eight-byte word passes `word`, or, in a buffer shorter than eight bytes, some byte passes
+    /// `byte`. A longer buffer's tail is tested as its last eight bytes (overlapping the word before: a word
+    /// test only answers whether some byte matches, so bytes tested twice change nothing).
     @inline(__always) static func any(_ u: UnsafeBufferPointer<UInt8>, word: (UInt64) -> Bool, byte: (UInt8) -> Bool) -> Bool {
         guard let base = u.baseAddress else { return false }
         let raw = UnsafeRawPointer(base)
@@ -20,6 +22,9 @@ enum ByteScan {
         while i + 8 <= u.count {
             if word(raw.loadUnaligned(fromByteOffset: i, as: UInt64.self)) { return true }
             i += 8
+        }
+        if i < u.count && u.count >= 8 {
+            return word(raw.loadUnaligned(fromByteOffset: u.count - 8, as: UInt64.self))
         }
         while i < u.count {
             if byte(u[i]) { return true }
