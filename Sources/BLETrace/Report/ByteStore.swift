@@ -89,16 +89,8 @@ public final class ByteStore {
 
     /// A decimal integer: its digits counted, the room made once, the digits stored from the last.
     public func putDecimal(_ v: Int) {
-        if v >= 0 && v < 10 {
-            put(UInt8(truncatingIfNeeded: 48 &+ v))
-            return
-        }
-        let x = v.magnitude
-        let digits = DecimalDigits.count(x)
-        let n = digits &+ (v < 0 ? 1 : 0)
-        let p = room(n)
-        if v < 0 { p[0] = UInt8(ascii: "-") }
-        DecimalDigits.write(x, endingAt: p + n)
+        let n = DecimalDigits.length(v)
+        DecimalDigits.write(v, at: room(n), length: n)
         count &+= n
     }
 
@@ -333,6 +325,22 @@ enum DecimalDigits {
         while v >= 10_000 { v /= 10_000; n &+= 4 }
         if v >= 100 { n &+= v >= 1000 ? 3 : 2 } else if v >= 10 { n &+= 1 }
         return n
+    }
+
+    /// How many bytes `v` takes, its sign included.
+    @inline(__always) static func length(_ v: Int) -> Int {
+        if v >= 0 && v < 10 { return 1 }
+        return count(v.magnitude) &+ (v < 0 ? 1 : 0)
+    }
+
+    /// Stores `v`, sign and digits (`length(v)` bytes), at `p`.
+    @inline(__always) static func write(_ v: Int, at p: UnsafeMutablePointer<UInt8>, length n: Int) {
+        if n == 1 && v >= 0 {
+            p[0] = UInt8(truncatingIfNeeded: 48 &+ v)
+            return
+        }
+        if v < 0 { p[0] = UInt8(ascii: "-") }
+        write(v.magnitude, endingAt: p + n)
     }
 
     /// Stores the two digits of `v` (0…99) at `p`.

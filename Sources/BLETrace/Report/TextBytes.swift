@@ -142,13 +142,8 @@ public struct TextBytes: ~Copyable {
 
     /// A decimal integer, without building a String.
     public mutating func append(decimal v: Int) {
-        if v >= 0 && v < 10 { append(UInt8(truncatingIfNeeded: 48 &+ v)); return }
-        let x = v.magnitude
-        let digits = DecimalDigits.count(x)
-        let n = digits &+ (v < 0 ? 1 : 0)
-        let p = room(n)
-        if v < 0 { p[0] = UInt8(ascii: "-") }
-        DecimalDigits.write(x, endingAt: p + n)
+        let n = DecimalDigits.length(v)
+        DecimalDigits.write(v, at: room(n), length: n)
         count &+= n
     }
 
