@@ -16,7 +16,7 @@ public protocol FieldSink {
     /// A string given as UTF-8 bytes.
     mutating func string(utf8 v: ArraySlice<UInt8>)
     /// A string member whose UTF-8 bytes `write` appends, left out when it writes none (JSON makes them on a
-    /// buffer it keeps; the default makes an array).
+    /// buffer it keeps; the default makes a buffer of its own).
     mutating func field(_ k: StaticString, writing write: (inout TextBytes) -> Void)
     /// Bytes, written as lowercase hex without separators.
     mutating func hex(_ v: ArraySlice<UInt8>)

@@ -70,8 +70,8 @@ public final class OutputWriter {
         if store.count >= limit { flush() }
     }
 
-    /// Lets `body` append to a byte array, then copies what it wrote into the store: for formatting written
-    /// on `[UInt8]` (the text renderers).
+    /// Lets `body` append to the writer's text buffer, then copies what it wrote into the store: for lines
+    /// written as text (`TextBytes`) rather than into the store directly.
     @inline(__always) public func append(_ body: (inout TextBytes) -> Void) {
         scratch.removeAll()
         body(&scratch)

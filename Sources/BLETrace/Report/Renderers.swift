@@ -448,7 +448,7 @@ enum EventJSON {
     /// with a redactor, its text, strings and bytes redacted on the way.
     static func write(_ e: TraceEvent, to w: OutputWriter, redactor: Redactor? = nil) {
         let b = w.store
-        // The event's text first, made on the writer's scratch array (copied in below as a JSON string): the
+        // The event's text first, made on the writer's scratch buffer (copied in below as a JSON string): the
         // same look at the body gives the kind, the malformed reason and what the direction needs.
         w.scratch.removeAll()
         let facts = EventText.write(e, into: &w.scratch)

@@ -49,13 +49,11 @@ public struct TextBytes: ~Copyable {
 
     // MARK: Appending
 
-    /// Room for `n` more bytes: where they go. The caller stores exactly `n` bytes there and then `advance(n)`.
+    /// Room for `n` more bytes: where they go. The caller stores exactly `n` bytes there and adds `n` to `count`.
     @inline(__always) @usableFromInline mutating func room(_ n: Int) -> UnsafeMutablePointer<UInt8> {
         if capacity &- count < n { grow(n) }
         return base + count
     }
-
-    @inline(__always) @usableFromInline mutating func advance(_ n: Int) { count &+= n }
 
     @inline(never) @usableFromInline mutating func grow(_ n: Int) {
         var c = capacity &* 2
