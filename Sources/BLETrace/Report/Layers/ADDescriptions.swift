@@ -21,9 +21,10 @@ enum ADDescriptions {
         var rssi: Int?
 
         /// The bytes folded eight at a time into one word, which alone goes to the hasher (hashing the bytes
-        /// themselves cost more than the rest of a lookup). Keys that fold alike are told apart by `==`.
+        /// themselves cost more than the rest of a lookup). Keys that fold alike are told apart by `==`. The fold
+        /// starts from a seed drawn per process, so that a capture cannot be made of data that all folds alike.
         func hash(into h: inout Hasher) {
-            var x = UInt64(truncatingIfNeeded: data.count) &+ UInt64(bitPattern: Int64(rssi ?? 0x7FFF)) << 32
+            var x = Key.seed ^ (UInt64(truncatingIfNeeded: data.count) &+ UInt64(bitPattern: Int64(rssi ?? 0x7FFF)) << 32)
             data.withUnsafeBytes { u in
                 guard let base = u.baseAddress else { return }
                 var i = 0
@@ -41,6 +42,8 @@ enum ADDescriptions {
             }
             h.combine(x)
         }
+
+        static let seed = UInt64.random(in: .min ... .max)
 
         /// The bytes compared as one block (the synthesized comparison walks the slices an element at a time).
         static func == (a: Key, b: Key) -> Bool {
