@@ -31,19 +31,28 @@ public enum Hex {
     /// "0x" followed by `width` uppercase hex digits: hex(0x40, width: 4) == "0x0040".
     public static func hex<T: BinaryInteger>(_ v: T, width: Int) -> String {
         let u = UInt64(truncatingIfNeeded: v)
-        var w = max(width, 0)
-        var probe = w >= 16 ? 0 : u >> UInt64(4 * w)
-        while probe != 0 && w < 16 { w += 1; probe >>= 4 }
-        // "0x" and w digits, written straight into the string (short ones stay inline, without allocating).
+        let w = digitCount(u, width: width)
+        // Written straight into the string (short ones stay inline, without allocating).
         return String(unsafeUninitializedCapacity: w + 2) { out in
-            out[0] = UInt8(ascii: "0")
-            out[1] = UInt8(ascii: "x")
-            var n = 2
-            for i in stride(from: w - 1, through: 0, by: -1) {
-                out[n] = i >= 16 ? UInt8(ascii: "0") : upperDigits[Int((u >> UInt64(4 * i)) & 0xF)]
-                n += 1
-            }
-            return n
+            guard let p = out.baseAddress else { return 0 }
+            write(u, digits: w, at: p)
+            return w + 2
+        }
+    }
+
+    /// How many digits `hex(v, width:)` writes after "0x": `width`, or as many more as `v` needs.
+    @inline(__always) static func digitCount(_ v: UInt64, width: Int) -> Int {
+        var w = max(width, 0)
+        while w < 16 && (v >> UInt64(4 &* w)) != 0 { w &+= 1 }
+        return w
+    }
+
+    /// "0x" and the last `w` uppercase hex digits of `v` (zeros beyond its 16) at `p`: `w + 2` bytes.
+    @inline(__always) static func write(_ v: UInt64, digits w: Int, at p: UnsafeMutablePointer<UInt8>) {
+        p[0] = UInt8(ascii: "0")
+        p[1] = UInt8(ascii: "x")
+        upperDigits.withUnsafeBufferPointer { d in
+            for i in 0..<w { p[2 &+ i] = d[Int((v >> UInt64(4 &* (w &- 1 &- i))) & 0xF)] }
         }
     }
 

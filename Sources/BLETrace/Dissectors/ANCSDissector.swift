@@ -173,7 +173,7 @@ public enum ANCSValue: DecodedValue, Equatable {
         case .invalidDataSource: b.append(string: "Data Source")
         case let .error(code, command):
             b.append(string: "ANCS error ")
-            b.append(string: Hex.hex(code, width: 2))
+            b.append(hex: UInt64(code), width: 2)
             b.append(UInt8(ascii: " "))
             b.append(string: ANCS.errorName(code) ?? "reserved")
             if let c = command {

@@ -42,14 +42,14 @@ public struct PnPID: Sendable, Equatable {
     public func writeText(into b: inout TextBytes) {
         b.append(string: vendorIDSource == 1 ? "SIG" : vendorIDSource == 2 ? "USB" : sourceName)
         b.append(string: " vendor ")
-        b.append(string: Hex.hex(vendorID, width: 4))
+        b.append(hex: UInt64(vendorID), width: 4)
         if let n = vendorName {
             b.append(string: " (")
             b.append(string: n)
             b.append(UInt8(ascii: ")"))
         }
         b.append(string: " product ")
-        b.append(string: Hex.hex(productID, width: 4))
+        b.append(hex: UInt64(productID), width: 4)
         b.append(string: " version ")
         b.append(string: versionText)
     }

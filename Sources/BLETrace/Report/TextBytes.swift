@@ -184,14 +184,8 @@ public struct TextBytes: ~Copyable {
 
     /// "0x" and at least `width` upper-case hex digits.
     public mutating func append(hex v: UInt64, width: Int) {
-        var w = max(width, 0)
-        while w < 16 && (v >> UInt64(4 &* w)) != 0 { w &+= 1 }
-        let p = room(w &+ 2)
-        p[0] = UInt8(ascii: "0")
-        p[1] = UInt8(ascii: "x")
-        Hex.upperDigits.withUnsafeBufferPointer { d in
-            for i in 0..<w { p[2 &+ i] = d[Int((v >> UInt64(4 &* (w &- 1 &- i))) & 0xF)] }
-        }
+        let w = Hex.digitCount(v, width: width)
+        Hex.write(v, digits: w, at: room(w &+ 2))
         count &+= w &+ 2
     }
 

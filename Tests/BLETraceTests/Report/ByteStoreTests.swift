@@ -65,6 +65,11 @@ import Testing
                 var a = TextBytes()
                 a.append(hex: v, width: width)
                 #expect(s.bytes == a.array, "\(v) width \(width)")
+                // Both share one writer: the standard library's digits, zero-padded, are the reference.
+                let digits = v == 0 ? "" : String(v, radix: 16, uppercase: true) // zero at width 0 is "0x"
+                let expected = "0x" + String(repeating: "0", count: max(width - digits.count, 0)) + digits
+                #expect(String(decoding: s.bytes, as: UTF8.self) == expected, "\(v) width \(width)")
+                #expect(Hex.hex(v, width: width) == expected, "\(v) width \(width)")
             }
         }
     }
