@@ -168,7 +168,7 @@ public final class LinkStatistics: AnalysisLayer {
         if e.direction == .hostToController { handles[s].counts.tx += 1 } else { handles[s].counts.rx += 1 }
         guard let c = e.connection else { return }
         acl(a, connection: c, e)
-        if e.l2cap?.cid == 0x0005 { signaling(e, handle: a.handle) }
+        if let h = e.l2cap?.cid, h == 0x0005 { signaling(e, handle: a.handle) }
     }
 
     func observe(_ ev: HCIEventBody, _ e: TraceEvent) {
@@ -213,26 +213,34 @@ public final class LinkStatistics: AnalysisLayer {
 
     /// The index of connection `id`'s link, made on its first packet.
     /// Counts a complete frame on its channel.
-    func channel(_ i: Int, _ h: L2CAPHeader, tx: Bool) {
-        let id = h.channel ?? h.cid
+    /// Counts the event's complete L2CAP frame, if it carries one, on its channel; returns the frame's length
+    /// (0 without one).
+    @inline(__always) func countFrame(_ i: Int, _ e: TraceEvent, tx: Bool) -> Int {
+        guard let cid = e.l2cap?.cid, let length = e.l2cap?.length else { return 0 }
+        channel(i, id: e.l2cap?.channel ?? cid, psm: e.l2cap?.psm, length: length, sdu: e.l2cap?.sduLength != nil ? 1 : 0, tx: tx)
+        return length
+    }
+
+    /// The frame's channel (its dynamic channel's requester CID, else its CID), PSM, length and whether it
+    /// starts an SDU: read field by field, as a copy of the header would retain the SDU it may hold.
+    func channel(_ i: Int, id: UInt16, psm: UInt16?, length: Int, sdu: Int, tx: Bool) {
         let last = orderedLinks[i].lastChannel
         // A dynamic CID is reused once its channel closed: the new channel (its own PSM) is a row of its own.
-        var k: Int? = last < orderedLinks[i].channels.count && orderedLinks[i].channels[last].cid == id && orderedLinks[i].channels[last].psm == h.psm
-            ? last : orderedLinks[i].channels.firstIndex { $0.cid == id && $0.psm == h.psm }
+        var k: Int? = last < orderedLinks[i].channels.count && orderedLinks[i].channels[last].cid == id && orderedLinks[i].channels[last].psm == psm
+            ? last : orderedLinks[i].channels.firstIndex { $0.cid == id && $0.psm == psm }
         if k == nil, orderedLinks[i].channels.count < LinkStatistics.maxChannels {
-            orderedLinks[i].channels.append(Channel(cid: id, psm: h.psm))
+            orderedLinks[i].channels.append(Channel(cid: id, psm: psm))
             k = orderedLinks[i].channels.count - 1
         }
         guard let c = k else { return }
         orderedLinks[i].lastChannel = c
-        let sdu = h.sduLength != nil ? 1 : 0
         if tx {
             orderedLinks[i].channels[c].txFrames += 1
-            orderedLinks[i].channels[c].txBytes += h.length
+            orderedLinks[i].channels[c].txBytes += length
             orderedLinks[i].channels[c].txSDUs += sdu
         } else {
             orderedLinks[i].channels[c].rxFrames += 1
-            orderedLinks[i].channels[c].rxBytes += h.length
+            orderedLinks[i].channels[c].rxBytes += length
             orderedLinks[i].channels[c].rxSDUs += sdu
         }
     }
@@ -264,8 +272,7 @@ public final class LinkStatistics: AnalysisLayer {
     func acl(_ a: ACLHeader, connection id: Int, _ e: TraceEvent) {
         guard let i = index(id, handle: a.handle) else { return }
         let n = Int(a.length)
-        let frame = e.l2cap?.length ?? 0
-        if let h = e.l2cap { channel(i, h, tx: e.direction == .hostToController) }
+        let frame = countFrame(i, e, tx: e.direction == .hostToController)
         if e.direction == .hostToController {
             orderedLinks[i].tx.add(n, frame: frame, at: e.timestamp)
             handles[slotOf(a.handle)].pending.push(e.timestamp, connection: id)

@@ -7,8 +7,7 @@ extension LinkStatistics {
         guard let id = e.connection, let handle = e.handle, let i = index(id, handle: handle) else { return }
         orderedLinks[i].sniffed = true
         let tx = e.direction == .hostToController
-        let frame = e.l2cap?.length ?? 0
-        if let h = e.l2cap { channel(i, h, tx: tx) }
+        let frame = countFrame(i, e, tx: tx)
         if tx { orderedLinks[i].tx.add(n, frame: frame, at: e.timestamp) } else { orderedLinks[i].rx.add(n, frame: frame, at: e.timestamp) }
     }
 
