@@ -44,6 +44,14 @@ public final class BackgroundSink: EventSink, @unchecked Sendable {
         if current.count >= BackgroundSink.batchSize { handOver() }
     }
 
+    /// The event moved into the batch, not copied (the pipeline drops what it lent).
+    public func event(taking e: inout TraceEvent) {
+        var kept = TraceEvent(record: e.record, timestamp: e.timestamp, direction: e.direction, body: .empty)
+        swap(&kept, &e)
+        current.append(kept)
+        if current.count >= BackgroundSink.batchSize { handOver() }
+    }
+
     public func end(_ summary: Summary) {
         if started {
             handOver()
@@ -83,10 +91,11 @@ public final class BackgroundSink: EventSink, @unchecked Sendable {
                 condition.unlock()
                 break
             }
-            let batch = waiting.removeFirst()
+            var batch = waiting.removeFirst()
             condition.broadcast()
             condition.unlock()
-            for e in batch { next.event(e) }
+            // The batch is this thread's alone: each event is lent to the wrapped sink in place.
+            for i in batch.indices { next.event(taking: &batch[i]) }
             condition.lock()
             written.append(batch)
             condition.unlock()

@@ -20,19 +20,38 @@ public enum EventText {
     /// Appends the event's text to `b` and returns the facts of its body.
     @discardableResult
     public static func write(_ e: TraceEvent, into b: inout TextBytes) -> Facts {
-        switch e.body {
+        var body = e.body
+        return write(body: &body, e, into: &b)
+    }
+
+    /// `write(_:into:)` for an event the caller is done with: its body is taken out and matched without a copy
+    /// (a match on a body still in the event copies the body first: see `TraceEvent.takeBody`). The event is
+    /// left with `EventBody.empty`.
+    @discardableResult
+    public static func write(taking e: inout TraceEvent, into b: inout TextBytes) -> Facts {
+        var body = e.takeBody()
+        return write(body: &body, e, into: &b)
+    }
+
+    /// The text of `body`, the event's body held apart from it (the writers read the event's other facts only);
+    /// the body is matched as owned and is the same when this returns.
+    static func write(body: inout EventBody, _ e: TraceEvent, into b: inout TextBytes) -> Facts {
+        switch consume body {
         case let .aclFragment(f):
             b.append(string: f.start ? "ACL start fragment: " : "ACL continuation fragment: ")
             b.append(decimal: f.have)
             if f.expected >= 0 { b.append(string: " of "); b.append(decimal: f.expected) }
             b.append(string: " bytes of an L2CAP frame")
             writeNotes(e, into: &b)
+            body = .aclFragment(f)
             return Facts(.acl)
         case let .aclProblem(p):
             b.append(string: "ACL: ")
             b.append(string: p.reason)
             writeNotes(e, into: &b)
-            return Facts(.acl, malformed: p.reason)
+            let facts = Facts(.acl, malformed: p.reason)
+            body = .aclProblem(p)
+            return facts
         case let .l2cap(p):
             b.append(string: "L2CAP ")
             if let psm = e.l2cap?.psm {
@@ -46,16 +65,19 @@ public enum EventText {
             b.append(string: " bytes: ")
             b.append(spacedHex: p.payload, limit: 16)
             writeNotes(e, into: &b)
+            body = .l2cap(p)
             return Facts(.l2cap)
         case let .sco(length):
             b.append(string: "SCO data, ")
             b.append(decimal: length)
             b.append(string: " bytes")
             writeNotes(e, into: &b)
+            body = .sco(length: length)
             return Facts(.sco)
         case let .iso(h):
             ISOText.write(h, into: &b)
             writeNotes(e, into: &b)
+            body = .iso(h)
             return Facts(.iso)
         case let .vendor(data):
             b.append(string: "Vendor packet, ")
@@ -63,6 +85,7 @@ public enum EventText {
             b.append(string: " bytes: ")
             b.append(spacedHex: data, limit: 16)
             writeNotes(e, into: &b)
+            body = .vendor(data)
             return Facts(.vendor)
         case let .malformed(m):
             b.append(string: "Malformed ")
@@ -72,7 +95,9 @@ public enum EventText {
             b.append(string: " — ")
             b.append(spacedHex: m.data, limit: 24)
             writeNotes(e, into: &b)
-            return Facts(m.kind, malformed: m.reason)
+            let facts = Facts(m.kind, malformed: m.reason)
+            body = .malformed(m)
+            return facts
         case let .filtered(f):
             b.append(string: f.layer)
             b.append(string: " filtered by the capture: ")
@@ -82,21 +107,46 @@ public enum EventText {
             b.append(string: " bytes kept — ")
             b.append(spacedHex: f.data, limit: 16)
             writeNotes(e, into: &b)
-            return Facts(f.kind)
+            let facts = Facts(f.kind)
+            body = .filtered(f)
+            return facts
         case let .pending(k):
             writeNotes(e, into: &b)
+            body = .pending(k)
             return Facts(k)
-        case let .att(x): return write(x, e, into: &b)
-        case let .hciCommand(x): return write(x, e, into: &b)
-        case let .hciEvent(x): return write(x, e, into: &b)
-        case let .adv(x): return write(x, e, into: &b)
-        case let .smp(x): return write(x, e, into: &b)
-        case let .signaling(x): return write(x, e, into: &b)
+        case let .att(x):
+            let facts = write(x, e, into: &b)
+            body = .att(x)
+            return facts
+        case let .hciCommand(x):
+            let facts = write(x, e, into: &b)
+            body = .hciCommand(x)
+            return facts
+        case let .hciEvent(x):
+            let facts = write(x, e, into: &b)
+            body = .hciEvent(x)
+            return facts
+        case let .adv(x):
+            let facts = write(x, e, into: &b)
+            body = .adv(x)
+            return facts
+        case let .smp(x):
+            let facts = write(x, e, into: &b)
+            body = .smp(x)
+            return facts
+        case let .signaling(x):
+            let facts = write(x, e, into: &b)
+            body = .signaling(x)
+            return facts
         case let .linkLayer(x):
             var facts = write(x, e, into: &b)
             facts.linkLayerAdvertising = x.radio.advertising != nil
+            body = .linkLayer(x)
             return facts
-        case let .note(x): return write(x, e, into: &b)
+        case let .note(x):
+            let facts = write(x, e, into: &b)
+            body = .note(x)
+            return facts
         }
     }
 

@@ -46,6 +46,11 @@ public final class TextRenderer: EventSink, RedactableOutput {
     }
 
     public func event(_ e: TraceEvent) {
+        var e = e
+        event(taking: &e)
+    }
+
+    public func event(taking e: inout TraceEvent) {
         guard showEvents else { return }
         if origin == nil { origin = e.timestamp }
         let color = style.color
@@ -70,7 +75,7 @@ public final class TextRenderer: EventSink, RedactableOutput {
         b.put(0x20)
         self.previous = e.timestamp
         scratch.removeAll()
-        let facts = EventText.write(e, into: &scratch)
+        let facts = EventText.write(taking: &e, into: &scratch)
         // A malformed event's text starts with MALFORMED unless it already says so ("Malformed ATT: …").
         let bodyStart = facts.malformed != nil && !scratch.starts(with: TextRenderer.malformedPrefix) ? TextRenderer.malformedMark.count : 0
         if bodyStart > 0 { scratch.prepend(TextRenderer.malformedMark) }
@@ -357,35 +362,48 @@ enum EventJSON {
     }
 
     /// Writes the event's layers as members of the event's object: `sniffer` and `ll` (`radio`), `acl`, `l2cap`,
-    /// the body's, `warning`. The body is looked at once (each look copies it); the transport layers get what
-    /// they show of it.
+    /// the body's, `warning`. The body is looked at once (a look at a body in place copies it); the transport
+    /// layers get what they show of it.
     static func writeLayers<S: FieldSink>(_ e: TraceEvent, into s: inout S) {
-        switch e.body {
+        var body = e.body
+        writeLayers(body: &body, e, into: &s)
+    }
+
+    /// `writeLayers` of `body`, the event's body held apart from it (see `EventText.write(body:_:into:)`).
+    static func writeLayers<S: FieldSink>(body: inout EventBody, _ e: TraceEvent, into s: inout S) {
+        switch consume body {
         case let .aclFragment(f):
             writeTransport(e, into: &s) { s in
                 s.field("fragment", f.start ? "start" : "continuation")
                 s.field("have", f.have)
                 s.field("expected", f.expected)
             }
+            body = .aclFragment(f)
         case let .aclProblem(p):
             writeTransport(e, into: &s) { $0.field("data", hex: p.data) }
+            body = .aclProblem(p)
         case let .l2cap(p):
             writeTransport(e, payload: p.payload, into: &s)
+            body = .l2cap(p)
         case let .sco(length):
             writeTransport(e, into: &s)
             s.object("sco") { $0.field("length", length) }
+            body = .sco(length: length)
         case let .iso(h):
             writeTransport(e, into: &s)
             s.object("iso") { ISOText.writeFields(h, into: &$0) }
+            body = .iso(h)
         case let .vendor(data):
             writeTransport(e, into: &s)
             s.object("vendor") { $0.field("data", hex: data) }
+            body = .vendor(data)
         case let .malformed(m):
             writeTransport(e, into: &s)
             s.object("raw") { s in
                 s.field("layer", m.layer)
                 s.field("data", hex: m.data)
             }
+            body = .malformed(m)
         case let .filtered(f):
             writeTransport(e, into: &s)
             s.object("filtered") { s in
@@ -394,16 +412,42 @@ enum EventJSON {
                 s.field("original", f.original)
                 s.field("data", hex: f.data)
             }
-        case .pending:
+            body = .filtered(f)
+        case let .pending(k):
             writeTransport(e, into: &s)
-        case let .hciCommand(x): writeTransport(e, into: &s); x.writeLayers(e, into: &s)
-        case let .hciEvent(x): writeTransport(e, into: &s); x.writeLayers(e, into: &s)
-        case let .adv(x): writeTransport(e, into: &s); x.writeLayers(e, into: &s)
-        case let .att(x): writeTransport(e, into: &s); x.writeLayers(e, into: &s)
-        case let .smp(x): writeTransport(e, into: &s); x.writeLayers(e, into: &s)
-        case let .signaling(x): writeTransport(e, into: &s); x.writeLayers(e, into: &s)
-        case let .linkLayer(x): writeTransport(e, into: &s); x.writeLayers(e, into: &s)
-        case let .note(x): writeTransport(e, into: &s); x.writeLayers(e, into: &s)
+            body = .pending(k)
+        case let .hciCommand(x):
+            writeTransport(e, into: &s)
+            x.writeLayers(e, into: &s)
+            body = .hciCommand(x)
+        case let .hciEvent(x):
+            writeTransport(e, into: &s)
+            x.writeLayers(e, into: &s)
+            body = .hciEvent(x)
+        case let .adv(x):
+            writeTransport(e, into: &s)
+            x.writeLayers(e, into: &s)
+            body = .adv(x)
+        case let .att(x):
+            writeTransport(e, into: &s)
+            x.writeLayers(e, into: &s)
+            body = .att(x)
+        case let .smp(x):
+            writeTransport(e, into: &s)
+            x.writeLayers(e, into: &s)
+            body = .smp(x)
+        case let .signaling(x):
+            writeTransport(e, into: &s)
+            x.writeLayers(e, into: &s)
+            body = .signaling(x)
+        case let .linkLayer(x):
+            writeTransport(e, into: &s)
+            x.writeLayers(e, into: &s)
+            body = .linkLayer(x)
+        case let .note(x):
+            writeTransport(e, into: &s)
+            x.writeLayers(e, into: &s)
+            body = .note(x)
         }
         if let w = e.warning {
             s.object("warning") { $0.field("reason", w) }
@@ -447,11 +491,23 @@ enum EventJSON {
     /// Writes the same object as `fields(e)` straight into the output's store, without building it first;
     /// with a redactor, its text, strings and bytes redacted on the way.
     static func write(_ e: TraceEvent, to w: OutputWriter, redactor: Redactor? = nil) {
+        var e = e
+        write(taking: &e, to: w, redactor: redactor)
+    }
+
+    /// `write(_:to:redactor:)` for an event the caller is done with: its body is taken out for the text and the
+    /// layers, each of which matches it as owned, without a copy. The event is left with `EventBody.empty`.
+    static func write(taking e: inout TraceEvent, to w: OutputWriter, redactor: Redactor? = nil) {
+        var body = e.takeBody()
+        write(body: &body, e, to: w, redactor: redactor)
+    }
+
+    static func write(body: inout EventBody, _ e: TraceEvent, to w: OutputWriter, redactor: Redactor?) {
         let b = w.store
         // The event's text first, made on the writer's scratch buffer (copied in below as a JSON string): the
         // same look at the body gives the kind, the malformed reason and what the direction needs.
         w.scratch.removeAll()
-        let facts = EventText.write(e, into: &w.scratch)
+        let facts = EventText.write(body: &body, e, into: &w.scratch)
         if let r = redactor {
             r.redact(text: &w.scratch)
         }
@@ -474,10 +530,10 @@ enum EventJSON {
         }
         if let r = redactor {
             var j = RedactingFieldSink(inner: JSONBytes(continuingObjectIn: b, empty: false), redactor: r)
-            writeLayers(e, into: &j)
+            writeLayers(body: &body, e, into: &j)
         } else {
             var j = JSONBytes(continuingObjectIn: b, empty: false)
-            writeLayers(e, into: &j)
+            writeLayers(body: &body, e, into: &j)
         }
         b.put(UInt8(ascii: "}"))
         w.flushIfFull()
@@ -500,10 +556,15 @@ public final class JSONRenderer: EventSink, RedactableOutput {
     }
 
     public func event(_ e: TraceEvent) {
+        var e = e
+        event(taking: &e)
+    }
+
+    public func event(taking e: inout TraceEvent) {
         guard showEvents else { return }
         if count > 0 { out.write(",\n") }
         count += 1
-        EventJSON.write(e, to: out, redactor: redactor)
+        EventJSON.write(taking: &e, to: out, redactor: redactor)
     }
 
     public func end(_ summary: Summary) {
@@ -524,8 +585,13 @@ public final class JSONLinesRenderer: EventSink, RedactableOutput {
     public func begin(_ capture: CaptureInfo) {}
 
     public func event(_ e: TraceEvent) {
+        var e = e
+        event(taking: &e)
+    }
+
+    public func event(taking e: inout TraceEvent) {
         guard showEvents else { return }
-        EventJSON.write(e, to: out, redactor: redactor)
+        EventJSON.write(taking: &e, to: out, redactor: redactor)
         out.write(byte: 0x0A)
     }
 

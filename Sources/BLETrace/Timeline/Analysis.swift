@@ -64,6 +64,9 @@ public struct Summary {
 public protocol EventSink: AnyObject {
     func begin(_ capture: CaptureInfo)
     func event(_ e: TraceEvent)
+    /// An event the sink may change or keep: the analysis drops it after the call. A renderer takes the body out
+    /// to match it without a copy; a sink that keeps events moves it. By default, `event(_:)`.
+    func event(taking e: inout TraceEvent)
     func end(_ summary: Summary)
     /// Whether the sink reads events' one-line text (informational: decoders never build text, renderers do).
     var readsSummaries: Bool { get }
@@ -71,6 +74,7 @@ public protocol EventSink: AnyObject {
 
 extension EventSink {
     public var readsSummaries: Bool { true }
+    public func event(taking e: inout TraceEvent) { event(e) }
 }
 
 /// Reads a capture through the pipeline and its chain into a sink.
@@ -82,7 +86,7 @@ public final class Analyzer {
     public init(options: DecodeOptions = DecodeOptions(), sink: EventSink?) {
         self.sink = sink
         let s = sink
-        self.pipeline = Pipeline(options: options, chain: .standard(options), emit: { e in s?.event(e) })
+        self.pipeline = Pipeline(options: options, chain: .standard(options), lending: { e in s?.event(taking: &e) })
     }
 
     /// The chain's parts, in summary order.

@@ -205,74 +205,95 @@ public final class Chain {
     }
 
     /// A finished event (a held request complete with its response), in record order, just before the sink.
-    /// Its body is looked at once here and the payload lent to each stage that reads that kind (every look at
-    /// a body copies it); the look also gives the event's kind and whether it is malformed, which the pipeline
-    /// counts.
-    @inline(__always) func finished(_ e: TraceEvent) -> (kind: EventKind, malformed: Bool) {
+    /// Its body is taken out of the event, matched once, its payload lent to each stage that reads that kind and
+    /// put back: a match on a body still in place copies it first (its payloads share their spare bits with the
+    /// case tag, so reading one out of shared memory needs a copy of its own), and a body is as large as the
+    /// largest decoded PDU. While the payload is lent, the event's `body` is `EventBody.empty`; the stages read
+    /// the payload they are handed and the event's other facts. The look also gives the event's kind and whether
+    /// it is malformed, which the pipeline counts.
+    @inline(__always) func finished(_ e: inout TraceEvent) -> (kind: EventKind, malformed: Bool) {
         diagnosis?.clock(e)
         let tag: (kind: EventKind, malformed: Bool)
-        switch e.body {
+        let body = e.takeBody()
+        switch consume body {
         case let .att(a):
             findings?.att(a, e)
             diagnosis?.att(a, e)
             tag = (.att, a.isMalformed)
+            e.body = .att(a)
         case let .hciEvent(h):
             findings?.hciEvent(h, e)
             diagnosis?.hciEvent(h, e)
             tag = (h.kind, false)
+            e.body = .hciEvent(h)
         case let .hciCommand(c):
             findings?.other(e)
             diagnosis?.hciCommand(c, e)
             tag = (c.kind, false)
+            e.body = .hciCommand(c)
         case let .adv(x):
             findings?.adv(x, e)
             tag = (.adv, x.adMalformed ?? (x.firstOverrun() != nil))
+            e.body = .adv(x)
         case let .smp(s):
             inventory?.smp(s)
             findings?.smp(s, e)
             diagnosis?.smp(s, e)
             tag = (.smp, s.malformedReason != nil)
+            e.body = .smp(s)
         case let .signaling(s):
             findings?.signaling(s, e)
             diagnosis?.signaling(s, e)
             tag = (s.kind, s.malformedReason != nil)
+            e.body = .signaling(s)
         case let .linkLayer(l):
             findings?.linkLayer(l, e)
             diagnosis?.linkLayer(l, e)
             tag = (.linkLayer, false)
+            e.body = .linkLayer(l)
         case let .note(n):
             findings?.other(e)
             diagnosis?.note(n, e)
             tag = (.note, false)
+            e.body = .note(n)
         case let .aclProblem(p):
             findings?.aclProblem(p, e)
             diagnosis?.aclProblem(e)
             tag = (.acl, true)
+            e.body = .aclProblem(p)
         case let .malformed(m):
             findings?.malformed(m, e)
             tag = (m.kind, true)
+            e.body = .malformed(m)
         case let .filtered(f):
             findings?.other(e)
             diagnosis?.filtered(e)
             tag = (f.kind, false)
-        case .aclFragment:
+            e.body = .filtered(f)
+        case let .aclFragment(f):
             findings?.other(e)
             tag = (.acl, false)
-        case .l2cap:
+            e.body = .aclFragment(f)
+        case let .l2cap(p):
             findings?.other(e)
             tag = (.l2cap, false)
-        case .sco:
+            e.body = .l2cap(p)
+        case let .sco(n):
             findings?.other(e)
             tag = (.sco, false)
-        case .iso:
+            e.body = .sco(length: n)
+        case let .iso(h):
             findings?.other(e)
             tag = (.iso, false)
-        case .vendor:
+            e.body = .iso(h)
+        case let .vendor(v):
             findings?.other(e)
             tag = (.vendor, false)
+            e.body = .vendor(v)
         case let .pending(k):
             findings?.other(e)
             tag = (k, false)
+            e.body = .pending(k)
         }
         activity?.observe(e)
         for t in taps { t.event(e) }

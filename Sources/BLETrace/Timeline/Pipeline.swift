@@ -92,7 +92,8 @@ public final class Pipeline {
     @exclusivity(unchecked) public var dynamicChannels: ChannelDecoder?
     /// Every stage and consumer after HCI decoding, in order (Chain.swift).
     public let chain: Chain
-    let emit: (TraceEvent) -> Void
+    /// Hands each finished event on, lent: the receiver may change it (the pipeline drops it after the call).
+    let emit: (inout TraceEvent) -> Void
     /// Sniffer captures: link-layer decoding, created with the first link-layer record.
     @exclusivity(unchecked) var linkLayerDecoder: LinkLayerDecoder?
     var linkLayer: LinkLayerDecoder {
@@ -113,7 +114,15 @@ public final class Pipeline {
     public init(options: DecodeOptions = DecodeOptions(), chain: Chain = Chain(), emit: @escaping (TraceEvent) -> Void) {
         self.options = options
         self.chain = chain
-        self.emit = emit
+        self.emit = { e in emit(e) }
+        chain.bind(self)
+    }
+
+    /// A pipeline that lends each finished event to `lending` (which may change or keep it).
+    public init(options: DecodeOptions = DecodeOptions(), chain: Chain = Chain(), lending: @escaping (inout TraceEvent) -> Void) {
+        self.options = options
+        self.chain = chain
+        self.emit = lending
         chain.bind(self)
     }
 
@@ -142,7 +151,7 @@ public final class Pipeline {
         if let o = r.originalLength, !e.isFiltered { e.cut = CutShort(captured: r.data.count, original: o) }
         // Nothing held and nothing queued (`drain` empties the queue once it has delivered all of it).
         if queue.isEmpty && held.isEmpty {
-            deliver(e)
+            deliver(&e)
         } else {
             queue.append(e)
             drain()
@@ -190,7 +199,7 @@ public final class Pipeline {
             // Moved out, not copied: a placeholder takes its place until the queue is emptied.
             var e = TraceEvent(record: record, timestamp: queue[queueHead].timestamp, direction: .unknown, body: .empty)
             swap(&e, &queue[queueHead])
-            deliver(e)
+            deliver(&e)
             queueHead += 1
         }
         if queueHead == queue.count {
@@ -204,10 +213,10 @@ public final class Pipeline {
 
     /// Hands a finished event to the chain and the sink, and counts it by the kind the chain's look found (an
     /// event is counted as it leaves, in record order: every event leaves, held ones at the latest in `finish`).
-    @inline(__always) func deliver(_ e: TraceEvent) {
-        let (kind, malformed) = chain.finished(e)
+    @inline(__always) func deliver(_ e: inout TraceEvent) {
+        let (kind, malformed) = chain.finished(&e)
         stats.decoded(kind, malformed: malformed, record: e.record)
-        emit(e)
+        emit(&e)
     }
 
     func markMalformed(_ e: inout TraceEvent, _ r: Record, layer: String, _ error: Error) {

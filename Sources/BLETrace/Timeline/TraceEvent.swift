@@ -75,6 +75,17 @@ public struct TraceEvent: Sendable {
 
     public var kind: EventKind { body.kind }
 
+    /// Moves the body out, leaving `EventBody.empty` in its place: its bytes are moved, nothing is retained. A
+    /// match on a body still in an event copies the whole body first (`Chain.finished`); a match on one taken
+    /// out does not.
+    @inline(__always) mutating func takeBody() -> EventBody {
+        withUnsafeMutablePointer(to: &body) { p in
+            let b = p.move()
+            p.initialize(to: .empty)
+            return b
+        }
+    }
+
     /// Why the packet could not be decoded, if it could not.
     public var malformed: String? { body.malformedReason }
 
