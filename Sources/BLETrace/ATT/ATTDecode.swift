@@ -24,7 +24,8 @@ extension ATTLayer {
             e.body = .att(a)
             return
         }
-        var a = ATTEvent(.pdu(pdu), bearer: bearer)
+        // The PDU goes into the event last (its last use moves it there); the facts are gathered around it.
+        var a = ATTEvent(.empty, bearer: bearer)
         a.userNames = userNames
         let client = ATTNames.sentByClient(op)
         let peerIsServer: Bool
@@ -77,7 +78,8 @@ extension ATTLayer {
             serviceErrorNames[code] = name
         }
         longValues(pdu, request: request, into: &a, state: state, peerIsServer: peerIsServer, ctx: &ctx, values: values)
-        e.body = .att(a)
+        a.content = .pdu(pdu)
+        e.body = .att(moveOut(&a, leaving: ATTEvent(.empty, bearer: bearer)))
     }
 
     /// Looks up the handles the PDU is about and decodes the values it carries (in the PDU's order: value

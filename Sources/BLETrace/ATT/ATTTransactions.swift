@@ -76,14 +76,18 @@ extension ATTLayer {
         settle(p.record, pipeline) { $0.response = link }
     }
 
-    /// Changes a held request's ATT event in place (its body emptied meanwhile, so the change does not copy it)
+    /// Changes a held request's ATT event in place (its body taken out meanwhile, so the change copies nothing)
     /// and lets the event go.
     func settle(_ record: Int, _ pipeline: Pipeline, _ change: (inout ATTEvent) -> Void) {
         pipeline.update(record) { e in
-            guard case var .att(a) = e.body else { return }
-            e.body = .empty
-            change(&a)
-            e.body = .att(a)
+            let body = e.takeBody()
+            switch consume body {
+            case var .att(a):
+                change(&a)
+                e.body = .att(a)
+            case let other:
+                e.body = other
+            }
         }
         pipeline.release(record)
     }

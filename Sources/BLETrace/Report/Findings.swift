@@ -165,15 +165,16 @@ public final class Findings: AnalysisLayer {
 
     /// The ATT findings of an event; false when the event can make no other (no PDU, or a discovery's end).
     func observeATT(_ a: ATTEvent, _ e: TraceEvent) -> Bool {
-        guard let pdu = a.pdu else { return false }
+        // The PDU's cases matched in place, binding only their numbers: a PDU bound whole is a copy of it.
+        guard case .pdu = a.content else { return false }
         // What the finding is about, worked out only for the events that make one.
         var target: String { GATTContextRender.target(handle: a.handle, a.handle == nil ? nil : a.location) }
-        if case let .errorResponse(req, _, code) = pdu {
+        if case let .pdu(.errorResponse(req, _, code)) = a.content {
             if code == 0x0A && Findings.discoveryOpcodes.contains(Int(req)) { return false }
             add(.attError, e, "\(ATTNames.opcode(req)) \(target): \(a.errorName(code)) (\(Hex.hex(code, width: 2)))")
         }
         if let why = a.unanswered?.reason {
-            let name = ATTNames.opcode(pdu.opcode)
+            let name = ATTNames.opcode(a.opcode ?? 0)
             add(.unanswered, e, (target.isEmpty ? name : "\(name) \(target)") + ": \(why)")
         }
         return true

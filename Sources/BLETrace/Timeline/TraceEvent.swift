@@ -79,11 +79,7 @@ public struct TraceEvent: Sendable {
     /// match on a body still in an event copies the whole body first (`Chain.finished`); a match on one taken
     /// out does not.
     @inline(__always) mutating func takeBody() -> EventBody {
-        withUnsafeMutablePointer(to: &body) { p in
-            let b = p.move()
-            p.initialize(to: .empty)
-            return b
-        }
+        moveOut(&body, leaving: .empty)
     }
 
     /// Why the packet could not be decoded, if it could not.
@@ -291,4 +287,15 @@ public protocol LayerBody: Sendable {
 extension LayerBody {
     public var malformedReason: String? { nil }
     public func writeLateText(_ e: TraceEvent, into b: inout TextBytes) {}
+}
+
+/// Moves `value` out, leaving `placeholder` in its place: the bytes are moved, nothing is retained. For values of
+/// address-only types (the event and its bodies, which hold a `Dissection`'s existential), where neither a match
+/// on a value in place nor the `consume` operator avoids a copy.
+@inline(__always) func moveOut<T>(_ value: inout T, leaving placeholder: T) -> T {
+    withUnsafeMutablePointer(to: &value) { p in
+        let v = p.move()
+        p.initialize(to: placeholder)
+        return v
+    }
 }
