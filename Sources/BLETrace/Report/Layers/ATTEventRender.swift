@@ -89,9 +89,9 @@ extension ATTEvent: LayerBody {
         }
         let op = pdu.opcode
         s.field("opcode", Int(op))
-        s.field("name", ATTNames.opcode(op))
+        s.field("name", JSONNames.attOpcodes[Int(op)])
         if bearer != 0x0004 { s.field("bearer", Int(bearer)) }
-        s.field("role", ATTNames.sentByClient(op) ? "client" : "server")
+        s.field("role", ATTNames.sentByClient(op) ? JSONNames.attClient : JSONNames.attServer)
         if let r = request {
             s.field("request", r.record)
             if let l = r.latencyMicros { s.field("latency_us", Int(l)) }

@@ -51,9 +51,9 @@ extension AdvertisingBody: LayerBody {
         if let sub = subevent {
             s.object("hci") { s in
                 s.field("event", 0x3E)
-                s.field("name", HCIText.eventName(0x3E))
+                s.field("name", JSONNames.hciEvents[0x3E])
                 s.field("subevent", Int(sub))
-                s.field("subevent_name", HCIText.subeventName(sub))
+                s.field("subevent_name", JSONNames.leSubevents[Int(sub)])
             }
         }
         s.object("adv") { s in

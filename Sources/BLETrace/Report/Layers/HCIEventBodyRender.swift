@@ -219,10 +219,10 @@ extension HCIEventBody: LayerBody {
         s.key("hci")
         s.beginObject()
         s.field("event", Int(code))
-        s.field("name", HCIText.eventName(code))
+        s.field("name", JSONNames.hciEvents[Int(code)])
         if case let .le(sub, _) = params {
             s.field("subevent", Int(sub))
-            s.field("subevent_name", HCIText.subeventName(sub))
+            s.field("subevent_name", JSONNames.leSubevents[Int(sub)])
         }
         switch params {
         case .dataBufferOverflow, .hardwareError, .vendor, .disconnectionComplete, .connectionComplete, .encryptionChange,
