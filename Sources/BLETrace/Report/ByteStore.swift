@@ -11,6 +11,8 @@ public final class ByteStore {
     /// A buffer lent to a writer that makes its bytes before they are escaped into the store
     /// (`JSONBytes.field(_:writing:)`), kept for the next one.
     @exclusivity(unchecked) var scratch = TextBytes()
+    /// The `uuid` and `name` members of the UUIDs written so far (`putUUIDAndName`).
+    @exclusivity(unchecked) var uuidNames = UUIDNameMemo()
 
     public init(capacity: Int = 1024) {
         self.capacity = max(capacity, 64)

@@ -27,6 +27,8 @@ public protocol FieldSink {
     /// A field tree value whose compact JSON is already made (`JSONOut.write(v, into:)`): JSON copies the bytes,
     /// other sinks take the tree.
     mutating func value(_ v: FieldValue, json: [UInt8])
+    /// A `uuid` member and, when the UUID has a name in its GATT role, a `name` member.
+    mutating func uuidAndName(_ u: BLEUUID, role: GATTNameRole)
     mutating func null()
     mutating func beginObject()
     mutating func endObject()
@@ -38,6 +40,10 @@ extension FieldSink {
     public mutating func address(_ a: BDAddr) { string(a.description) }
     public mutating func uuid(_ u: BLEUUID) { string(u.description) }
     public mutating func value(_ v: FieldValue, json: [UInt8]) { value(v) }
+    public mutating func uuidAndName(_ u: BLEUUID, role: GATTNameRole) {
+        field("uuid", uuid: u)
+        if let n = role.name(u) { field("name", n) }
+    }
 
     @inline(__always) public mutating func field(_ k: StaticString, _ v: Int) { key(k); int(v) }
     @inline(__always) public mutating func field<T: FixedWidthInteger>(_ k: StaticString, _ v: T) { key(k); int(Int(v)) }
@@ -191,6 +197,13 @@ public struct JSONBytes: FieldSink {
     public mutating func value(_ v: FieldValue, json: [UInt8]) {
         item()
         store.put(json)
+    }
+
+    /// The members' bytes as the output's memo keeps them (a capture names few UUIDs, each in many events).
+    public mutating func uuidAndName(_ u: BLEUUID, role: GATTNameRole) {
+        if !first { store.put(UInt8(ascii: ",")) }
+        first = false
+        store.putUUIDAndName(u, role: role)
     }
 
     /// A UUID never needs escaping: quotes around its hex digits.

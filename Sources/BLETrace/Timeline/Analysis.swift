@@ -85,8 +85,7 @@ public final class Analyzer {
     /// `sink` receives every event; pass nil to collect only the summary.
     public init(options: DecodeOptions = DecodeOptions(), sink: EventSink?) {
         self.sink = sink
-        let s = sink
-        self.pipeline = Pipeline(options: options, chain: .standard(options), lending: { e in s?.event(taking: &e) })
+        self.pipeline = Pipeline(options: options, chain: .standard(options), lendingTo: sink)
     }
 
     /// The chain's parts, in summary order.

@@ -118,11 +118,12 @@ public final class Pipeline {
         chain.bind(self)
     }
 
-    /// A pipeline that lends each finished event to `lending` (which may change or keep it).
-    public init(options: DecodeOptions = DecodeOptions(), chain: Chain = Chain(), lending: @escaping (inout TraceEvent) -> Void) {
+    /// A pipeline that lends each finished event to `sink` (`EventSink.event(taking:)`: the sink may change or
+    /// keep it).
+    public init(options: DecodeOptions = DecodeOptions(), chain: Chain = Chain(), lendingTo sink: EventSink?) {
         self.options = options
         self.chain = chain
-        self.emit = lending
+        self.emit = { e in sink?.event(taking: &e) }
         chain.bind(self)
     }
 

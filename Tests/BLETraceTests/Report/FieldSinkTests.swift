@@ -47,4 +47,41 @@ struct FieldSinkTests {
         EventJSON.write(e, to: w)
         #expect(w.text == JSONOut.text(.object(EventJSON.fields(e))))
     }
+
+    /// Named UUIDs in every role, 16-bit and 128-bit, more of them than the memo has slots, each written several
+    /// times in an order that makes the memo find, miss and replace entries.
+    func writeUUIDs<S: FieldSink>(_ s: inout S) {
+        let shorts: [UInt16] = [0x180F, 0x2A19, 0x2902, 0x180A, 0x2A29, 0x1800, 0x2A00, 0xFFF0, 0x2901, 0x1812]
+        var uuids = shorts.map { BLEUUID($0) }
+        for i in 0..<90 { uuids.append(BLEUUID(high: 0x1234_5678_0000_0000 | UInt64(i) << 16, low: 0x8000_0000_0000_0000 | UInt64(i))) }
+        s.list("l") { s in
+            for pass in 0..<3 {
+                for (i, u) in uuids.enumerated() {
+                    let role = [GATTNameRole.service, .characteristic, .descriptor][(i + pass) % 3]
+                    s.beginObject()
+                    s.uuidAndName(u, role: role)
+                    s.field("n", i)
+                    s.endObject()
+                }
+            }
+        }
+        s.field("name", JSONNames.attOpcodes[0x1B])
+        s.field("role", JSONNames.attClient)
+        s.field("event", JSONNames.hciEvents[0x3E])
+    }
+
+    @Test("JSON's memo of UUID names and its name tables write what FieldsBuilder builds")
+    func uuidNamesAndNameTables() {
+        var j = JSONBytes()
+        j.beginObject()
+        writeUUIDs(&j)
+        j.endObject()
+        let tree = FieldsBuilder.object { writeUUIDs(&$0) }
+        let text = String(decoding: j.bytes, as: UTF8.self)
+        #expect(text == JSONOut.text(.object(tree)))
+        #expect(text.contains(#"{"uuid":"180F","name":"Battery","n":0}"#))
+        #expect(text.contains(#"{"uuid":"2A19","name":"Battery Level","n":1}"#))
+        #expect(text.hasSuffix(#""name":"Handle Value Notification","role":"client","event":"LE Meta"}"#))
+    }
 }
+

@@ -54,31 +54,30 @@ enum GATTContextRender {
         }
     }
 
-    static func writeUUID<S: FieldSink>(_ u: BLEUUID?, kind: (UInt16) -> String?, into s: inout S) {
+    static func writeUUID<S: FieldSink>(_ u: BLEUUID?, role: GATTNameRole, into s: inout S) {
         guard let u else { return }
-        s.field("uuid", uuid: u)
-        if let n = GATTNaming.name(u, kind: kind) { s.field("name", n) }
+        s.uuidAndName(u, role: role)
     }
 
     /// The `gatt` object's members; the caller writes it only for a non-empty location.
     static func writeFields<S: FieldSink>(_ loc: GATTLocation, into s: inout S) {
         if let svc = loc.service {
             s.object("service") { s in
-                writeUUID(svc.uuid, kind: AssignedNumbers.serviceName, into: &s)
+                writeUUID(svc.uuid, role: .service, into: &s)
                 s.field("start", Int(svc.start))
                 s.field("end", Int(svc.end))
             }
         }
         if let c = loc.characteristic {
             s.object("characteristic") { s in
-                writeUUID(c.uuid, kind: AssignedNumbers.characteristicName, into: &s)
+                writeUUID(c.uuid, role: .characteristic, into: &s)
                 s.field("handle", Int(c.handle))
                 s.field("value_handle", Int(c.valueHandle))
             }
         }
         if let d = loc.descriptor {
             s.object("descriptor") { s in
-                writeUUID(d.uuid, kind: AssignedNumbers.descriptorName, into: &s)
+                writeUUID(d.uuid, role: .descriptor, into: &s)
                 s.field("handle", Int(d.handle))
             }
         }
