@@ -154,7 +154,8 @@ public final class Pipeline {
         if queue.isEmpty && held.isEmpty {
             deliver(&e)
         } else {
-            queue.append(e)
+            // Moved into the queue, not copied (the event is address-only: see `TraceEvent.takeBody`).
+            queue.append(moveOut(&e, leaving: TraceEvent(record: r.number, timestamp: r.timestamp, direction: .unknown, body: .empty)))
             drain()
         }
     }
