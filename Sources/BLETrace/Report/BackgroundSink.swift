@@ -46,9 +46,7 @@ public final class BackgroundSink: EventSink, @unchecked Sendable {
 
     /// The event moved into the batch, not copied (the pipeline drops what it lent).
     public func event(taking e: inout TraceEvent) {
-        var kept = TraceEvent(record: e.record, timestamp: e.timestamp, direction: e.direction, body: .empty)
-        swap(&kept, &e)
-        current.append(kept)
+        current.append(moveOut(&e, leaving: TraceEvent(record: e.record, timestamp: e.timestamp, direction: e.direction, body: .empty)))
         if current.count >= BackgroundSink.batchSize { handOver() }
     }
 

@@ -24,17 +24,9 @@ public enum EventText {
         return write(body: &body, e, into: &b)
     }
 
-    /// `write(_:into:)` for an event the caller is done with: its body is taken out and matched without a copy
-    /// (a match on a body still in the event copies the body first: see `TraceEvent.takeBody`). The event is
-    /// left with `EventBody.empty`.
-    @discardableResult
-    public static func write(taking e: inout TraceEvent, into b: inout TextBytes) -> Facts {
-        var body = e.takeBody()
-        return write(body: &body, e, into: &b)
-    }
-
     /// The text of `body`, the event's body held apart from it (the writers read the event's other facts only);
-    /// the body is matched as owned and is the same when this returns.
+    /// the body is matched as owned, without a copy, and is the same when this returns. A renderer lent the
+    /// event takes the body out (`TraceEvent.takeBody`): a match on a body still in the event copies it first.
     static func write(body: inout EventBody, _ e: TraceEvent, into b: inout TextBytes) -> Facts {
         switch consume body {
         case let .aclFragment(f):

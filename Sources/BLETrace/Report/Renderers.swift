@@ -46,12 +46,20 @@ public final class TextRenderer: EventSink, RedactableOutput {
     }
 
     public func event(_ e: TraceEvent) {
-        var e = e
-        event(taking: &e)
+        guard showEvents else { return }
+        var body = e.body
+        render(e, body: &body)
     }
 
+    /// The body taken out of the lent event, so that matching it copies nothing (`TraceEvent.takeBody`).
     public func event(taking e: inout TraceEvent) {
         guard showEvents else { return }
+        var body = e.takeBody()
+        render(e, body: &body)
+    }
+
+    /// One timeline line for `e`, whose body is `body` (held apart from it).
+    func render(_ e: TraceEvent, body: inout EventBody) {
         if origin == nil { origin = e.timestamp }
         let color = style.color
         let time = style.time, origin = self.origin, previous = self.previous
@@ -75,7 +83,7 @@ public final class TextRenderer: EventSink, RedactableOutput {
         b.put(0x20)
         self.previous = e.timestamp
         scratch.removeAll()
-        let facts = EventText.write(taking: &e, into: &scratch)
+        let facts = EventText.write(body: &body, e, into: &scratch)
         // A malformed event's text starts with MALFORMED unless it already says so ("Malformed ATT: …").
         let bodyStart = facts.malformed != nil && !scratch.starts(with: TextRenderer.malformedPrefix) ? TextRenderer.malformedMark.count : 0
         if bodyStart > 0 { scratch.prepend(TextRenderer.malformedMark) }
@@ -491,17 +499,12 @@ enum EventJSON {
     /// Writes the same object as `fields(e)` straight into the output's store, without building it first;
     /// with a redactor, its text, strings and bytes redacted on the way.
     static func write(_ e: TraceEvent, to w: OutputWriter, redactor: Redactor? = nil) {
-        var e = e
-        write(taking: &e, to: w, redactor: redactor)
-    }
-
-    /// `write(_:to:redactor:)` for an event the caller is done with: its body is taken out for the text and the
-    /// layers, each of which matches it as owned, without a copy. The event is left with `EventBody.empty`.
-    static func write(taking e: inout TraceEvent, to w: OutputWriter, redactor: Redactor? = nil) {
-        var body = e.takeBody()
+        var body = e.body
         write(body: &body, e, to: w, redactor: redactor)
     }
 
+    /// `write(_:to:redactor:)` of `body`, the event's body held apart from it: the text and the layers each
+    /// match it as owned, without a copy (a renderer lent the event takes the body out: `TraceEvent.takeBody`).
     static func write(body: inout EventBody, _ e: TraceEvent, to w: OutputWriter, redactor: Redactor?) {
         let b = w.store
         // The event's text first, made on the writer's scratch buffer (copied in below as a JSON string): the
@@ -556,15 +559,20 @@ public final class JSONRenderer: EventSink, RedactableOutput {
     }
 
     public func event(_ e: TraceEvent) {
-        var e = e
-        event(taking: &e)
+        var body = e.body
+        render(e, body: &body)
     }
 
     public func event(taking e: inout TraceEvent) {
+        var body = e.takeBody()
+        render(e, body: &body)
+    }
+
+    func render(_ e: TraceEvent, body: inout EventBody) {
         guard showEvents else { return }
         if count > 0 { out.write(",\n") }
         count += 1
-        EventJSON.write(taking: &e, to: out, redactor: redactor)
+        EventJSON.write(body: &body, e, to: out, redactor: redactor)
     }
 
     public func end(_ summary: Summary) {
@@ -585,13 +593,18 @@ public final class JSONLinesRenderer: EventSink, RedactableOutput {
     public func begin(_ capture: CaptureInfo) {}
 
     public func event(_ e: TraceEvent) {
-        var e = e
-        event(taking: &e)
+        var body = e.body
+        render(e, body: &body)
     }
 
     public func event(taking e: inout TraceEvent) {
+        var body = e.takeBody()
+        render(e, body: &body)
+    }
+
+    func render(_ e: TraceEvent, body: inout EventBody) {
         guard showEvents else { return }
-        EventJSON.write(taking: &e, to: out, redactor: redactor)
+        EventJSON.write(body: &body, e, to: out, redactor: redactor)
         out.write(byte: 0x0A)
     }
 
