@@ -148,7 +148,12 @@ extension ATTLayer {
                     ctx: inout DescribeContext, values: ValueSite) {
         switch pdu {
         case let .readResponse(v):
-            if let h = a.handle { state.blob[peerIsServer] = (h, Array(v)) }
+            // Only a full response (ATT_MTU − 1 bytes) can be continued by Read Blob; a shorter one is the whole
+            // value, and keeping a copy of it would cost an allocation for every read.
+            if let h = a.handle {
+                if v.count >= state.mtu - 1 { state.blob[peerIsServer] = (h, Array(v)) }
+                else if state.blob[peerIsServer] != nil { state.blob[peerIsServer] = nil }
+            }
         case let .readBlobResponse(v):
             guard case let .readBlobRequest(h, offset)? = request else { return }
             var cur = state.blob[peerIsServer]

@@ -71,8 +71,12 @@ public struct GATTDatabase: Sendable {
     /// Attribute types from Find Information (handle → type).
     public private(set) var types: [UInt16: BLEUUID] = [:]
     var cache: [UInt16: GATTLocationRef] = [:]
-    var sortedServices: [GATTService]? = nil
-    var sortedCharacteristics: [GATTCharacteristic]? = nil
+    /// The ordered lists, valid while their flag is set. A change clears the flags and keeps the storage, so that
+    /// discovery (a change per response) rebuilds the lists in place rather than allocating them again.
+    var sortedServices: [GATTService] = []
+    var sortedCharacteristics: [GATTCharacteristic] = []
+    var servicesSorted = false
+    var characteristicsSorted = false
 
     public init(device: String, source: String = "capture") {
         self.device = device
@@ -87,16 +91,24 @@ public struct GATTDatabase: Sendable {
     /// Frees the lookup memo and sorted lists (rebuilt on use); the content stays.
     mutating func dropCaches() {
         cache = [:]
-        sortedServices = nil
-        sortedCharacteristics = nil
+        sortedServices = []
+        sortedCharacteristics = []
+        servicesSorted = false
+        characteristicsSorted = false
     }
 
     mutating func changed() {
         generation &+= 1
         cache.removeAll(keepingCapacity: true)
-        sortedServices = nil
-        sortedCharacteristics = nil
+        servicesSorted = false
+        characteristicsSorted = false
     }
+
+    /// Room for a typical server's attributes on a table's first entry: discovery then fills each table without
+    /// growing it one doubling at a time.
+    static let typicalServices = 8
+    static let typicalCharacteristics = 32
+    static let typicalAttributes = 64
 
     // MARK: Discovery input
 
@@ -107,6 +119,7 @@ public struct GATTDatabase: Sendable {
             if s.uuid == nil { s.uuid = old.uuid }
             if old == s { return }
         }
+        if services.isEmpty { services.reserveCapacity(GATTDatabase.typicalServices) }
         services[start] = s
         changed()
     }
@@ -119,12 +132,14 @@ public struct GATTDatabase: Sendable {
 
     public mutating func addCharacteristic(_ ch: GATTCharacteristic) {
         if characteristics[ch.handle] == ch { return }
+        if characteristics.isEmpty { characteristics.reserveCapacity(GATTDatabase.typicalCharacteristics) }
         characteristics[ch.handle] = ch
         changed()
     }
 
     public mutating func addType(_ handle: UInt16, _ uuid: BLEUUID) {
         if types[handle] == uuid { return }
+        if types.isEmpty { types.reserveCapacity(GATTDatabase.typicalAttributes) }
         types[handle] = uuid
         changed()
     }
@@ -172,32 +187,34 @@ public struct GATTDatabase: Sendable {
 
     /// Services ordered by start handle.
     public mutating func orderedServices() -> [GATTService] {
-        if let s = sortedServices { return s }
-        var list = Array(services.values)
+        if servicesSorted { return sortedServices }
+        sortedServices.removeAll(keepingCapacity: true)
+        sortedServices.append(contentsOf: services.values)
         // Service declarations seen only through Find Information.
         for (h, t) in types where (t.uuid16 == 0x2800 || t.uuid16 == 0x2801) && services[h] == nil {
-            list.append(GATTService(start: h, end: h, uuid: nil, primary: t.uuid16 == 0x2800))
+            sortedServices.append(GATTService(start: h, end: h, uuid: nil, primary: t.uuid16 == 0x2800))
         }
-        list.sort { $0.start < $1.start }
+        sortedServices.sort { $0.start < $1.start }
         // A service known only from Find Information ends before the next one starts.
-        for i in list.indices where list[i].end == list[i].start && services[list[i].start] == nil {
-            list[i].end = i + 1 < list.count ? list[i + 1].start &- 1 : 0xFFFF
+        for i in sortedServices.indices where sortedServices[i].end == sortedServices[i].start && services[sortedServices[i].start] == nil {
+            sortedServices[i].end = i + 1 < sortedServices.count ? sortedServices[i + 1].start &- 1 : 0xFFFF
         }
-        sortedServices = list
-        return list
+        servicesSorted = true
+        return sortedServices
     }
 
     /// Characteristics ordered by declaration handle, including those derived from Find Information
     /// (a 0x2803 declaration is immediately followed by its value, Core 5.4 Vol 3 Part G 3.3).
     public mutating func orderedCharacteristics() -> [GATTCharacteristic] {
-        if let s = sortedCharacteristics { return s }
-        var list = Array(characteristics.values)
+        if characteristicsSorted { return sortedCharacteristics }
+        sortedCharacteristics.removeAll(keepingCapacity: true)
+        sortedCharacteristics.append(contentsOf: characteristics.values)
         for (h, t) in types where t.uuid16 == 0x2803 && characteristics[h] == nil && h < 0xFFFF {
-            list.append(GATTCharacteristic(handle: h, properties: nil, valueHandle: h + 1, uuid: types[h + 1]))
+            sortedCharacteristics.append(GATTCharacteristic(handle: h, properties: nil, valueHandle: h + 1, uuid: types[h + 1]))
         }
-        list.sort { $0.handle < $1.handle }
-        sortedCharacteristics = list
-        return list
+        sortedCharacteristics.sort { $0.handle < $1.handle }
+        characteristicsSorted = true
+        return sortedCharacteristics
     }
 
     /// The service, characteristic and descriptor `handle` belongs to. Memoized until the database changes.
@@ -207,6 +224,7 @@ public struct GATTDatabase: Sendable {
     public mutating func locateRef(_ handle: UInt16) -> GATTLocationRef {
         if let l = cache[handle] { return l }
         let l = GATTLocationRef(compute(handle))
+        if cache.isEmpty { cache.reserveCapacity(GATTDatabase.typicalCharacteristics) }
         if cache.count < 65_536 { cache[handle] = l }
         return l
     }

@@ -91,7 +91,10 @@ public final class IdentityLayer: AnalysisLayer {
 
         /// The latest value wins: a device may be renamed during the capture.
         mutating func set(_ key: String, _ value: String) {
-            if let i = strings.firstIndex(where: { $0.0 == key }) { strings[i].1 = value } else { strings.append((key, value)) }
+            if let i = strings.firstIndex(where: { $0.0 == key }) { strings[i].1 = value; return }
+            // A device's card usually holds several strings: room for them at once.
+            if strings.isEmpty { strings.reserveCapacity(8) }
+            strings.append((key, value))
         }
     }
 

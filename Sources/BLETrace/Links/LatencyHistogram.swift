@@ -28,6 +28,8 @@ public struct LatencyHistogram: Sendable, Equatable {
         if v < min { min = v }
         if v > max { max = v }
         if samples.count < LatencyHistogram.keptExactly && bins.isEmpty {
+            // Room for a typical link's samples at once, not grown one doubling at a time.
+            if samples.isEmpty { samples.reserveCapacity(32) }
             samples.append(v)
             return
         }
