@@ -33,9 +33,12 @@ public final class DeviceInventory: AnalysisLayer {
         public var address: BDAddr
         public var addressType: AddressType
 
-        /// The address and its type as one word: one hash step for each report's lookup.
+        /// The address (48 bits) and its type's code (9 bits) as one word, different for different keys.
+        var word: UInt64 { address.value | UInt64(addressType.code) << 48 }
+
+        /// The word: one hash step for each report's lookup.
         public func hash(into h: inout Hasher) {
-            h.combine(address.value | UInt64(addressType.code) << 48)
+            h.combine(word)
         }
     }
 
@@ -100,6 +103,10 @@ public final class DeviceInventory: AnalysisLayer {
 
     @exclusivity(unchecked) var list: [Device] = []
     @exclusivity(unchecked) var index: [Key: Int] = [:]
+    /// The slots of recent keys, direct-mapped by the key's word (`UInt64.max`: empty): a device advertising again
+    /// is found without hashing its key. Slots never move (the list only grows).
+    @exclusivity(unchecked) var recentWords = [UInt64](repeating: .max, count: 256)
+    @exclusivity(unchecked) var recentSlots = [Int32](repeating: 0, count: 256)
     /// Reports from devices first seen after `maxDevices` were already listed; not inventoried.
     @exclusivity(unchecked) public private(set) var overflowReports = 0
     @exclusivity(unchecked) var tracker: ConnectionTracker?
@@ -133,30 +140,32 @@ public final class DeviceInventory: AnalysisLayer {
 
     /// A device found by an inquiry: its class, RSSI and what its extended inquiry response says.
     public func observe(inquiry r: InquiryResponse, record: Int, at time: Timestamp) {
-        let key = Key(address: r.address, addressType: .public)
-        let i: Int
-        if let j = index[key] {
-            i = j
-        } else {
-            guard list.count < DeviceInventory.maxDevices else { overflowReports += 1; return }
-            i = list.count
-            list.append(Device(address: r.address, addressType: .public))
-            index[key] = i
-        }
+        guard let i = slot(Key(address: r.address, addressType: .public)) else { return }
         list[i].add(inquiry: r, record: record, at: time)
     }
 
-    public func observe(_ r: AdvertisingReport, record: Int, at time: Timestamp) {
-        let key = Key(address: r.address, addressType: r.addressType)
+    /// The device's slot in the list, added when new; nil (and the report counted as overflow) when the list is
+    /// full.
+    func slot(_ key: Key) -> Int? {
+        let word = key.word
+        let m = Int(truncatingIfNeeded: (word &* 0x9E37_79B9_7F4A_7C15) >> 56)
+        if recentWords[m] == word { return Int(recentSlots[m]) }
         let i: Int
         if let j = index[key] {
             i = j
         } else {
-            guard list.count < DeviceInventory.maxDevices else { overflowReports += 1; return }
+            guard list.count < DeviceInventory.maxDevices else { overflowReports += 1; return nil }
             i = list.count
-            list.append(Device(address: r.address, addressType: r.addressType))
+            list.append(Device(address: key.address, addressType: key.addressType))
             index[key] = i
         }
+        recentWords[m] = word
+        recentSlots[m] = Int32(truncatingIfNeeded: i)
+        return i
+    }
+
+    public func observe(_ r: AdvertisingReport, record: Int, at time: Timestamp) {
+        guard let i = slot(Key(address: r.address, addressType: r.addressType)) else { return }
         list[i].add(r, record: record, at: time)
     }
 

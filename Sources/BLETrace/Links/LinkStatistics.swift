@@ -337,26 +337,39 @@ public final class LinkStatistics: AnalysisLayer {
 /// The packets sent on one handle and not completed yet, oldest first (a ring of at most 4096: a host that
 /// never sees completions must not grow it without end; the oldest are dropped).
 struct PendingQueue {
+    /// The queued packets are `head..<end` of the two lists; storage past `end` is kept for reuse, so a queue that
+    /// empties and fills again (most links, most of the time) neither frees nor grows it.
     var times: [Int64] = []
     var connections: [Int] = []
     var head = 0
+    var end = 0
 
     mutating func push(_ t: Timestamp, connection: Int) {
-        if times.count - head >= LinkStatistics.maxPendingPerHandle { head += 1 }
-        if head > 1024 && head * 2 > times.count {
-            times.removeFirst(head)
-            connections.removeFirst(head)
+        if end - head >= LinkStatistics.maxPendingPerHandle { head += 1 }
+        if head > 1024 && head * 2 > end {
+            // Moves the queued packets to the front.
+            for i in 0..<(end - head) {
+                times[i] = times[head + i]
+                connections[i] = connections[head + i]
+            }
+            end -= head
             head = 0
         }
-        times.append(t.micros)
-        connections.append(connection)
+        if end < times.count {
+            times[end] = t.micros
+            connections[end] = connection
+        } else {
+            times.append(t.micros)
+            connections.append(connection)
+        }
+        end += 1
     }
 
     mutating func pop() -> (Timestamp, Int)? {
-        guard head < times.count else { return nil }
+        guard head < end else { return nil }
         let out = (Timestamp(micros: times[head]), connections[head])
         head += 1
-        if head == times.count { times.removeAll(keepingCapacity: true); connections.removeAll(keepingCapacity: true); head = 0 }
+        if head == end { head = 0; end = 0 }
         return out
     }
 }
