@@ -397,11 +397,13 @@ public enum ATTNames {
     }
 
     /// Characteristic properties (Core 5.4 Vol 3 Part G 3.3.1.1).
+    static let propertyNames = ["broadcast", "read", "write_without_response", "write", "notify", "indicate",
+                                "authenticated_signed_writes", "extended_properties"]
+
     public static func properties(_ p: UInt8) -> [String] {
-        let names = ["broadcast", "read", "write_without_response", "write", "notify", "indicate",
-                     "authenticated_signed_writes", "extended_properties"]
         var out: [String] = []
-        for i in 0..<8 where p & (1 << UInt8(i)) != 0 { out.append(names[i]) }
+        out.reserveCapacity(p.nonzeroBitCount)
+        for i in 0..<8 where p & (1 << UInt8(i)) != 0 { out.append(propertyNames[i]) }
         return out
     }
 }

@@ -288,6 +288,7 @@ enum DissectorText {
     /// Names of the set bits of `value` from `names` (bit 0 first); unnamed set bits as "bit N".
     static func bits(_ value: Int, _ names: [String]) -> [String] {
         var out: [String] = []
+        out.reserveCapacity(value.nonzeroBitCount)
         var v = value
         var i = 0
         while v != 0 && i < 64 {

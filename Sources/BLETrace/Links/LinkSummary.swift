@@ -15,9 +15,11 @@ extension LinkStatistics {
 
     /// From the first to the last ACL packet either way.
     static func activeSpan(_ l: Link) -> Int64 {
-        let firsts = [l.tx.throughput.first, l.rx.throughput.first].compactMap { $0 }
-        let lasts = [l.tx.throughput.last, l.rx.throughput.last].compactMap { $0 }
-        guard let a = firsts.min(), let b = lasts.max() else { return 0 }
+        // The earliest first and the latest last of the two directions, without lists made for them.
+        let tf = l.tx.throughput.first, rf = l.rx.throughput.first
+        let tl = l.tx.throughput.last, rl = l.rx.throughput.last
+        guard let a = tf.map({ t in rf.map { Swift.min(t, $0) } ?? t }) ?? rf,
+              let b = tl.map({ t in rl.map { Swift.max(t, $0) } ?? t }) ?? rl else { return 0 }
         return b.micros - a.micros
     }
 
