@@ -202,9 +202,28 @@ public struct AdvertisingReports: Sequence, IteratorProtocol {
     }
 
     /// Reads every report of the event (as `next` will), throwing where the bytes run short.
+    /// Reports whose fixed fields are all there are stepped over (their data's length read and checked); the
+    /// others are read as `read` reads them, so that a short one fails with the same error at the same field.
     static func validate(subevent: UInt8, _ c: inout ByteCursor) throws {
         let n = Int(try c.u8())
-        for _ in 0..<n { _ = try read(subevent, &c) }
+        for _ in 0..<n {
+            switch subevent {
+            case 0x0D where c.remaining >= 24:
+                // Type, address type and address, PHYs, SID, TX power, RSSI, interval, direct address and its type.
+                try c.skip(23)
+                try c.skip(Int(try c.u8()))
+            case 0x0B where c.remaining >= 16:
+                try c.skip(16)
+            case 0x0D, 0x0B:
+                _ = try read(subevent, &c)
+            default:
+                guard c.remaining >= 9 else { _ = try read(subevent, &c); continue }
+                // Type, address type and address; the data; the RSSI.
+                try c.skip(8)
+                try c.skip(Int(try c.u8()))
+                try c.skip(1)
+            }
+        }
     }
 
     /// One report of an LE Advertising Report (0x02), LE Extended Advertising Report (0x0D) or LE Directed

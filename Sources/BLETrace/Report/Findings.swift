@@ -74,12 +74,14 @@ public final class Findings: AnalysisLayer {
         tracker = pipeline.connections
     }
 
-    func add(_ kind: Finding.Kind, _ e: TraceEvent, _ text: String) {
+    /// Counts a finding, and lists it while the list has room. Its text is made only when it is listed: a capture
+    /// with thousands of ATT errors makes the first thousand texts, not all.
+    func add(_ kind: Finding.Kind, _ e: TraceEvent, _ text: @autoclosure () -> String) {
         // ACL data on a handle whose transport is unknown (a vendor pseudo-handle) is not known to be what it
         // decodes as: it raises no findings.
         if e.acl != nil, let id = e.connection, let c = tracker?.connection(id: id), !c.transportKnown { return }
         count += 1
-        if list.count < Findings.maxListed { list.append(Finding(kind: kind, record: e.record, connection: e.connection, text: text)) }
+        if list.count < Findings.maxListed { list.append(Finding(kind: kind, record: e.record, connection: e.connection, text: text())) }
     }
 
     /// A finished event on its own (the chain lends the body's payload to the per-kind readers below instead).
