@@ -156,4 +156,31 @@ struct DeviceInventoryTests {
         #expect(Chain.standard().inventory != nil)
         #expect(Analyzer(sink: nil).layers.contains { $0 is DeviceInventory })
     }
+    @Test("many devices seen in turn are each counted once per report, past the memo of recent keys")
+    func manyDevicesInTurn() throws {
+        // 600 addresses, each as a public and as a random static address: more keys than the memo has slots, so
+        // slots are shared and replaced; every report must still reach its own device.
+        var records: [Record] = []
+        var n = 0
+        for round in 0..<3 {
+            for i in 0..<600 {
+                let addr = 0xC000_0000_0000 | UInt64(i) &* 0x0001_0001_0003
+                for addrType: UInt8 in [0, 1] {
+                    n += 1
+                    let report = AdvBytes.legacy(type: 0x00, addrType: addrType, addr: addr, data: ad(0x01, [0x06]),
+                                                 rssi: Int8(-40 - round))
+                    records.append(AdvBytes.record(n, AdvBytes.legacyEvent([report])))
+                }
+            }
+        }
+        let (inv, _) = Self.run(records)
+        let all = inv.devices
+        #expect(all.count == 1200)
+        #expect(all.allSatisfy { $0.reports == 3 })
+        #expect(Set(all.map { "\($0.address)/\($0.addressType)" }).count == 1200)
+        let first = try #require(all.first)
+        #expect(first.rssiMin == -42)
+        #expect(first.rssiMax == -40)
+    }
 }
+

@@ -229,4 +229,41 @@ extension LinkStatisticsTests {
         p.add(1, at: Timestamp(micros: 30_000_000))
         #expect(p.width == 200_000 && p.peaks.count <= 240 && p.peaks.first == 3 && p.peaks.max() == 3)
     }
+    @Test("the queue of packets awaiting completion is first in, first out, through emptying, compaction and its cap")
+    func pendingQueue() {
+        var q = PendingQueue()
+        #expect(q.pop() == nil)
+        for i in 0..<5 { q.push(Timestamp(micros: Int64(i)), connection: i) }
+        #expect(q.pop()?.1 == 0)
+        #expect(q.pop()?.1 == 1)
+        for i in 5..<8 { q.push(Timestamp(micros: Int64(i)), connection: i) }
+        var out: [Int] = []
+        while let (t, c) = q.pop() {
+            #expect(t.micros == Int64(c))
+            out.append(c)
+        }
+        #expect(out == [2, 3, 4, 5, 6, 7])
+        // Emptied, its storage is reused: what is pushed next comes out next.
+        q.push(Timestamp(micros: 100), connection: 100)
+        #expect(q.pop()?.1 == 100)
+        #expect(q.pop() == nil)
+
+        // Far ahead of its head, the queue moves what is left to the front and goes on in order.
+        for i in 0..<2000 { q.push(Timestamp(micros: Int64(i)), connection: i) }
+        for i in 0..<1500 { #expect(q.pop()?.1 == i) }
+        q.push(Timestamp(micros: 2000), connection: 2000)
+        #expect(q.head == 0)
+        out = []
+        while let (_, c) = q.pop() { out.append(c) }
+        #expect(out == Array(1500...2000))
+
+        // At most `maxPendingPerHandle` wait: the oldest beyond it are dropped.
+        let cap = LinkStatistics.maxPendingPerHandle
+        for i in 0..<(cap + 10) { q.push(Timestamp(micros: Int64(i)), connection: i) }
+        #expect(q.pop()?.1 == 10)
+        var left = 1
+        while q.pop() != nil { left += 1 }
+        #expect(left == cap)
+    }
 }
+

@@ -1,0 +1,37 @@
+import Testing
+@testable import BLETrace
+
+/// A GATT database keeps its ordered lists and lookups between changes and rebuilds them (in place) after one.
+@Suite struct GATTDatabaseTests {
+    @Test("ordered lists and locations follow each change, however they were used before it")
+    func listsFollowChanges() {
+        var db = GATTDatabase(device: "peer")
+        db.addService(start: 0x10, end: 0x1F, uuid: BLEUUID(UInt16(0x180F)), primary: true)
+        #expect(db.orderedServices().map(\.start) == [0x10])
+        #expect(db.locate(0x12).service?.start == 0x10)
+        // A list the caller keeps is not changed by the rebuild that follows a change.
+        let kept = db.orderedServices()
+        db.addService(start: 0x01, end: 0x0F, uuid: BLEUUID(UInt16(0x1800)), primary: true)
+        #expect(kept.map(\.start) == [0x10])
+        #expect(db.orderedServices().map(\.start) == [0x01, 0x10])
+        #expect(db.locate(0x05).service?.start == 0x01)
+
+        db.addCharacteristic(GATTCharacteristic(handle: 0x11, properties: 0x12, valueHandle: 0x12, uuid: BLEUUID(UInt16(0x2A19))))
+        #expect(db.locate(0x12).role == .value)
+        #expect(db.locate(0x13).role == .descriptor)
+        // A declaration known only from Find Information, before the one discovered.
+        db.addType(0x02, BLEUUID(UInt16(0x2803)))
+        db.addType(0x03, BLEUUID(UInt16(0x2A00)))
+        #expect(db.orderedCharacteristics().map(\.handle) == [0x02, 0x11])
+        #expect(db.locate(0x03).characteristic?.uuid == BLEUUID(UInt16(0x2A00)))
+        // A service declaration known only from Find Information ends before the next service starts.
+        db.addType(0x20, BLEUUID(UInt16(0x2800)))
+        #expect(db.orderedServices().map { [$0.start, $0.end] } == [[0x01, 0x0F], [0x10, 0x1F], [0x20, 0xFFFF]])
+
+        // Dropping the caches keeps the content.
+        db.dropCaches()
+        #expect(db.orderedServices().count == 3)
+        #expect(db.orderedCharacteristics().count == 2)
+        #expect(db.locate(0x12).characteristic?.handle == 0x11)
+    }
+}
