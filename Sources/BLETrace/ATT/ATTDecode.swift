@@ -156,21 +156,22 @@ extension ATTLayer {
             }
         case let .readBlobResponse(v):
             guard case let .readBlobRequest(h, offset)? = request else { return }
-            var cur = state.blob[peerIsServer]
-            if cur == nil || cur?.handle != h { cur = (h, []) }
-            if var c = cur, Int(offset) <= c.bytes.count {
+            // Taken out of the state while it grows (a copy read from it would share the bytes, and the append
+            // would copy them); put back while the value goes on.
+            var c = state.blob.removeValue(forKey: peerIsServer) ?? (h, [])
+            if c.handle != h { c = (h, []) }
+            if Int(offset) <= c.bytes.count {
                 c.bytes.removeSubrange(Int(offset)...)
                 if c.bytes.count + v.count <= 65_535 { c.bytes.append(contentsOf: v) }
-                state.blob[peerIsServer] = c
                 let d = v.count < state.mtu - 1 ? dissectValue(c.bytes[...], location: ctx.locate(h), site: values) : nil
                 a.extra = ATTExtra(longValue: ATTLongValue(bytes: c.bytes, offset: offset, decoded: d))
-            } else {
-                state.blob[peerIsServer] = nil
+                state.blob[peerIsServer] = c
             }
         case let .prepareWriteRequest(h, offset, v):
-            var q = state.prepared[peerIsServer] ?? []
-            if q.count < 4096 { q.append((h, offset, Array(v))) }
-            state.prepared[peerIsServer] = q
+            // Appended in place: a copy of the queue read out of the state would be copied again by the append.
+            if state.prepared[peerIsServer, default: []].count < 4096 {
+                state.prepared[peerIsServer, default: []].append((h, offset, Array(v)))
+            }
         case let .executeWriteRequest(flags):
             let q = state.prepared[peerIsServer] ?? []
             state.prepared[peerIsServer] = nil

@@ -69,7 +69,9 @@ public struct L2CAPReassembler {
         let stream = Stream(handle: handle, direction: direction)
         var warning: String? = nil
         if !start { // continuation
-            guard var p = pending[stream] else {
+            // Taken out of the table while it grows: a copy read from the table would share its bytes, and the
+            // append would then copy all of them.
+            guard var p = pending.removeValue(forKey: stream) else {
                 return (.problem(handle: handle, reason: "continuation fragment (\(length) bytes) with no frame started"), nil)
             }
             p.bytes.append(contentsOf: data)
@@ -80,12 +82,10 @@ public struct L2CAPReassembler {
                 p.cid = UInt16(p.bytes[2]) | UInt16(p.bytes[3]) << 8
             }
             if p.bytes.count > p.expected {
-                pending[stream] = nil
                 return (.problem(handle: handle,
                                  reason: "fragments overran the frame: \(p.bytes.count) bytes for an L2CAP length of \(p.expected - 4)"), nil)
             }
             if p.bytes.count == p.expected {
-                pending[stream] = nil
                 return (.frame(L2CAPFrame(handle: handle, cid: p.cid, payload: p.bytes[4...],
                                           firstRecord: p.firstRecord, fragments: p.fragments)), nil)
             }

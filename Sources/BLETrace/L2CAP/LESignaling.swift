@@ -246,7 +246,9 @@ public final class SignalingLayer: ChannelDecoder, AnalysisLayer {
         }
         // K-frames (Core 5.4 Vol 3 Part A 3.4.3): the first of an SDU starts with the SDU length.
         var sdu: ArraySlice<UInt8>? = nil
-        var state = ch.sdu[e.direction]
+        // Taken out of the channel while it grows (a copy read from it would share the bytes, and the append would
+        // copy them); put back below.
+        var state = ch.sdu.removeValue(forKey: e.direction)
         var beyond = 0
         var part = KFrame.Part.malformed
         if state == nil {
@@ -265,6 +267,7 @@ public final class SignalingLayer: ChannelDecoder, AnalysisLayer {
                 part = .start(have: rest.count, expected: Int(len))
             }
         } else if var s = state {
+            state = nil
             s.bytes.append(contentsOf: frame.payload)
             if s.bytes.count >= s.expected {
                 beyond = s.bytes.count - s.expected
