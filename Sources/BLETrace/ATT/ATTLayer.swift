@@ -75,13 +75,8 @@ public final class ATTLayer: ChannelDecoder, AnalysisLayer {
     /// Names of error codes a service defines (ANCS 0xA0–0xA3), learned from its dissector.
     @exclusivity(unchecked) var serviceErrorNames: [UInt8: String] = [:]
 
-    /// The error name a service dissector gives (`{"<service>": {"error_name": …}}`), prefixed with the service.
-    static func serviceErrorName(_ d: Dissection) -> String? {
-        for (key, value) in d.fields.items {
-            if let name = value.objectValue?["error_name"]?.stringValue { return key.uppercased() + " " + name }
-        }
-        return nil
-    }
+    /// The service's short name and the error's name, when a service's dissector decoded the Error Response.
+    static func serviceErrorName(_ d: Dissection) -> String? { d.value.serviceErrorName }
     @exclusivity(unchecked) var errorCount = 0
     @exclusivity(unchecked) var unanswered: [(record: Int, opcode: UInt8, why: ATTUnanswered)] = []
     @exclusivity(unchecked) var unansweredCount = 0

@@ -143,6 +143,11 @@ public enum ANCSValue: DecodedValue, Equatable {
 
     public var text: String { TextBytes.string { writeText(into: &$0) } }
 
+    public var serviceErrorName: String? {
+        guard case let .error(code, _) = self else { return nil }
+        return "ANCS " + (ANCS.errorName(code) ?? "reserved")
+    }
+
     public func writeText(into b: inout TextBytes) {
         switch self {
         case let .notification(n): n.writeText(into: &b)

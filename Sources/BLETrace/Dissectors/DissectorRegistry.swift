@@ -12,12 +12,16 @@ public protocol DecodedValue: Sendable {
     var summaryFact: SummaryFact? { get }
     /// True when `summaryFact` holds even for a value with a problem.
     var factDespiteProblem: Bool { get }
+    /// For an application error a service defines (an ATT Error Response decoded by the service's dissector): the
+    /// service's short name and the error's name, "ANCS Unknown Command"; nil for every other value.
+    var serviceErrorName: String? { get }
 }
 
 extension DecodedValue {
     public var summaryFact: SummaryFact? { nil }
     public var factDespiteProblem: Bool { false }
     public func writeText(into b: inout TextBytes) { b.append(string: text) }
+    public var serviceErrorName: String? { nil }
 }
 
 /// What a decoded value tells the summaries beside the timeline: the battery history, the identity cards and
@@ -335,4 +339,5 @@ public struct DescribedValue: DecodedValue {
     public var text: String { inner.text }
     public var summaryFact: SummaryFact? { inner.summaryFact }
     public var factDespiteProblem: Bool { inner.factDespiteProblem }
+    public var serviceErrorName: String? { inner.serviceErrorName }
 }

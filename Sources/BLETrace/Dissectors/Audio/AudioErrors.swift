@@ -14,6 +14,8 @@ public struct AudioServiceError: DecodedValue, Equatable {
 
     public var text: String { "\(service) error \(Hex.hex(code, width: 2)) \(AudioServiceError.name(service, code) ?? "reserved")" }
 
+    public var serviceErrorName: String? { service.uppercased() + " " + (AudioServiceError.name(service, code) ?? "reserved") }
+
     static func name(_ service: String, _ code: UInt8) -> String? {
         let table: [String]
         switch service {
