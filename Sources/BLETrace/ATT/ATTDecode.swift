@@ -148,10 +148,11 @@ extension ATTLayer {
                     ctx: inout DescribeContext, values: ValueSite) {
         switch pdu {
         case let .readResponse(v):
-            // Only a full response (ATT_MTU − 1 bytes) can be continued by Read Blob; a shorter one is the whole
-            // value, and keeping a copy of it would cost an allocation for every read.
+            // Only a full response (ATT_MTU − 1 bytes) can be continued by Read Blob. One shorter than the smallest
+            // ATT_MTU allows is the whole value on any bearer (EATT channels have MTUs of their own), and keeping a
+            // copy of it would cost an allocation for most reads.
             if let h = a.handle {
-                if v.count >= state.mtu - 1 { state.blob[peerIsServer] = (h, Array(v)) }
+                if v.count >= ATTLayer.minimumMTU - 1 { state.blob[peerIsServer] = (h, Array(v)) }
                 else if state.blob[peerIsServer] != nil { state.blob[peerIsServer] = nil }
             }
         case let .readBlobResponse(v):

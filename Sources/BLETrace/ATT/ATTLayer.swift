@@ -77,6 +77,8 @@ public final class ATTLayer: ChannelDecoder, AnalysisLayer {
 
     /// The service's short name and the error's name, when a service's dissector decoded the Error Response.
     static func serviceErrorName(_ d: Dissection) -> String? { d.value.serviceErrorName }
+    /// The smallest ATT_MTU (LE, Core 5.4 Vol 3 Part F 3.2.8).
+    static let minimumMTU = 23
     @exclusivity(unchecked) var errorCount = 0
     @exclusivity(unchecked) var unanswered: [(record: Int, opcode: UInt8, why: ATTUnanswered)] = []
     @exclusivity(unchecked) var unansweredCount = 0

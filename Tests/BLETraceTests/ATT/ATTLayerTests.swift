@@ -173,6 +173,28 @@ struct ATTLayerTests {
         #expect(a?["handle"] == .int(0x20))
     }
 
+    @Test("a Read Blob continues any Read Response the smallest ATT_MTU would fill, whatever the bearer's MTU")
+    func readBlobAfterAFullResponse() {
+        let h = TraceHarness()
+        // ATT_MTU 100: a 30-byte response is not full on this bearer, but may be on another (an EATT channel's
+        // MTU): it is kept, and the Read Blob continues it.
+        h.att([0x02] + le(100), .hostToController)
+        h.att([0x03] + le(100), .controllerToHost)
+        let first = Array(repeating: UInt8(0x41), count: 30)
+        h.att([0x0A] + le(0x20), .hostToController)
+        h.att([0x0B] + first, .controllerToHost)
+        h.att([0x0C] + le(0x20) + le(30), .hostToController)
+        let blob = h.att([0x0D, 0x42], .controllerToHost)
+        // A 21-byte response is the whole value on every bearer: nothing is kept for a Read Blob.
+        h.att([0x0A] + le(0x21), .hostToController)
+        h.att([0x0B] + Array(repeating: UInt8(0x43), count: 21), .controllerToHost)
+        h.att([0x0C] + le(0x21) + le(21), .hostToController)
+        let late = h.att([0x0D, 0x44], .controllerToHost)
+        h.finish()
+        #expect(h.layer(blob, "att")?["long_value"] == .hex(first + [0x42]))
+        #expect(h.layer(late, "att")?["long_value"] == nil)
+    }
+
     @Test("Prepare Write / Execute Write sequences reassemble; a cancel discards")
     func queuedWrites() {
         let h = TraceHarness()
