@@ -29,6 +29,35 @@ struct L2CAPReassemblerTests {
         #expect(f.fragments == 2 && f.firstRecord == 7)
     }
 
+    @Test("a frame in fifty fragments, two directions interleaved, reassembles byte for byte")
+    func manyFragments() throws {
+        var r = L2CAPReassembler()
+        let payload = (0..<1000).map { UInt8(truncatingIfNeeded: $0 &* 7) }
+        let frame = [0xE8, 0x03, 0x04, 0x00] + payload   // L2CAP length 1,000 on CID 0x0004
+        let pieces = stride(from: 0, to: frame.count, by: 20).map { Array(frame[$0..<min($0 + 20, frame.count)]) }
+        #expect(pieces.count == 51)
+        var got: [L2CAPFrame] = []
+        for (i, piece) in pieces.enumerated() {
+            for direction in [Direction.hostToController, .controllerToHost] {
+                let (out, warning) = try r.feed(Self.acl(0x0040, pb: i == 0 ? 0b10 : 0b01, piece), record: i + 1, direction: direction)
+                #expect(warning == nil)
+                switch out {
+                case let .partial(_, have, expected, _):
+                    #expect(have == min((i + 1) * 20, frame.count) - 4 && expected == 1000)
+                case let .frame(f):
+                    got.append(f)
+                case .problem:
+                    Issue.record("fragment \(i) was a problem")
+                }
+            }
+        }
+        #expect(got.count == 2)
+        for f in got {
+            #expect(Array(f.payload) == payload)
+            #expect(f.fragments == 51 && f.firstRecord == 1 && f.cid == 0x0004)
+        }
+    }
+
     @Test("fragments of two handles interleave")
     func interleaved() throws {
         var r = L2CAPReassembler()
