@@ -196,7 +196,8 @@ public struct GATTDatabase: Sendable {
         }
         sortedServices.sort { $0.start < $1.start }
         // A service known only from Find Information ends before the next one starts.
-        for i in sortedServices.indices where sortedServices[i].end == sortedServices[i].start && services[sortedServices[i].start] == nil {
+        for i in sortedServices.indices
+        where sortedServices[i].end == sortedServices[i].start && services[sortedServices[i].start] == nil {
             sortedServices[i].end = i + 1 < sortedServices.count ? sortedServices[i + 1].start &- 1 : 0xFFFF
         }
         servicesSorted = true

@@ -201,9 +201,9 @@ public struct AdvertisingReports: Sequence, IteratorProtocol {
         return try? AdvertisingReports.read(subevent, &cursor)
     }
 
-    /// Reads every report of the event (as `next` will), throwing where the bytes run short.
-    /// Reports whose fixed fields are all there are stepped over (their data's length read and checked); the
-    /// others are read as `read` reads them, so that a short one fails with the same error at the same field.
+    /// Checks every report of the event (which `next` will read), throwing where the bytes run short. A report
+    /// whose fixed fields are all there is stepped over (its data's length read and checked); the others are read
+    /// as `read` reads them, so that a short one fails with the same error at the same field.
     static func validate(subevent: UInt8, _ c: inout ByteCursor) throws {
         let n = Int(try c.u8())
         for _ in 0..<n {

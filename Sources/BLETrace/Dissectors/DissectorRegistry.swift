@@ -13,7 +13,7 @@ public protocol DecodedValue: Sendable {
     /// True when `summaryFact` holds even for a value with a problem.
     var factDespiteProblem: Bool { get }
     /// For an application error a service defines (an ATT Error Response decoded by the service's dissector): the
-    /// service's short name and the error's name, "ANCS Unknown Command"; nil for every other value.
+    /// service's short name and the error's name, "ANCS Unknown command"; nil for every other value.
     var serviceErrorName: String? { get }
 }
 
