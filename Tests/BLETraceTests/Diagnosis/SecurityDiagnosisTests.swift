@@ -47,6 +47,26 @@ import Testing
         #expect(!(try DX.ids(capture(encrypted: true)).contains(.pairingTimeout)))
     }
 
+    @Test func eachPairingPDUPutsTheTimeoutOffAndNamesTheStage() throws {
+        // Confirm 20 s after the response, then 20 s of silence: no 30 s gap, no timeout.
+        func capture(silence ms: Int64) -> Scenario {
+            let s = DX.scenario()
+            s.connect(handle: DX.h, peer: Samples.watch, peerType: 1)
+            s.smpOut(DX.h, DX.pairingRequest())
+            s.smpIn(DX.h, DX.pairingResponse())
+            s.advance(ms: 20_000)
+            s.smpOut(DX.h, [0x03] + [UInt8](repeating: 0x5A, count: 16))
+            s.advance(ms: ms)
+            s.disconnect(handle: DX.h, reason: 0x13)
+            return s
+        }
+        #expect(!(try DX.ids(capture(silence: 20_000)).contains(.pairingTimeout)))
+        // 31 s of silence after the Confirm: it times out at that stage, the method from the features.
+        let d = try DX.one(capture(silence: 31_000), .pairingTimeout)
+        #expect(d.facts.stage == 0x03)
+        #expect(d.facts.method == .numericComparison)
+    }
+
     @Test func keyMissingIsABondLostAndMICFailureAnEncryptionFailure() throws {
         let s = DX.scenario()
         s.connect(handle: DX.h, peer: Samples.thermo, peerType: 1)

@@ -35,7 +35,7 @@ final class ATTErrorRule: DiagnosisRule {
         f.serviceError = service
         if code == 0x01 && handle == 0 && !a.peerIsServer { f.benign = .peerUsedHandleZero }
         ctx.raise(Diagnosis(id: id, facts: f,
-                            peer: c?.peer, connection: c?.id, evidence: [e.record] + (a.request.map { [$0.record] } ?? [])))
+                            peer: c?.peer, connection: c?.id, evidence: a.request.map { [e.record, $0.record] } ?? [e.record]))
     }
 }
 

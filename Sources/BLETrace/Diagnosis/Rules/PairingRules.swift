@@ -29,17 +29,17 @@ final class PairingRule: DiagnosisRule {
             guard active[id] != nil || active.count < 10_000 else { return }
             active[id] = Active(start: e.record, lastRecord: e.record, lastTime: e.timestamp.micros, request: p)
         case let .pairingResponse(p):
-            active[id]?.response = p
-            if let q = active[id]?.request { active[id]?.method = PairingMethodTable.method(initiator: q, responder: p).method }
-            touch(id, e)
+            update(id, e) { a in
+                a.response = p
+                if let q = a.request { a.method = PairingMethodTable.method(initiator: q, responder: p).method }
+            }
         case let .pairingFailed(reason):
             let a = active.removeValue(forKey: id)
             failed(reason, a, e, ctx)
         case .securityRequest:
             break
         default:
-            touch(id, e)
-            active[id]?.lastCode = pdu.code
+            update(id, e) { $0.lastCode = pdu.code }
         }
     }
 
@@ -65,9 +65,15 @@ final class PairingRule: DiagnosisRule {
         if case let .control(c) = ll.content, (0x03...0x06).contains(c.opcode), let id = e.connection { active[id] = nil }
     }
 
-    func touch(_ id: Int, _ e: TraceEvent) {
-        active[id]?.lastRecord = e.record
-        active[id]?.lastTime = e.timestamp.micros
+    /// Changes the pairing under way on `id`, if any, and notes `e` as its latest PDU. The pairing is taken out of
+    /// the table and put back: a change made through the table's subscript (`active[id]?.x = …`) allocates room
+    /// for the whole value on every call.
+    func update(_ id: Int, _ e: TraceEvent, _ change: (inout Active) -> Void) {
+        guard var a = active.removeValue(forKey: id) else { return }
+        change(&a)
+        a.lastRecord = e.record
+        a.lastTime = e.timestamp.micros
+        active[id] = a
     }
 
     func expire(now: Int64, record: Int, _ ctx: DiagnosisContext) {
