@@ -153,6 +153,7 @@ extension ATTLayer {
             // copy of it would cost an allocation for most reads.
             if let h = a.handle {
                 if v.count >= ATTLayer.minimumMTU - 1 { state.blob[peerIsServer] = (h, Array(v)) }
+                // Looked up first: an empty table answers without hashing the key, as removing from it does not.
                 else if state.blob[peerIsServer] != nil { state.blob[peerIsServer] = nil }
             }
         case let .readBlobResponse(v):

@@ -53,7 +53,7 @@ public final class ATTLayer: ChannelDecoder, AnalysisLayer {
         @exclusivity(unchecked) var peerLocated = LocateMemo()
         @exclusivity(unchecked) var localLocated = LocateMemo()
         var mtu: Int {
-            guard let c = clientMTU, let s = serverMTU else { return 23 }
+            guard let c = clientMTU, let s = serverMTU else { return ATTLayer.minimumMTU }
             return Int(min(c, s))
         }
     }
@@ -77,7 +77,7 @@ public final class ATTLayer: ChannelDecoder, AnalysisLayer {
 
     /// The service's short name and the error's name, when a service's dissector decoded the Error Response.
     static func serviceErrorName(_ d: Dissection) -> String? { d.value.serviceErrorName }
-    /// The smallest ATT_MTU (LE, Core 5.4 Vol 3 Part F 3.2.8).
+    /// The smallest ATT_MTU, and the one in use until an exchange sets another (LE, Core 5.4 Vol 3 Part F 3.2.8).
     static let minimumMTU = 23
     @exclusivity(unchecked) var errorCount = 0
     @exclusivity(unchecked) var unanswered: [(record: Int, opcode: UInt8, why: ATTUnanswered)] = []

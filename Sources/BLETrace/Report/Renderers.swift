@@ -559,17 +559,18 @@ public final class JSONRenderer: EventSink, RedactableOutput {
     }
 
     public func event(_ e: TraceEvent) {
+        guard showEvents else { return }
         var body = e.body
         render(e, body: &body)
     }
 
     public func event(taking e: inout TraceEvent) {
+        guard showEvents else { return }
         var body = e.takeBody()
         render(e, body: &body)
     }
 
     func render(_ e: TraceEvent, body: inout EventBody) {
-        guard showEvents else { return }
         if count > 0 { out.write(",\n") }
         count += 1
         EventJSON.write(body: &body, e, to: out, redactor: redactor)
@@ -593,17 +594,18 @@ public final class JSONLinesRenderer: EventSink, RedactableOutput {
     public func begin(_ capture: CaptureInfo) {}
 
     public func event(_ e: TraceEvent) {
+        guard showEvents else { return }
         var body = e.body
         render(e, body: &body)
     }
 
     public func event(taking e: inout TraceEvent) {
+        guard showEvents else { return }
         var body = e.takeBody()
         render(e, body: &body)
     }
 
     func render(_ e: TraceEvent, body: inout EventBody) {
-        guard showEvents else { return }
         EventJSON.write(body: &body, e, to: out, redactor: redactor)
         out.write(byte: 0x0A)
     }
