@@ -89,8 +89,14 @@ public final class InputBuffer {
     public var available: Int { end - start }
 
     /// Makes at least `n` bytes available; returns false if the input ends first (what is there stays available).
-    public func ensure(_ n: Int) throws -> Bool {
-        if end - start >= n { return true }
+    /// The usual case, bytes already in the window, is a comparison inlined into the reader.
+    @inline(__always) public func ensure(_ n: Int) throws -> Bool {
+        if end &- start >= n { return true }
+        return try refill(n)
+    }
+
+    /// `ensure` when the window holds fewer than `n` bytes: moves the unread tail to the front and reads more.
+    @inline(never) func refill(_ n: Int) throws -> Bool {
         if sawEOF { return false }
         // Move the unread tail to the front, growing the window if one record needs more.
         let keep = end - start
@@ -140,7 +146,7 @@ public final class InputBuffer {
     }
 
     /// Consumes `n` bytes (which `ensure` has made available) and returns them as a slice.
-    public func take(_ n: Int) -> ArraySlice<UInt8> {
+    @inline(__always) public func take(_ n: Int) -> ArraySlice<UInt8> {
         precondition(n <= end - start, "take beyond ensure")
         let s = buffer[start..<(start + n)]
         start += n
@@ -168,13 +174,13 @@ public final class InputBuffer {
     }
 
     /// True once every byte has been consumed.
-    public func atEnd() throws -> Bool {
+    @inline(__always) public func atEnd() throws -> Bool {
         try !ensure(1)
     }
 
     /// True once every byte has been consumed and the source ended cleanly; throws the source's error when it
     /// failed at a record boundary (a gzip stream cut short after a whole record): the records before it stand.
-    public func atCleanEnd() throws -> Bool {
+    @inline(__always) public func atCleanEnd() throws -> Bool {
         guard try atEnd() else { return false }
         if let e = sourceError { throw e }
         return true
