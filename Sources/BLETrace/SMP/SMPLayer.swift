@@ -161,7 +161,7 @@ public final class SMPLayer: ChannelDecoder, AnalysisLayer {
             let a = attempt(connection.id, e.record, fresh: true)
             a.securityRequestRecord = e.record
         case .pairingRandom:
-            current[connection.id]?.randomExchanged = true
+            current.modifyValue(forKey: connection.id) { $0.randomExchanged = true }
         case .pairingConfirm, .pairingPublicKey, .pairingDHKeyCheck, .keypressNotification, .unknown:
             break
         }

@@ -20,7 +20,7 @@ final class IsochronousSetupRule: DiagnosisRule {
             for pair in pairs where pendingCIS.count < IsochronousSetupRule.maxPending { pendingCIS[pair.cis] = e.record }
         case let .bigCreateSync(s):
             pendingBIG[s.big] = e.record
-            syncs[s.syncHandle]?.used = true
+            syncs.modifyValue(forKey: s.syncHandle) { $0.used = true }
         case let .periodicCreateSync(s):
             pendingSync = (e.record, s.address)
         default:
@@ -67,7 +67,7 @@ final class IsochronousSetupRule: DiagnosisRule {
                     syncs[s.handle] = (e.record, s.address, false, false)
                 }
             case let .bigInfo(b):
-                syncs[b.syncHandle]?.bigInfo = true
+                syncs.modifyValue(forKey: b.syncHandle) { $0.bigInfo = true }
             case let .periodicSyncLost(handle):
                 raise(.bigSyncLost, .periodicSyncLost(sync: handle), reason: nil, ctx, evidence: [e.record])
                 syncs[handle] = nil

@@ -136,20 +136,22 @@ final class AudioSetupRule: DiagnosisRule {
                 guard setups.count < 10_000, a.messageType == .command else { return }
                 setups[id] = Setup(first: e.record, last: e.record, byLocal: e.direction == .hostToController)
             }
-            setups[id]?.last = e.record
-            switch a.messageType {
-            case .accept:
-                if step > (setups[id]?.reached ?? 0) { setups[id]?.reached = step }
-                if step == 5 { setups[id]?.startRecord = e.record }
-            case .reject, .generalReject:
-                var code: UInt8 = 0
-                if case let .error(_, c) = a.content { code = c }
-                setups[id]?.rejected = (sig, code, e.record)
-            case .command:
-                return
+            setups.modifyValue(forKey: id) { s in
+                s.last = e.record
+                switch a.messageType {
+                case .accept:
+                    if step > s.reached { s.reached = step }
+                    if step == 5 { s.startRecord = e.record }
+                case .reject, .generalReject:
+                    var code: UInt8 = 0
+                    if case let .error(_, c) = a.content { code = c }
+                    s.rejected = (sig, code, e.record)
+                case .command:
+                    return
+                }
             }
         case .a2dpMedia:
-            setups[id]?.media += 1
+            setups.modifyValue(forKey: id) { $0.media += 1 }
         default:
             return
         }

@@ -77,7 +77,7 @@ final class InsufficientSecurityRule: DiagnosisRule {
             if refused[id] == nil && refused.count >= 10_000 { return }
             if var r = refused[id]?[handle] {
                 r.count += 1
-                refused[id]?[handle] = r
+                refused.modifyValue(forKey: id) { $0[handle] = r }
             } else if refused[id, default: [:]].count < 64 {
                 refused[id, default: [:]][handle] = Refusal(record: e.record, code: code, opcode: req, location: a.location,
                                                             byLocal: a.peerIsServer, count: 1)
@@ -86,7 +86,8 @@ final class InsufficientSecurityRule: DiagnosisRule {
         }
         // A successful answer to a retried request on a refused handle, once the link is encrypted.
         guard !encryptedAfter.isEmpty, a.request != nil, encryptedAfter.contains(id), refused[id] != nil, let h = a.handle else { return }
-        if refused[id]?.removeValue(forKey: h) != nil, refused[id]?.isEmpty == true { refused[id] = nil }
+        let emptied = refused.modifyValue(forKey: id) { r in r.removeValue(forKey: h) != nil && r.isEmpty }
+        if emptied == true { refused[id] = nil }
     }
 
     func hciEvent(_ h: HCIEventBody, _ e: TraceEvent, _ ctx: DiagnosisContext) {
@@ -148,15 +149,18 @@ final class WeakSecurityRule: DiagnosisRule {
             if let q = s.request, q.secureConnections && r.secureConnections, secure.count < 10_000 { secure[id] = (e.record, 0, false) }
             // The responder must refuse a maximum key size outside 7–16 (Core 5.4 Vol 3 Part H 3.5.1) with Pairing
             // Failed; answering with a Pairing Response accepts it.
-            let sizes = [s.request?.maxKeySize, r.maxKeySize].compactMap { $0 }
-            if let bad = sizes.first(where: { !(7...16).contains($0) }) {
-                raise(.invalidKeySize(Int(bad)), byLocal: nil, e, ctx)
+            // The request's size first, then the response's (compared in place: no list made per pairing).
+            let valid: ClosedRange<UInt8> = 7...16
+            if let q = s.request?.maxKeySize, !valid.contains(q) {
+                raise(.invalidKeySize(Int(q)), byLocal: nil, e, ctx)
+            } else if !valid.contains(r.maxKeySize) {
+                raise(.invalidKeySize(Int(r.maxKeySize)), byLocal: nil, e, ctx)
             }
         case let .identityInformation(k)?: zero("IRK", k, e, ctx)
         case let .signingInformation(k)?: zero("CSRK", k, e, ctx)
         case let .encryptionInformation(k)?: zero("LTK", k, e, ctx)
-        case .pairingPublicKey?: secure[id]?.publicKeys += 1
-        case .pairingDHKeyCheck?: secure[id]?.dhkeyCheck = true
+        case .pairingPublicKey?: secure.modifyValue(forKey: id) { $0.publicKeys += 1 }
+        case .pairingDHKeyCheck?: secure.modifyValue(forKey: id) { $0.dhkeyCheck = true }
         case .pairingFailed?: secure[id] = nil
         default: return
         }

@@ -65,15 +65,13 @@ final class PairingRule: DiagnosisRule {
         if case let .control(c) = ll.content, (0x03...0x06).contains(c.opcode), let id = e.connection { active[id] = nil }
     }
 
-    /// Changes the pairing under way on `id`, if any, and notes `e` as its latest PDU. The pairing is taken out of
-    /// the table and put back: a change made through the table's subscript (`active[id]?.x = …`) allocates room
-    /// for the whole value on every call.
+    /// Changes the pairing under way on `id`, if any, and notes `e` as its latest PDU (in place: see `modifyValue`).
     func update(_ id: Int, _ e: TraceEvent, _ change: (inout Active) -> Void) {
-        guard var a = active.removeValue(forKey: id) else { return }
-        change(&a)
-        a.lastRecord = e.record
-        a.lastTime = e.timestamp.micros
-        active[id] = a
+        active.modifyValue(forKey: id) { a in
+            change(&a)
+            a.lastRecord = e.record
+            a.lastTime = e.timestamp.micros
+        }
     }
 
     func expire(now: Int64, record: Int, _ ctx: DiagnosisContext) {
