@@ -42,21 +42,44 @@ public struct Diagnosis: Sendable {
     /// Folds another occurrence of the same diagnosis into this one.
     mutating func merge(_ other: Diagnosis) {
         count += other.count
-        // The same cause with another peer: counted, and the diagnosis names no single peer.
-        if let p = other.peer, !peers.contains(p.value) {
-            if peers.count < 32 { peers.append(p.value) }
-            peerCount += 1
-            peer = nil
-        }
+        if let p = other.peer { add(peer: p) }
         firstRecord = min(firstRecord, other.firstRecord)
         lastRecord = max(lastRecord, other.lastRecord)
-        for c in other.connections where !connections.contains(c) && connections.count < Diagnosis.maxConnections {
-            connections.append(c)
-        }
-        // The first occurrence's evidence stays first; later ones add their decisive record.
-        if let r = other.evidence.first, !evidence.contains(r), evidence.count < Diagnosis.maxEvidence { evidence.append(r) }
+        for c in other.connections { add(connection: c) }
+        if let r = other.evidence.first { add(evidence: r) }
         if other.severity > severity { severity = other.severity }
         facts.absorb(other.facts)
+    }
+
+    /// Folds in one more occurrence, given by its parts (what `Diagnosis(…)` would be made of, with `record` its
+    /// decisive record), without making a diagnosis and its lists for it.
+    mutating func merge(occurrence record: Int, facts other: DiagnosisFacts, peer p: BDAddr?, connection c: Int?) {
+        count += 1
+        if let p { add(peer: p) }
+        firstRecord = min(firstRecord, record)
+        lastRecord = max(lastRecord, record)
+        if let c { add(connection: c) }
+        add(evidence: record)
+        let s = other.benign == nil ? id.severity : .info
+        if s > severity { severity = s }
+        facts.absorb(other)
+    }
+
+    /// The same cause with another peer: counted, and the diagnosis names no single peer.
+    private mutating func add(peer p: BDAddr) {
+        guard !peers.contains(p.value) else { return }
+        if peers.count < 32 { peers.append(p.value) }
+        peerCount += 1
+        peer = nil
+    }
+
+    private mutating func add(connection c: Int) {
+        if !connections.contains(c) && connections.count < Diagnosis.maxConnections { connections.append(c) }
+    }
+
+    /// The first occurrence's evidence stays first; later ones add their decisive record.
+    private mutating func add(evidence r: Int) {
+        if !evidence.contains(r), evidence.count < Diagnosis.maxEvidence { evidence.append(r) }
     }
 }
 

@@ -240,6 +240,17 @@ public final class DiagnosisContext {
     }
 
     /// Adds a diagnosis, or counts it into the equal one already raised.
+    /// `raise(Diagnosis(id:facts:peer:connection:evidence:))` for rules that raise the same diagnosis again and
+    /// again (an ATT error on every read): a repeat is folded in from its parts, and a diagnosis (three lists) is
+    /// made only for a new one. `records`: the decisive record, then the rest of the evidence.
+    public func raise(_ id: DiagnosisID, facts: DiagnosisFacts, peer: BDAddr?, connection: Int?, record: Int, and more: Int? = nil) {
+        if let i = index[Key(id: id, facts: facts.groupKey)] {
+            list[i].merge(occurrence: record, facts: facts, peer: peer, connection: connection)
+            return
+        }
+        raise(Diagnosis(id: id, facts: facts, peer: peer, connection: connection, evidence: more.map { [record, $0] } ?? [record]))
+    }
+
     public func raise(_ d: Diagnosis) {
         let key = Key(id: d.id, facts: d.facts.groupKey)
         if let i = index[key] {

@@ -34,8 +34,7 @@ final class ATTErrorRule: DiagnosisRule {
         var f = DiagnosisFacts(reason: code, opcode: UInt16(req), handle: handle, location: loc, byLocal: a.peerIsServer)
         f.serviceError = service
         if code == 0x01 && handle == 0 && !a.peerIsServer { f.benign = .peerUsedHandleZero }
-        ctx.raise(Diagnosis(id: id, facts: f,
-                            peer: c?.peer, connection: c?.id, evidence: a.request.map { [e.record, $0.record] } ?? [e.record]))
+        ctx.raise(id, facts: f, peer: c?.peer, connection: c?.id, record: e.record, and: a.request?.record)
     }
 }
 
