@@ -70,7 +70,13 @@ public struct GATTDatabase: Sendable {
     public private(set) var characteristics: [UInt16: GATTCharacteristic] = [:]
     /// Attribute types from Find Information (handle → type).
     public private(set) var types: [UInt16: BLEUUID] = [:]
-    var cache: [UInt16: GATTLocationRef] = [:]
+    /// Per handle: the location looked up, and the generation it was looked up in. An entry older than the
+    /// database is checked again when used, and kept when discovery left it as it was (no new reference made).
+    var cache: [UInt16: CachedLocation] = [:]
+    struct CachedLocation {
+        var ref: GATTLocationRef
+        var generation: Int
+    }
     /// The ordered lists, valid while their flag is set. A change clears the flags and keeps the storage, so that
     /// discovery (a change per response) rebuilds the lists in place rather than allocating them again.
     var sortedServices: [GATTService] = []
@@ -99,7 +105,6 @@ public struct GATTDatabase: Sendable {
 
     mutating func changed() {
         generation &+= 1
-        cache.removeAll(keepingCapacity: true)
         servicesSorted = false
         characteristicsSorted = false
     }
@@ -223,10 +228,18 @@ public struct GATTDatabase: Sendable {
 
     /// `locate`, as the database's shared entry for the handle.
     public mutating func locateRef(_ handle: UInt16) -> GATTLocationRef {
-        if let l = cache[handle] { return l }
+        if let i = cache.index(forKey: handle) {
+            let c = cache.values[i]
+            if c.generation == generation { return c.ref }
+            // Looked up before a change: the same reference while the location is the same.
+            let location = compute(handle)
+            let ref = location == c.ref.location ? c.ref : GATTLocationRef(location)
+            cache.values[i] = CachedLocation(ref: ref, generation: generation)
+            return ref
+        }
         let l = GATTLocationRef(compute(handle))
         if cache.isEmpty { cache.reserveCapacity(GATTDatabase.typicalCharacteristics) }
-        if cache.count < 65_536 { cache[handle] = l }
+        if cache.count < 65_536 { cache[handle] = CachedLocation(ref: l, generation: generation) }
         return l
     }
 

@@ -21,10 +21,14 @@ extension ATTLayer {
     ]
 
     static let maxLengthsPerServer = 4096
+    /// Room made for a server's first length: the values a typical client reads (device information, battery).
+    static let typicalLengthsPerServer = 8
 
     /// Remembers the length of a whole value read from `handle` (not one the MTU may have cut).
     func learnLength(_ slot: Int?, _ handle: UInt16, _ n: Int) {
         guard let s = slot else { return }
+        // Sized once: one allocation for a server's table rather than one for each time it grows.
+        if valueLengths[s].isEmpty { valueLengths[s].reserveCapacity(ATTLayer.typicalLengthsPerServer) }
         if valueLengths[s].count < ATTLayer.maxLengthsPerServer || valueLengths[s][handle] != nil {
             valueLengths[s][handle] = n
         }

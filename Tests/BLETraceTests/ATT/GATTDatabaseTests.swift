@@ -34,4 +34,34 @@ import Testing
         #expect(db.orderedCharacteristics().count == 2)
         #expect(db.locate(0x12).characteristic?.handle == 0x11)
     }
+
+
+    @Test("a lookup made before a change keeps its reference when the change left the location as it was")
+    func referencesOutliveUnrelatedChanges() {
+        var db = GATTDatabase(device: "peer")
+        db.addService(start: 0x10, end: 0x1F, uuid: BLEUUID(UInt16(0x180F)), primary: true)
+        db.addCharacteristic(GATTCharacteristic(handle: 0x11, properties: 0x12, valueHandle: 0x12, uuid: BLEUUID(UInt16(0x2A19))))
+        let battery = db.locateRef(0x12)
+        let outside = db.locateRef(0x25)
+        #expect(db.locateRef(0x12) === battery)
+        // A service discovered elsewhere: the battery level's location is the same, the one it now covers is not.
+        db.addService(start: 0x20, end: 0x2F, uuid: BLEUUID(UInt16(0x180A)), primary: true)
+        #expect(db.locateRef(0x12) === battery)
+        let moved = db.locateRef(0x25)
+        #expect(moved !== outside)
+        #expect(outside.location.service == nil)
+        #expect(moved.location.service?.start == 0x20)
+        // A characteristic declared after it: the battery level's location is the same; the handle that was the
+        // battery level's descriptor is now the new characteristic's value, under a new reference, and the old
+        // reference still tells what was known when it was made.
+        let descriptor = db.locateRef(0x15)
+        #expect(descriptor.location.role == .descriptor)
+        db.addCharacteristic(GATTCharacteristic(handle: 0x14, properties: 0x02, valueHandle: 0x15, uuid: BLEUUID(UInt16(0x2A1A))))
+        #expect(db.locateRef(0x12) === battery)
+        let value = db.locateRef(0x15)
+        #expect(value !== descriptor)
+        #expect(value.location.role == .value)
+        #expect(value.location.characteristic?.handle == 0x14)
+        #expect(descriptor.location.role == .descriptor)
+    }
 }
