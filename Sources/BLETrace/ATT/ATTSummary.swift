@@ -5,7 +5,8 @@ extension ATTLayer {
 
     public func summary() -> SummarySection? {
         guard pduCount > 0 || !servers.isEmpty else { return nil }
-        return SummarySection(name: "att", value: { [self] in .object(summaryFields()) }, text: { [self] in summaryText() })
+        return SummarySection(name: "att", writer: SummaryWriter(json: { [self] in writeSummary(into: &$0) }, tree: { [self] in writeSummary(into: &$0) }),
+                              text: { [self] in summaryText() })
     }
 
     /// Service and characteristic counts of each database with content, in order of first use.
@@ -18,31 +19,75 @@ extension ATTLayer {
     }
 
     func summaryFields() -> Fields {
-        var f = Fields()
-        f.add("pdus", pduCount)
-        f.add("transactions", transactions)
+        FieldsBuilder.object { writeSummary(into: &$0) }
+    }
+
+    /// The section's members, against any sink (JSON output writes them without building a tree).
+    func writeSummary<S: FieldSink>(into f: inout S) {
+        f.field("pdus", pduCount)
+        f.field("transactions", transactions)
         if timed > 0 {
-            f.add("mean_latency_us", Int(latencyTotal / Int64(timed)))
-            f.add("max_latency_us", Int(latencyMax))
+            f.field("mean_latency_us", Int(latencyTotal / Int64(timed)))
+            f.field("max_latency_us", Int(latencyMax))
         }
-        f.add("mtu", .list(mtuList.map { m in
-            .object(["connection": .int(m.connection), "client_mtu": m.client.map { .int(Int($0)) } ?? .null,
-                     "server_mtu": m.server.map { .int(Int($0)) } ?? .null, "att_mtu": .int(m.mtu)])
-        }))
-        f.add("errors", errorCount)
-        f.add("error_list", .list(errors.map { .object(["record": .int($0.record), "request_opcode": .int(Int($0.request)), "handle": .int(Int($0.handle)), "error": .int(Int($0.code)), "error_name": .string(self.serviceErrorNames[$0.code] ?? ATTNames.error($0.code))]) }))
-        f.add("unanswered", unansweredCount)
-        f.add("unanswered_list", .list(unanswered.map { .object(["record": .int($0.record), "opcode": .int(Int($0.opcode)), "name": .string(ATTNames.opcode($0.opcode)), "reason": .string($0.why.reason)]) }))
-        f.add("unexpected_responses", unexpectedCount)
-        f.add("unexpected_list", .list(unexpected.map { .object(["record": .int($0.record), "opcode": .int(Int($0.opcode)), "name": .string(ATTNames.opcode($0.opcode))]) }))
-        f.add("databases", .list(databaseCounts.map { d in
-            .object(["device": .string(d.device), "services": .int(d.services), "characteristics": .int(d.characteristics), "source": .string(d.source)])
-        }))
+        f.list("mtu") { f in
+            for m in mtuList {
+                f.beginObject()
+                f.field("connection", m.connection)
+                f.field("client_mtu", orNull: m.client.map { Int($0) })
+                f.field("server_mtu", orNull: m.server.map { Int($0) })
+                f.field("att_mtu", m.mtu)
+                f.endObject()
+            }
+        }
+        f.field("errors", errorCount)
+        f.list("error_list") { f in
+            for e in errors {
+                f.beginObject()
+                f.field("record", e.record)
+                f.field("request_opcode", Int(e.request))
+                f.field("handle", Int(e.handle))
+                f.field("error", Int(e.code))
+                f.field("error_name", serviceErrorNames[e.code] ?? ATTNames.error(e.code))
+                f.endObject()
+            }
+        }
+        f.field("unanswered", unansweredCount)
+        f.list("unanswered_list") { f in
+            for u in unanswered {
+                f.beginObject()
+                f.field("record", u.record)
+                f.field("opcode", Int(u.opcode))
+                f.field("name", ATTNames.opcode(u.opcode))
+                f.field("reason", u.why.reason)
+                f.endObject()
+            }
+        }
+        f.field("unexpected_responses", unexpectedCount)
+        f.list("unexpected_list") { f in
+            for u in unexpected {
+                f.beginObject()
+                f.field("record", u.record)
+                f.field("opcode", Int(u.opcode))
+                f.field("name", ATTNames.opcode(u.opcode))
+                f.endObject()
+            }
+        }
+        f.list("databases") { f in
+            for d in databaseCounts {
+                f.beginObject()
+                f.field("device", d.device)
+                f.field("services", d.services)
+                f.field("characteristics", d.characteristics)
+                f.field("source", d.source)
+                f.endObject()
+            }
+        }
         if earlyNamedCount > 0 {
-            f.add("early_values_count", earlyNamedCount)
-            f.add("early_values", earlyValueFields)
+            f.field("early_values_count", earlyNamedCount)
+            f.key("early_values")
+            f.value(earlyValueFields)
         }
-        return f
     }
 
     func summaryText() -> [String] {

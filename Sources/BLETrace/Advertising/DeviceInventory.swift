@@ -170,7 +170,20 @@ public final class DeviceInventory: AnalysisLayer {
     }
 
     /// The inventory: advertisers in order of first appearance, then connection peers never seen advertising.
+    /// Made once after the last record (the summary's text, its JSON and the peer names all read it).
     public var devices: [Device] {
+        guard summarized else { return makeDevices() }
+        if let d = finalDevices { return d }
+        let d = makeDevices()
+        finalDevices = d
+        return d
+    }
+
+    /// Set by `summary()`, called once after the last record: from then on the inventory no longer changes.
+    @exclusivity(unchecked) var summarized = false
+    @exclusivity(unchecked) var finalDevices: [Device]?
+
+    func makeDevices() -> [Device] {
         var out = DeviceInventory.resolvePrivateAddresses(list, identityKeys())
         guard let tracker else { return out }
         var byAddress: [BDAddr: [Int]] = [:]
@@ -193,73 +206,102 @@ public final class DeviceInventory: AnalysisLayer {
     }
 
     public func summary() -> SummarySection? {
+        summarized = true
         if list.isEmpty && overflowReports == 0 && devices.isEmpty { return nil }
-        return SummarySection(name: "devices", value: { [self] in .object(DeviceInventory.fields(devices, overflowReports: overflowReports)) },
+        return SummarySection(name: "devices",
+                              writer: SummaryWriter(json: { [self] in DeviceInventory.write(devices, overflowReports: overflowReports, into: &$0) },
+                                                    tree: { [self] in DeviceInventory.write(devices, overflowReports: overflowReports, into: &$0) }),
                               text: { [self] in DeviceInventory.text(devices, overflowReports: overflowReports, limit: textLimit) })
     }
 
     // MARK: Rendering
 
     public static func fields(_ all: [Device], overflowReports: Int) -> Fields {
-        var f = Fields()
-        f.add("count", all.count)
-        f.add("connectable", all.filter(\.connectable).count)
-        f.add("connected", all.filter(\.connected).count)
-        f.add("overflow_reports", overflowReports)
-        f.add("devices", .list(all.map { .object(fields($0)) }))
-        return f
+        FieldsBuilder.object { write(all, overflowReports: overflowReports, into: &$0) }
+    }
+
+    /// The inventory's members, against any sink (JSON output writes them without building a tree).
+    static func write<S: FieldSink>(_ all: [Device], overflowReports: Int, into f: inout S) {
+        f.field("count", all.count)
+        f.field("connectable", all.filter(\.connectable).count)
+        f.field("connected", all.filter(\.connected).count)
+        f.field("overflow_reports", overflowReports)
+        f.list("devices") { f in
+            for d in all {
+                f.beginObject()
+                write(d, into: &f)
+                f.endObject()
+            }
+        }
     }
 
     public static func fields(_ d: Device) -> Fields {
-        var f = Fields()
-        f.add("address", d.address.description)
-        f.add("address_type", d.addressType.name)
-        f.add("first_seen", d.firstSeen.map { .string($0.iso8601) } ?? .null)
-        f.add("first_record", d.firstRecord.map { .int($0) } ?? .null)
-        f.add("last_seen", d.lastSeen.map { .string($0.iso8601) } ?? .null)
-        f.add("last_record", d.lastRecord.map { .int($0) } ?? .null)
-        f.add("reports", d.reports)
-        f.add("scan_responses", d.scanResponses)
+        FieldsBuilder.object { write(d, into: &$0) }
+    }
+
+    /// One device's members.
+    static func write<S: FieldSink>(_ d: Device, into f: inout S) {
+        f.field("address", address: d.address)
+        f.field("address_type", d.addressType.name)
+        f.field("first_seen", orNull: d.firstSeen?.iso8601)
+        f.field("first_record", orNull: d.firstRecord)
+        f.field("last_seen", orNull: d.lastSeen?.iso8601)
+        f.field("last_record", orNull: d.lastRecord)
+        f.field("reports", d.reports)
+        f.field("scan_responses", d.scanResponses)
         if let lo = d.rssiMin, let hi = d.rssiMax, let mean = d.rssiMean {
-            f.add("rssi", ["min": .int(lo), "mean": .double((mean * 10).rounded() / 10), "max": .int(hi)])
+            f.object("rssi") { f in
+                f.field("min", lo)
+                f.key("mean")
+                f.double((mean * 10).rounded() / 10)
+                f.field("max", hi)
+            }
         } else {
-            f.add("rssi", .null)
+            f.key("rssi")
+            f.null()
         }
-        f.add("names", .list(d.names.map { .string($0) }))
-        f.add("services", .list(d.services.map { .string($0.description) }))
-        f.add("solicited_services", .list(d.solicited.map { .string($0.description) }))
-        var names = Fields()
-        for u in d.services + d.solicited { if let n = u.name, names[u.description] == nil { names.add(u.description, n) } }
-        if !names.isEmpty { f.add("uuid_names", names) }
-        f.add("wants_ancs", d.wantsANCS)
-        f.add("manufacturers", .list(d.companies.map { c in
-            var m = Fields()
-            m.add("company", Int(c))
-            if let n = AssignedNumbers.companyName(c) { m.add("name", n) }
-            return .object(m)
-        }))
-        f.add("tx_power", .list(d.txPowers.map { .int($0) }))
+        f.list("names") { f in for n in d.names { f.string(n) } }
+        f.list("services") { f in for u in d.services { f.uuid(u) } }
+        f.list("solicited_services") { f in for u in d.solicited { f.uuid(u) } }
+        // Each UUID's name once, in the order the UUIDs were first seen.
+        var named: [BLEUUID] = []
+        for u in d.services + d.solicited where u.name != nil && !named.contains(u) { named.append(u) }
+        if !named.isEmpty {
+            f.object("uuid_names") { f in for u in named { if let n = u.name { f.field(name: u.description, n) } } }
+        }
+        f.field("wants_ancs", d.wantsANCS)
+        f.list("manufacturers") { f in
+            for c in d.companies {
+                f.beginObject()
+                f.field("company", Int(c))
+                if let n = AssignedNumbers.companyName(c) { f.field("name", n) }
+                f.endObject()
+            }
+        }
+        f.list("tx_power") { f in for p in d.txPowers { f.int(p) } }
         if let a = d.appearance {
-            f.add("appearance", ["value": .int(Int(a)), "name": .string(ADDecode.appearanceName(a))])
+            f.object("appearance") { f in
+                f.field("value", Int(a))
+                f.field("name", ADDecode.appearanceName(a))
+            }
         }
-        f.add("connectable", d.connectable)
-        f.add("connected", d.connected)
-        f.add("connections", .list(d.connections.map { .int($0) }))
-        f.add("beacons", .list(d.beacons.map { .object($0.fields) }))
-        if let t = d.telemetry { f.add("eddystone_tlm", t.fields) }
-        if d.capped { f.add("capped", true) }
-        if !d.resolvedFrom.isEmpty { f.add("resolved_from", .list(d.resolvedFrom.map { .string($0.description) })) }
+        f.field("connectable", d.connectable)
+        f.field("connected", d.connected)
+        f.list("connections") { f in for c in d.connections { f.int(c) } }
+        f.list("beacons") { f in for b in d.beacons { f.value(.object(b.fields)) } }
+        if let t = d.telemetry { f.key("eddystone_tlm"); f.value(.object(t.fields)) }
+        if d.capped { f.field("capped", true) }
+        if !d.resolvedFrom.isEmpty { f.list("resolved_from") { f in for a in d.resolvedFrom { f.address(a) } } }
         if d.bredr {
-            f.add("bredr", true)
-            f.add("inquiry_responses", d.inquiryResponses)
+            f.field("bredr", true)
+            f.field("inquiry_responses", d.inquiryResponses)
         }
         if let c = d.classOfDevice {
-            f.add("class_of_device", Int(c))
-            f.add("major_device_class", ClassicNames.majorDeviceClass(c))
-            if let m = ClassicNames.minorDeviceClass(c) { f.add("minor_device_class", m) }
-            f.add("service_classes", .list(ClassicNames.serviceClassNames(c).map { .string($0) }))
+            f.field("class_of_device", Int(c))
+            f.field("major_device_class", ClassicNames.majorDeviceClass(c))
+            if let m = ClassicNames.minorDeviceClass(c) { f.field("minor_device_class", m) }
+            f.list("service_classes") { f in for n in ClassicNames.serviceClassNames(c) { f.string(n) } }
         }
-        return f
     }
 
     public static func text(_ all: [Device], overflowReports: Int, limit: Int?) -> [String] {

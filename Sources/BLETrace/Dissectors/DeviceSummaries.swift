@@ -146,7 +146,8 @@ public final class IdentityLayer: AnalysisLayer {
     public func summary() -> SummarySection? {
         guard !list.isEmpty else { return nil }
         let all = { [self] in allCards }
-        return SummarySection(name: "identity", value: { .object(["devices": .list(all().map { .object(IdentityLayer.describe($0).fields) })]) },
+        return SummarySection(name: "identity", writer: SummaryWriter(json: { IdentityLayer.write(all(), into: &$0) },
+                                                                      tree: { IdentityLayer.write(all(), into: &$0) }),
                               text: {
             // A card whose only string is empty (a Device Name read as "") says nothing: no line. Only the cards
             // listed are described; the rest are counted.
@@ -155,6 +156,17 @@ public final class IdentityLayer: AnalysisLayer {
             return ["  Identity:"] + list.prefix(SummaryRender.textListed).map { "    \($0.device): " + IdentityLayer.describe($0).parts.joined(separator: ", ") }
                 + SummaryRender.more(list.count)
         })
+    }
+
+    /// The section's members: a `devices` list of the cards.
+    static func write<S: FieldSink>(_ cards: [Card], into f: inout S) {
+        f.list("devices") { f in
+            for c in cards {
+                f.beginObject()
+                write(c, into: &f)
+                f.endObject()
+            }
+        }
     }
 
     /// Whether `facts(c)` has any part: a non-empty string of `keyOrder`, an appearance, a PnP ID or a System ID.
@@ -184,15 +196,25 @@ public final class IdentityLayer: AnalysisLayer {
 
     /// A card's JSON fields and its parts, shared by the text line and the HTML report's table.
     static func facts(_ c: Card) -> (fields: Fields, parts: [Part]) {
-        var f = Fields()
-        f.add("device", c.device)
         var parts: [Part] = []
-        func part(_ title: String, _ value: String, _ prefix: String?) {
-            parts.append(Part(title: title, value: value, text: prefix.map { $0 + " " + value } ?? value))
+        let f = FieldsBuilder.object { parts = write(c, into: &$0, parts: true) }
+        return (f, parts)
+    }
+
+    /// A card's members, against any sink (JSON output writes them without building a tree), and with `parts`,
+    /// the parts of its text line.
+    @discardableResult
+    static func write<S: FieldSink>(_ c: Card, into f: inout S, parts wanted: Bool = false) -> [Part] {
+        f.field("device", c.device)
+        var parts: [Part] = []
+        func part(_ title: @autoclosure () -> String, _ value: @autoclosure () -> String, _ prefix: String?) {
+            guard wanted else { return }
+            let v = value()
+            parts.append(Part(title: title(), value: v, text: prefix.map { $0 + " " + v } ?? v))
         }
         for key in IdentityLayer.keyOrder {
             guard let v = c.string(key) else { continue }
-            f.add(key, v)
+            f.field(name: key, v)
             if v.isEmpty { continue }
             switch key {
             case "device_name": part("Device name", "\"\(v)\"", nil)
@@ -205,26 +227,25 @@ public final class IdentityLayer: AnalysisLayer {
             }
         }
         if let a = c.appearance {
-            var af = Fields()
-            af.add("value", Int(a))
-            if let n = AssignedNumbers.appearance(a) {
-                af.add("category", n.category)
-                if let s = n.subcategory { af.add("subcategory", s) }
-                part("Appearance", n.category + (n.subcategory.map { ": " + $0 } ?? ""), "appearance")
-            } else {
-                part("Appearance", Hex.hex(a, width: 4), "appearance")
+            f.object("appearance") { af in
+                af.field("value", Int(a))
+                if let n = AssignedNumbers.appearance(a) {
+                    af.field("category", n.category)
+                    if let s = n.subcategory { af.field("subcategory", s) }
+                    part("Appearance", n.category + (n.subcategory.map { ": " + $0 } ?? ""), "appearance")
+                } else {
+                    part("Appearance", Hex.hex(a, width: 4), "appearance")
+                }
             }
-            f.add("appearance", af)
         }
         if let p = c.pnp {
-            f.add("pnp_id", p.fields)
+            f.object("pnp_id") { p.writeMembers(into: &$0) }
             part("PnP ID", p.text, "PnP")
         }
         if let s = c.systemID {
-            f.add("system_id", ["manufacturer_identifier": .int(Int(s.manufacturerIdentifier)), "oui": .int(Int(s.oui)),
-                                "oui_text": .string(DeviceInformationDissector.ouiText(s.oui))])
+            s.writeFields(into: &f)
             part("System ID", "OUI " + DeviceInformationDissector.ouiText(s.oui), "System ID")
         }
-        return (f, parts)
+        return parts
     }
 }

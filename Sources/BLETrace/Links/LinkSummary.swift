@@ -6,7 +6,9 @@ extension LinkStatistics {
         // What other layers and the pipeline say is read now: the section may be built after they are gone.
         let limits = orderedLinks.map { self.limits($0) }
         let sniffed = orderedLinks.map { $0.sniffed ? sniffedLink($0) : nil }
-        return SummarySection(name: "links", value: { [self] in .object(fields(limits, sniffed)) }, text: { [self] in text(limits) })
+        return SummarySection(name: "links", writer: SummaryWriter(json: { [self] in write(limits, sniffed, into: &$0) },
+                                                                   tree: { [self] in write(limits, sniffed, into: &$0) }),
+                              text: { [self] in text(limits) })
     }
 
     /// From the first to the last ACL packet either way, and at least one second (a mean over a few
@@ -24,95 +26,133 @@ extension LinkStatistics {
     }
 
     func fields(_ limits: [LinkLimits?], _ sniffed: [LinkLayerDecoder.Link?]) -> Fields {
-        var f = Fields()
-        f.add("links", .list(orderedLinks.enumerated().map { i, l in
-            var o = Fields()
-            o.add("connection", l.connection)
-            o.add("handle", Int(l.handle))
-            o.add("transport", l.le ? "le" : "br_edr")
-            o.add("span_us", Int(LinkStatistics.activeSpan(l)))
-            o.add("tx", .object(wayFields(l.tx, l, tx: true)))
-            o.add("rx", .object(wayFields(l.rx, l, tx: false)))
-            if !l.parameters.isEmpty { o.add("parameter_updates", .list(l.parameters.map { .object(LinkStatistics.stepFields($0)) })) }
-            o.add("l2cap_channels", .list(l.channels.map { c in
-                var cf = Fields()
-                cf.add("cid", Int(c.cid))
-                if let p = c.psm { cf.add("psm", Int(p)) }
-                if let n = LinkStatistics.channelName(c) { cf.add("name", n) }
-                cf.add("tx", .object(["frames": .int(c.txFrames), "bytes": .int(c.txBytes), "sdus": .int(c.txSDUs)]))
-                cf.add("rx", .object(["frames": .int(c.rxFrames), "bytes": .int(c.rxBytes), "sdus": .int(c.rxSDUs)]))
-                return .object(cf)
-            }))
-            if l.sniffed {
-                o.add("sniffed", true)
-                if let s = sniffed[i] {
-                    if s.events.seen > 0 { o.add("events", .object(LinkLayerDecoder.eventFields(s))) }
-                    if let ch = s.channels { o.add("channels", ChannelCounts.fields(ch)) }
+        FieldsBuilder.object { write(limits, sniffed, into: &$0) }
+    }
+
+    /// The section's members, against any sink (JSON output writes them without building a tree).
+    func write<S: FieldSink>(_ limits: [LinkLimits?], _ sniffed: [LinkLayerDecoder.Link?], into f: inout S) {
+        f.list("links") { f in
+            for (i, l) in orderedLinks.enumerated() {
+                f.beginObject()
+                f.field("connection", l.connection)
+                f.field("handle", Int(l.handle))
+                f.field("transport", l.le ? "le" : "br_edr")
+                f.field("span_us", Int(LinkStatistics.activeSpan(l)))
+                f.object("tx") { writeWay(l.tx, l, tx: true, into: &$0) }
+                f.object("rx") { writeWay(l.rx, l, tx: false, into: &$0) }
+                if !l.parameters.isEmpty {
+                    f.list("parameter_updates") { f in for p in l.parameters { f.value(.object(LinkStatistics.stepFields(p))) } }
+                }
+                f.list("l2cap_channels") { f in
+                    for c in l.channels {
+                        f.beginObject()
+                        f.field("cid", Int(c.cid))
+                        if let p = c.psm { f.field("psm", Int(p)) }
+                        if let n = LinkStatistics.channelName(c) { f.field("name", n) }
+                        f.object("tx") { f in
+                            f.field("frames", c.txFrames)
+                            f.field("bytes", c.txBytes)
+                            f.field("sdus", c.txSDUs)
+                        }
+                        f.object("rx") { f in
+                            f.field("frames", c.rxFrames)
+                            f.field("bytes", c.rxBytes)
+                            f.field("sdus", c.rxSDUs)
+                        }
+                        f.endObject()
+                    }
+                }
+                if l.sniffed {
+                    f.field("sniffed", true)
+                    if let s = sniffed[i] {
+                        if s.events.seen > 0 { f.key("events"); f.value(.object(LinkLayerDecoder.eventFields(s))) }
+                        if let ch = s.channels { f.key("channels"); f.value(ChannelCounts.fields(ch)) }
+                    }
+                }
+                if let m = limits[i] {
+                    f.object("limits") { f in
+                        f.field("att_mtu", m.attMTU ?? 23)
+                        f.field("tx_octets", m.txOctets ?? 27)
+                        f.field("rx_octets", m.rxOctets ?? 27)
+                        f.field("tx_phy", LinkLimits.phyName(m.txPHY))
+                        f.field("rx_phy", LinkLimits.phyName(m.rxPHY))
+                        f.field("interval", orNull: m.interval)
+                        f.object("ceiling_bps") { f in
+                            f.field("tx", orNull: m.ceiling(tx: true))
+                            f.field("rx", orNull: m.ceiling(tx: false))
+                        }
+                    }
+                }
+                f.endObject()
+            }
+        }
+        f.object("buffers") { f in
+            for (name, p) in [("le", le), ("br_edr", bredr)] where p.count != nil || p.maxOutstanding > 0 {
+                f.object(name: name) { f in
+                    f.field("count", orNull: p.count)
+                    f.field("length", orNull: p.length)
+                    f.field("max_outstanding", p.maxOutstanding)
+                    if let o = p.overTime.origin {
+                        f.object("outstanding_over_time") { f in
+                            f.field("start", Timestamp(micros: o).iso8601)
+                            f.field("bucket_us", Int(p.overTime.width))
+                            f.list("peaks") { f in for x in p.overTime.peaks { f.int(x) } }
+                        }
+                    }
                 }
             }
-            if let m = limits[i] {
-                var lf = Fields()
-                lf.add("att_mtu", m.attMTU ?? 23)
-                lf.add("tx_octets", m.txOctets ?? 27)
-                lf.add("rx_octets", m.rxOctets ?? 27)
-                lf.add("tx_phy", LinkLimits.phyName(m.txPHY))
-                lf.add("rx_phy", LinkLimits.phyName(m.rxPHY))
-                lf.add("interval", m.interval.map { .int($0) } ?? .null)
-                lf.add("ceiling_bps", .object(["tx": m.ceiling(tx: true).map { .int($0) } ?? .null,
-                                               "rx": m.ceiling(tx: false).map { .int($0) } ?? .null]))
-                o.add("limits", .object(lf))
-            }
-            return .object(o)
-        }))
-        var buffers = Fields()
-        for (name, p) in [("le", le), ("br_edr", bredr)] where p.count != nil || p.maxOutstanding > 0 {
-            var b = Fields()
-            b.add("count", p.count.map { .int($0) } ?? .null)
-            b.add("length", p.length.map { .int($0) } ?? .null)
-            b.add("max_outstanding", p.maxOutstanding)
-            if let o = p.overTime.origin {
-                b.add("outstanding_over_time", .object(["start": .string(Timestamp(micros: o).iso8601), "bucket_us": .int(Int(p.overTime.width)),
-                                                        "peaks": .list(p.overTime.peaks.map { .int($0) })]))
-            }
-            buffers.add(name, .object(b))
         }
-        f.add("buffers", .object(buffers))
-        f.add("handles", .list(byHandle.keys.sorted().map { h in
-            let c = byHandle[h] ?? HandleCounts()
-            return .object(["handle": .int(Int(h)), "tx_packets": .int(c.tx), "rx_packets": .int(c.rx), "completed_packets": .int(c.completed)])
-        }))
-        f.add("stall_count", stallCount)
-        f.add("stalls", .list(stalls.map { s in
-            .object(["transport": .string(s.le ? "le" : "br_edr"), "first_record": .int(s.firstRecord), "last_record": .int(s.lastRecord),
-                     "duration_us": .int(Int(s.duration)), "buffers": .int(s.buffers)])
-        }))
-        return f
+        f.list("handles") { f in
+            for h in byHandle.keys.sorted() {
+                let c = byHandle[h] ?? HandleCounts()
+                f.beginObject()
+                f.field("handle", Int(h))
+                f.field("tx_packets", c.tx)
+                f.field("rx_packets", c.rx)
+                f.field("completed_packets", c.completed)
+                f.endObject()
+            }
+        }
+        f.field("stall_count", stallCount)
+        f.list("stalls") { f in
+            for s in stalls {
+                f.beginObject()
+                f.field("transport", s.le ? "le" : "br_edr")
+                f.field("first_record", s.firstRecord)
+                f.field("last_record", s.lastRecord)
+                f.field("duration_us", Int(s.duration))
+                f.field("buffers", s.buffers)
+                f.endObject()
+            }
+        }
     }
 
     func wayFields(_ w: Way, _ l: Link, tx: Bool) -> Fields {
-        var o = Fields()
-        o.add("acl_packets", w.aclPackets)
-        o.add("acl_bytes", w.aclBytes)
-        o.add("l2cap_bytes", w.l2capBytes)
+        FieldsBuilder.object { writeWay(w, l, tx: tx, into: &$0) }
+    }
+
+    func writeWay<S: FieldSink>(_ w: Way, _ l: Link, tx: Bool, into o: inout S) {
+        o.field("acl_packets", w.aclPackets)
+        o.field("acl_bytes", w.aclBytes)
+        o.field("l2cap_bytes", w.l2capBytes)
         if tx {
-            o.add("completed_packets", l.completed)
-            o.add("completed_unmatched", l.completedUnmatched)
+            o.field("completed_packets", l.completed)
+            o.field("completed_unmatched", l.completedUnmatched)
             if l.latency.count > 0 {
-                var lat = Fields()
-                lat.add("count", l.latency.count)
-                lat.add("min", Int(l.latency.min))
-                lat.add("p50", Int(l.latency.percentile(50) ?? 0))
-                lat.add("p95", Int(l.latency.percentile(95) ?? 0))
-                lat.add("max", Int(l.latency.max))
-                o.add("latency_us", .object(lat))
+                o.object("latency_us") { lat in
+                    lat.field("count", l.latency.count)
+                    lat.field("min", Int(l.latency.min))
+                    lat.field("p50", Int(l.latency.percentile(50) ?? 0))
+                    lat.field("p95", Int(l.latency.percentile(95) ?? 0))
+                    lat.field("max", Int(l.latency.max))
+                }
             }
         }
-        var t = Fields()
-        t.add("mean", w.throughput.meanBitsPerSecond(over: LinkStatistics.span(l)).map { .int($0) } ?? .null)
-        t.add("peak", w.throughput.peakBitsPerSecond)
-        t.add("peak_window_start", w.throughput.peakAt.map { .string($0.iso8601) } ?? .null)
-        o.add("throughput_bps", .object(t))
-        return o
+        o.object("throughput_bps") { t in
+            t.field("mean", orNull: w.throughput.meanBitsPerSecond(over: LinkStatistics.span(l)))
+            t.field("peak", w.throughput.peakBitsPerSecond)
+            t.field("peak_window_start", orNull: w.throughput.peakAt?.iso8601)
+        }
     }
 
     func text(_ limits: [LinkLimits?]) -> [String] {

@@ -54,6 +54,9 @@ extension FieldSink {
         if !b.isEmpty { key(k); string(utf8: b.array[...]) }
     }
     @inline(__always) public mutating func field(_ k: StaticString, _ v: Bool) { key(k); bool(v) }
+    /// A member that is null when `v` is nil.
+    @inline(__always) public mutating func field(_ k: StaticString, orNull v: Int?) { key(k); if let v { int(v) } else { null() } }
+    @inline(__always) public mutating func field(_ k: StaticString, orNull v: String?) { key(k); if let v { string(v) } else { null() } }
     @inline(__always) public mutating func field(_ k: StaticString, hex v: ArraySlice<UInt8>) { key(k); hex(v) }
     @inline(__always) public mutating func field(_ k: StaticString, hex v: [UInt8]) { key(k); hex(v[...]) }
     /// A device address as its string ("AA:BB:CC:DD:EE:FF").
@@ -141,6 +144,9 @@ public struct JSONBytes: FieldSink {
 
     /// A fresh store.
     public init() { store = ByteStore() }
+
+    /// Writes one value at the end of `store` (the output writer's: a summary's parts).
+    public init(writingInto store: ByteStore) { self.store = store }
 
     /// Continues an object whose opening brace (and perhaps some members) is already in `store`.
     public init(continuingObjectIn store: ByteStore, empty: Bool) {

@@ -316,6 +316,19 @@ enum EventJSON {
                     JSONOut.write(item(j), to: out)
                 }
                 out.write(byte: UInt8(ascii: "]"))
+            case let .written(w):
+                var j = JSONBytes(writingInto: out.store)
+                w.write(into: &j)
+                out.flushIfFull()
+            case let .writtenList(count, item):
+                out.write(byte: UInt8(ascii: "["))
+                for i in 0..<count {
+                    if i > 0 { out.write(byte: UInt8(ascii: ",")) }
+                    var j = JSONBytes(writingInto: out.store)
+                    item(i).write(into: &j)
+                    out.flushIfFull()
+                }
+                out.write(byte: UInt8(ascii: "]"))
             }
         }
         out.write(byte: UInt8(ascii: "}"))

@@ -25,60 +25,85 @@ public enum SummaryRender {
 
     /// `sniffed`: the capture is a sniffer's, so the role is the peer's (the peripheral), not a local host's.
     public static func connectionFields(_ c: Connection, sniffed: Bool = false) -> Fields {
-        var f = Fields()
-        f.add("id", c.id)
-        f.add("handle", Int(c.handle))
-        f.add("peer", c.peer.map { .string($0.description) } ?? .null)
-        if let t = c.peerType { f.add("peer_address_type", t.name) }
+        FieldsBuilder.object { writeConnection(c, sniffed: sniffed, into: &$0) }
+    }
+
+    /// A connection's members, written against any sink: JSON puts them straight into the output, a
+    /// `FieldsBuilder` makes `connectionFields`.
+    static func writeConnection<S: FieldSink>(_ c: Connection, sniffed: Bool, into f: inout S) {
+        f.field("id", c.id)
+        f.field("handle", Int(c.handle))
+        f.key("peer")
+        if let p = c.peer { f.address(p) } else { f.null() }
+        if let t = c.peerType { f.field("peer_address_type", t.name) }
         if sniffed {
-            f.add("sniffed", true)
-            if c.role != nil { f.add("peer_role", "peripheral") }
+            f.field("sniffed", true)
+            if c.role != nil { f.field("peer_role", "peripheral") }
         } else if let r = c.role {
-            f.add("role", HCIText.role(r))
+            f.field("role", HCIText.role(r))
         }
-        f.add("transport", !c.transportKnown ? "unknown" : c.le ? "le" : "br_edr")
-        if let t = c.linkType { f.add("link_type", ClassicLinkText.name(t)) }
-        if let n = c.name { f.add("name", n) }
-        if let p = c.pairing { f.add("pairing", .object(p.fields)) }
-        if let l = c.iso { f.add("iso", ISOConnectionText.fields(l)) }
+        f.field("transport", !c.transportKnown ? "unknown" : c.le ? "le" : "br_edr")
+        if let t = c.linkType { f.field("link_type", ClassicLinkText.name(t)) }
+        if let n = c.name { f.field("name", n) }
+        if let p = c.pairing { f.key("pairing"); f.value(.object(p.fields)) }
+        if let l = c.iso { f.key("iso"); f.value(ISOConnectionText.fields(l)) }
         if !c.profiles.isEmpty {
-            f.add("profiles", .list(c.profiles.map { p in
-                var o: Fields = ["psm": .int(Int(p))]
-                if let n = LESignalingNames.psm(p) { o.add("name", n) }
-                return .object(o)
-            }))
+            f.list("profiles") { f in
+                for p in c.profiles {
+                    f.beginObject()
+                    f.field("psm", Int(p))
+                    if let n = LESignalingNames.psm(p) { f.field("name", n) }
+                    f.endObject()
+                }
+            }
         }
-        if let v = c.interval { f.add("interval", v) }
-        if let v = c.latency { f.add("latency", v) }
-        if let v = c.timeout { f.add("timeout", v) }
+        if let v = c.interval { f.field("interval", v) }
+        if let v = c.latency { f.field("latency", v) }
+        if let v = c.timeout { f.field("timeout", v) }
         if let o = c.opening, !c.updates.isEmpty {
-            f.add("opening", .object(["interval": .int(o.interval), "latency": .int(o.latency), "timeout": .int(o.timeout)]))
+            f.object("opening") { f in
+                f.field("interval", o.interval)
+                f.field("latency", o.latency)
+                f.field("timeout", o.timeout)
+            }
         }
-        f.add("opened_record", c.openedRecord.map { .int($0) } ?? .null)
-        f.add("opened", c.openedAt.map { .string($0.iso8601) } ?? .null)
-        f.add("closed_record", c.closedRecord.map { .int($0) } ?? .null)
-        f.add("closed", c.closedAt.map { .string($0.iso8601) } ?? .null)
+        f.field("opened_record", orNull: c.openedRecord)
+        f.field("opened", orNull: c.openedAt?.iso8601)
+        f.field("closed_record", orNull: c.closedRecord)
+        f.field("closed", orNull: c.closedAt?.iso8601)
         if let r = c.disconnectReason {
-            f.add("disconnect_reason", Int(r))
-            f.add("disconnect_reason_name", HCIText.status(r))
+            f.field("disconnect_reason", Int(r))
+            f.field("disconnect_reason_name", HCIText.status(r))
         }
-        f.add("encrypted", c.encrypted)
-        f.add("updates", .list(c.updates.map {
-            .object(["record": .int($0.record), "interval": .int($0.interval), "latency": .int($0.latency), "timeout": .int($0.timeout)])
-        }))
-        f.add("implicit", c.implicit)
-        return f
+        f.field("encrypted", c.encrypted)
+        f.list("updates") { f in
+            for u in c.updates {
+                f.beginObject()
+                f.field("record", u.record)
+                f.field("interval", u.interval)
+                f.field("latency", u.latency)
+                f.field("timeout", u.timeout)
+                f.endObject()
+            }
+        }
+        f.field("implicit", c.implicit)
     }
 
     /// A member of the summary object: a value, or a list whose items are built one at a time.
     public enum Member {
         case value(() -> FieldValue)
         case list(count: Int, item: (Int) -> FieldValue)
+        /// An object whose members are written against a sink: straight into JSON output, or into a tree.
+        case written(SummaryWriter)
+        /// A list of such objects, written one at a time.
+        case writtenList(count: Int, item: (Int) -> SummaryWriter)
 
         public var value: FieldValue {
             switch self {
             case let .value(make): return make()
             case let .list(count, item): return .list((0..<count).map(item))
+            case let .written(w): return w.value
+            case let .writtenList(count, item): return .list((0..<count).map { item($0).value })
             }
         }
     }
@@ -97,11 +122,17 @@ public enum SummaryRender {
         m.append(("malformed", .value { .int(s.stats.malformed) }))
         m.append(("malformed_records", .value { .list(s.stats.malformedRecords.map { .int($0) }) }))
         m.append(("filtered", .value { .int(s.stats.filtered) }))
-        m.append(("connections", .list(count: s.connections.count) { .object(connectionFields(s.connections[$0], sniffed: sniffed(s))) }))
+        let isSniffed = sniffed(s)
+        m.append(("connections", .writtenList(count: s.connections.count) { i in
+            let c = s.connections[i]
+            return SummaryWriter(json: { writeConnection(c, sniffed: isSniffed, into: &$0) }, tree: { writeConnection(c, sniffed: isSniffed, into: &$0) })
+        }))
         if s.connectionCount > s.connections.count {
             m.append(("connections_unlisted", .value { .int(s.connectionCount - s.connections.count) }))
         }
-        for section in s.sections { m.append((section.name, .value { section.value })) }
+        for section in s.sections {
+            if let w = section.writer { m.append((section.name, .written(w))) } else { m.append((section.name, .value { section.value })) }
+        }
         m.append(("warnings", .value { .list(s.warnings.map { .string($0) }) }))
         if let e = s.error {
             m.append(("error", .value { .string(e.description) }))

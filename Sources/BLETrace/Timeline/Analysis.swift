@@ -13,6 +13,9 @@ public struct SummarySection {
     public var name: String
     let makeValue: () -> FieldValue
     let makeText: () -> [String]
+    /// The section's members written against a sink, when the layer writes them that way (JSON output then
+    /// writes them without building the tree).
+    let writer: SummaryWriter?
     /// The section as JSON (built on each use).
     public var value: FieldValue { makeValue() }
     /// The section's text lines (built on each use).
@@ -22,6 +25,7 @@ public struct SummarySection {
         self.name = name
         self.makeValue = { value }
         self.makeText = { text }
+        self.writer = nil
     }
 
     /// A section whose forms are built only when read. The closures run after the last record, once per read.
@@ -29,6 +33,38 @@ public struct SummarySection {
         self.name = name
         self.makeValue = value
         self.makeText = text
+        self.writer = nil
+    }
+
+    /// A section whose JSON object is written by `writer` (its value is the tree `writer` builds).
+    public init(name: String, writer: SummaryWriter, text: @escaping () -> [String]) {
+        self.name = name
+        self.makeValue = { writer.value }
+        self.makeText = text
+        self.writer = writer
+    }
+}
+
+/// The members of one summary object, written against a `FieldSink`, kept as the two sinks that read them
+/// (a closure cannot be generic): JSON output writes them straight into its buffer, and `value` builds the tree
+/// (tests, Markdown, tools). Both closures call the same generic function.
+public struct SummaryWriter {
+    let json: (inout JSONBytes) -> Void
+    let tree: (inout FieldsBuilder) -> Void
+
+    public init(json: @escaping (inout JSONBytes) -> Void, tree: @escaping (inout FieldsBuilder) -> Void) {
+        self.json = json
+        self.tree = tree
+    }
+
+    /// The object as a tree.
+    public var value: FieldValue { .object(FieldsBuilder.object(tree)) }
+
+    /// The object, braces and members, into `j`.
+    func write(into j: inout JSONBytes) {
+        j.beginObject()
+        json(&j)
+        j.endObject()
     }
 }
 
