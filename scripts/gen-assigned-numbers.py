@@ -162,7 +162,7 @@ def render(source: str, doc: str, decls: list[tuple[str, str, dict[int, str], in
     for name, comment, table, digits in decls:
         out += [
             f"    /// {comment}",
-            f"    static let {name}: [UInt16: String] = parseTable({name}Text)",
+            f"    static let {name}: NameTable = parseTable({name}Text)",
             "",
             f"    /// Number of entries in `{name}Text`; the tests compare it with the parsed count.",
             f"    static let {name}EntryCount = {len(table)}",

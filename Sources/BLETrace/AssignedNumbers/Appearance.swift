@@ -4,7 +4,7 @@
 
 extension AssignedNumbers {
     /// Appearance categories, keyed by the 10-bit category number.
-    static let appearanceCategoryTable: [UInt16: String] = parseTable(appearanceCategoryTableText)
+    static let appearanceCategoryTable: NameTable = parseTable(appearanceCategoryTableText)
 
     /// Number of entries in `appearanceCategoryTableText`; the tests compare it with the parsed count.
     static let appearanceCategoryTableEntryCount = 55
@@ -69,7 +69,7 @@ extension AssignedNumbers {
 """
 
     /// Appearance subcategories, keyed by the full 16-bit appearance value.
-    static let appearanceSubcategoryTable: [UInt16: String] = parseTable(appearanceSubcategoryTableText)
+    static let appearanceSubcategoryTable: NameTable = parseTable(appearanceSubcategoryTableText)
 
     /// Number of entries in `appearanceSubcategoryTableText`; the tests compare it with the parsed count.
     static let appearanceSubcategoryTableEntryCount = 287

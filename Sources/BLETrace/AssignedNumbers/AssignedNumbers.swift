@@ -77,10 +77,10 @@ enum AssignedNumbers {
         formatTable[UInt16(format)]
     }
 
-    /// Parses `HEX<TAB>Name` lines into a dictionary. Lines that do not have that
-    /// shape are skipped; the tests compare each table's size with the entry
+    /// Parses `HEX<TAB>Name` lines into a table (a later line with the same value replaces an earlier one).
+    /// Lines that do not have that shape are skipped; the tests compare each table's size with the entry
     /// count the generator wrote, so a skipped line fails them.
-    static func parseTable(_ text: String) -> [UInt16: String] {
+    static func parseTable(_ text: String) -> NameTable {
         var table: [UInt16: String] = [:]
         var text = text
         text.withUTF8 { bytes in
@@ -97,7 +97,7 @@ enum AssignedNumbers {
                 table[UInt16(key)] = String(decoding: UnsafeBufferPointer(rebasing: bytes[(j + 1)..<end]), as: UTF8.self)
             }
         }
-        return table
+        return NameTable(table)
     }
 
     private static func hexDigit(_ c: UInt8) -> UInt8? {

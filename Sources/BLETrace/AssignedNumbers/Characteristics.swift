@@ -4,7 +4,7 @@
 
 extension AssignedNumbers {
     /// 16-bit GATT characteristic UUIDs.
-    static let characteristicTable: [UInt16: String] = parseTable(characteristicTableText)
+    static let characteristicTable: NameTable = parseTable(characteristicTableText)
 
     /// Number of entries in `characteristicTableText`; the tests compare it with the parsed count.
     static let characteristicTableEntryCount = 502

@@ -4,7 +4,7 @@
 
 extension AssignedNumbers {
     /// Company identifiers.
-    static let companyTable: [UInt16: String] = parseTable(companyTableText)
+    static let companyTable: NameTable = parseTable(companyTableText)
 
     /// Number of entries in `companyTableText`; the tests compare it with the parsed count.
     static let companyTableEntryCount = 4008

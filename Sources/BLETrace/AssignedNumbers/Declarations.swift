@@ -4,7 +4,7 @@
 
 extension AssignedNumbers {
     /// GATT declaration UUIDs (Primary Service, Characteristic, ...).
-    static let declarationTable: [UInt16: String] = parseTable(declarationTableText)
+    static let declarationTable: NameTable = parseTable(declarationTableText)
 
     /// Number of entries in `declarationTableText`; the tests compare it with the parsed count.
     static let declarationTableEntryCount = 4

@@ -4,7 +4,7 @@
 
 extension AssignedNumbers {
     /// 16-bit GATT descriptor UUIDs.
-    static let descriptorTable: [UInt16: String] = parseTable(descriptorTableText)
+    static let descriptorTable: NameTable = parseTable(descriptorTableText)
 
     /// Number of entries in `descriptorTableText`; the tests compare it with the parsed count.
     static let descriptorTableEntryCount = 24

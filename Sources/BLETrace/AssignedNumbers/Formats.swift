@@ -4,7 +4,7 @@
 
 extension AssignedNumbers {
     /// Format types, keyed by the 8-bit value.
-    static let formatTable: [UInt16: String] = parseTable(formatTableText)
+    static let formatTable: NameTable = parseTable(formatTableText)
 
     /// Number of entries in `formatTableText`; the tests compare it with the parsed count.
     static let formatTableEntryCount = 28

@@ -4,7 +4,7 @@
 
 extension AssignedNumbers {
     /// Member service UUIDs, named after the member as the SIG lists them.
-    static let memberServiceTable: [UInt16: String] = parseTable(memberServiceTableText)
+    static let memberServiceTable: NameTable = parseTable(memberServiceTableText)
 
     /// Number of entries in `memberServiceTableText`; the tests compare it with the parsed count.
     static let memberServiceTableEntryCount = 699

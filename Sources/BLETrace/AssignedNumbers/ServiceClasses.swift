@@ -4,7 +4,7 @@
 
 extension AssignedNumbers {
     /// 16-bit service class UUIDs, 0x1000...
-    static let serviceClassTable: [UInt16: String] = parseTable(serviceClassTableText)
+    static let serviceClassTable: NameTable = parseTable(serviceClassTableText)
 
     /// Number of entries in `serviceClassTableText`; the tests compare it with the parsed count.
     static let serviceClassTableEntryCount = 76
@@ -90,7 +90,7 @@ extension AssignedNumbers {
 """
 
     /// 16-bit protocol UUIDs (SDP protocol descriptor lists).
-    static let protocolTable: [UInt16: String] = parseTable(protocolTableText)
+    static let protocolTable: NameTable = parseTable(protocolTableText)
 
     /// Number of entries in `protocolTableText`; the tests compare it with the parsed count.
     static let protocolTableEntryCount = 24

@@ -4,7 +4,7 @@
 
 extension AssignedNumbers {
     /// 16-bit GATT service UUIDs.
-    static let serviceTable: [UInt16: String] = parseTable(serviceTableText)
+    static let serviceTable: NameTable = parseTable(serviceTableText)
 
     /// Number of entries in `serviceTableText`; the tests compare it with the parsed count.
     static let serviceTableEntryCount = 75

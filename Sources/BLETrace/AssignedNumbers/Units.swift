@@ -4,7 +4,7 @@
 
 extension AssignedNumbers {
     /// 16-bit unit UUIDs, 0x2700...
-    static let unitTable: [UInt16: String] = parseTable(unitTableText)
+    static let unitTable: NameTable = parseTable(unitTableText)
 
     /// Number of entries in `unitTableText`; the tests compare it with the parsed count.
     static let unitTableEntryCount = 127
