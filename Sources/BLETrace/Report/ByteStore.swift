@@ -98,39 +98,36 @@ public final class ByteStore {
 
     /// A non-negative integer right-aligned in `width` columns (spaces in front), or zero-padded.
     public func putDecimal(_ v: Int, width: Int, zeroPad: Bool) {
-        let digits = DecimalDigits.count(v.magnitude) &+ (v < 0 ? 1 : 0)
-        if digits < width {
-            let pad = width &- digits
-            let p = room(pad)
-            p.initialize(repeating: zeroPad ? UInt8(ascii: "0") : UInt8(ascii: " "), count: pad)
-            count &+= pad
-        }
-        putDecimal(v)
+        // The digits counted once, for the padding and the number.
+        let n = DecimalDigits.length(v)
+        let pad = n < width ? width &- n : 0
+        let p = room(pad &+ n)
+        if pad > 0 { p.initialize(repeating: zeroPad ? UInt8(ascii: "0") : UInt8(ascii: " "), count: pad) }
+        DecimalDigits.write(v, at: p + pad, length: n)
+        count &+= pad &+ n
     }
 
     /// Microseconds as seconds with six decimals ("12.000345"), right-aligned in `width` columns.
     public func putSeconds(_ micros: Int64, width: Int) {
         let neg = micros < 0
-        let m = neg ? -micros : micros
-        let whole = Int(m / 1_000_000)
-        var wholeDigits = 1
-        var probe = whole
-        while probe >= 10 { probe /= 10; wholeDigits &+= 1 }
+        let m = micros.magnitude
+        let whole = UInt(m / 1_000_000)
+        // Sign, whole seconds, point and six decimals, measured once and stored in one piece of room.
+        let wholeDigits = DecimalDigits.count(whole)
         let total = wholeDigits &+ 7 &+ (neg ? 1 : 0)
-        if total < width {
-            let pad = width &- total
-            room(pad).initialize(repeating: UInt8(ascii: " "), count: pad)
-            count &+= pad
-        }
-        if neg { put(UInt8(ascii: "-")) }
-        putDecimal(whole)
-        let p = room(7)
-        p[0] = UInt8(ascii: ".")
+        let pad = total < width ? width &- total : 0
+        let p = room(pad &+ total)
+        if pad > 0 { p.initialize(repeating: UInt8(ascii: " "), count: pad) }
+        var q = p + pad
+        if neg { q[0] = UInt8(ascii: "-"); q += 1 }
+        q += wholeDigits
+        DecimalDigits.write(whole, endingAt: q)
+        q[0] = UInt8(ascii: ".")
         let f = Int(m % 1_000_000)
-        DecimalDigits.pair(f / 10_000, at: p + 1)
-        DecimalDigits.pair(f / 100 % 100, at: p + 3)
-        DecimalDigits.pair(f % 100, at: p + 5)
-        count &+= 7
+        DecimalDigits.pair(f / 10_000, at: q + 1)
+        DecimalDigits.pair(f / 100 % 100, at: q + 3)
+        DecimalDigits.pair(f % 100, at: q + 5)
+        count &+= pad &+ total
     }
 
     /// "0x" and at least `width` upper-case hex digits (more when the value needs them).
