@@ -30,58 +30,38 @@ extension ATTLayer {
             f.field("mean_latency_us", Int(latencyTotal / Int64(timed)))
             f.field("max_latency_us", Int(latencyMax))
         }
-        f.list("mtu") { f in
-            for m in mtuList {
-                f.beginObject()
-                f.field("connection", m.connection)
-                f.field("client_mtu", orNull: m.client.map { Int($0) })
-                f.field("server_mtu", orNull: m.server.map { Int($0) })
-                f.field("att_mtu", m.mtu)
-                f.endObject()
-            }
+        f.objects("mtu", mtuList) { f, m in
+            f.field("connection", m.connection)
+            f.field("client_mtu", orNull: m.client.map { Int($0) })
+            f.field("server_mtu", orNull: m.server.map { Int($0) })
+            f.field("att_mtu", m.mtu)
         }
         f.field("errors", errorCount)
-        f.list("error_list") { f in
-            for e in errors {
-                f.beginObject()
-                f.field("record", e.record)
-                f.field("request_opcode", Int(e.request))
-                f.field("handle", Int(e.handle))
-                f.field("error", Int(e.code))
-                f.field("error_name", serviceErrorNames[e.code] ?? ATTNames.error(e.code))
-                f.endObject()
-            }
+        f.objects("error_list", errors) { f, e in
+            f.field("record", e.record)
+            f.field("request_opcode", Int(e.request))
+            f.field("handle", Int(e.handle))
+            f.field("error", Int(e.code))
+            f.field("error_name", serviceErrorNames[e.code] ?? ATTNames.error(e.code))
         }
         f.field("unanswered", unansweredCount)
-        f.list("unanswered_list") { f in
-            for u in unanswered {
-                f.beginObject()
-                f.field("record", u.record)
-                f.field("opcode", Int(u.opcode))
-                f.field("name", ATTNames.opcode(u.opcode))
-                f.field("reason", u.why.reason)
-                f.endObject()
-            }
+        f.objects("unanswered_list", unanswered) { f, u in
+            f.field("record", u.record)
+            f.field("opcode", Int(u.opcode))
+            f.field("name", ATTNames.opcode(u.opcode))
+            f.field("reason", u.why.reason)
         }
         f.field("unexpected_responses", unexpectedCount)
-        f.list("unexpected_list") { f in
-            for u in unexpected {
-                f.beginObject()
-                f.field("record", u.record)
-                f.field("opcode", Int(u.opcode))
-                f.field("name", ATTNames.opcode(u.opcode))
-                f.endObject()
-            }
+        f.objects("unexpected_list", unexpected) { f, u in
+            f.field("record", u.record)
+            f.field("opcode", Int(u.opcode))
+            f.field("name", ATTNames.opcode(u.opcode))
         }
-        f.list("databases") { f in
-            for d in databaseCounts {
-                f.beginObject()
-                f.field("device", d.device)
-                f.field("services", d.services)
-                f.field("characteristics", d.characteristics)
-                f.field("source", d.source)
-                f.endObject()
-            }
+        f.objects("databases", databaseCounts) { f, d in
+            f.field("device", d.device)
+            f.field("services", d.services)
+            f.field("characteristics", d.characteristics)
+            f.field("source", d.source)
         }
         if earlyNamedCount > 0 {
             f.field("early_values_count", earlyNamedCount)

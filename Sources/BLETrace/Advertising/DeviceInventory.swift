@@ -226,12 +226,8 @@ public final class DeviceInventory: AnalysisLayer {
         f.field("connectable", all.filter(\.connectable).count)
         f.field("connected", all.filter(\.connected).count)
         f.field("overflow_reports", overflowReports)
-        f.list("devices") { f in
-            for d in all {
-                f.beginObject()
-                write(d, into: &f)
-                f.endObject()
-            }
+        f.objects("devices", all) { f, d in
+            write(d, into: &f)
         }
     }
 
@@ -270,13 +266,9 @@ public final class DeviceInventory: AnalysisLayer {
             f.object("uuid_names") { f in for u in named { if let n = u.name { f.field(name: u.description, n) } } }
         }
         f.field("wants_ancs", d.wantsANCS)
-        f.list("manufacturers") { f in
-            for c in d.companies {
-                f.beginObject()
-                f.field("company", Int(c))
-                if let n = AssignedNumbers.companyName(c) { f.field("name", n) }
-                f.endObject()
-            }
+        f.objects("manufacturers", d.companies) { f, c in
+            f.field("company", Int(c))
+            if let n = AssignedNumbers.companyName(c) { f.field("name", n) }
         }
         f.list("tx_power") { f in for p in d.txPowers { f.int(p) } }
         if let a = d.appearance {

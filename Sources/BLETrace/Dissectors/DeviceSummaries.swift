@@ -160,12 +160,8 @@ public final class IdentityLayer: AnalysisLayer {
 
     /// The section's members: a `devices` list of the cards.
     static func write<S: FieldSink>(_ cards: [Card], into f: inout S) {
-        f.list("devices") { f in
-            for c in cards {
-                f.beginObject()
-                write(c, into: &f)
-                f.endObject()
-            }
+        f.objects("devices", cards) { f, c in
+            write(c, into: &f)
         }
     }
 

@@ -31,59 +31,52 @@ extension LinkStatistics {
 
     /// The section's members, against any sink (JSON output writes them without building a tree).
     func write<S: FieldSink>(_ limits: [LinkLimits?], _ sniffed: [LinkLayerDecoder.Link?], into f: inout S) {
-        f.list("links") { f in
-            for (i, l) in orderedLinks.enumerated() {
-                f.beginObject()
-                f.field("connection", l.connection)
-                f.field("handle", Int(l.handle))
-                f.field("transport", l.le ? "le" : "br_edr")
-                f.field("span_us", Int(LinkStatistics.activeSpan(l)))
-                f.object("tx") { writeWay(l.tx, l, tx: true, into: &$0) }
-                f.object("rx") { writeWay(l.rx, l, tx: false, into: &$0) }
-                if !l.parameters.isEmpty {
-                    f.list("parameter_updates") { f in for p in l.parameters { f.value(.object(LinkStatistics.stepFields(p))) } }
+        f.objects("links", orderedLinks.indices) { f, i in
+            let l = orderedLinks[i]
+            f.field("connection", l.connection)
+            f.field("handle", Int(l.handle))
+            f.field("transport", l.le ? "le" : "br_edr")
+            f.field("span_us", Int(LinkStatistics.activeSpan(l)))
+            f.object("tx") { writeWay(l.tx, l, tx: true, into: &$0) }
+            f.object("rx") { writeWay(l.rx, l, tx: false, into: &$0) }
+            if !l.parameters.isEmpty {
+                f.list("parameter_updates") { f in for p in l.parameters { f.value(.object(LinkStatistics.stepFields(p))) } }
+            }
+            f.objects("l2cap_channels", l.channels) { f, c in
+                f.field("cid", Int(c.cid))
+                if let p = c.psm { f.field("psm", Int(p)) }
+                if let n = LinkStatistics.channelName(c) { f.field("name", n) }
+                f.object("tx") { f in
+                    f.field("frames", c.txFrames)
+                    f.field("bytes", c.txBytes)
+                    f.field("sdus", c.txSDUs)
                 }
-                f.list("l2cap_channels") { f in
-                    for c in l.channels {
-                        f.beginObject()
-                        f.field("cid", Int(c.cid))
-                        if let p = c.psm { f.field("psm", Int(p)) }
-                        if let n = LinkStatistics.channelName(c) { f.field("name", n) }
-                        f.object("tx") { f in
-                            f.field("frames", c.txFrames)
-                            f.field("bytes", c.txBytes)
-                            f.field("sdus", c.txSDUs)
-                        }
-                        f.object("rx") { f in
-                            f.field("frames", c.rxFrames)
-                            f.field("bytes", c.rxBytes)
-                            f.field("sdus", c.rxSDUs)
-                        }
-                        f.endObject()
+                f.object("rx") { f in
+                    f.field("frames", c.rxFrames)
+                    f.field("bytes", c.rxBytes)
+                    f.field("sdus", c.rxSDUs)
+                }
+            }
+            if l.sniffed {
+                f.field("sniffed", true)
+                if let s = sniffed[i] {
+                    if s.events.seen > 0 { f.key("events"); f.value(.object(LinkLayerDecoder.eventFields(s))) }
+                    if let ch = s.channels { f.key("channels"); f.value(ChannelCounts.fields(ch)) }
+                }
+            }
+            if let m = limits[i] {
+                f.object("limits") { f in
+                    f.field("att_mtu", m.attMTU ?? 23)
+                    f.field("tx_octets", m.txOctets ?? 27)
+                    f.field("rx_octets", m.rxOctets ?? 27)
+                    f.field("tx_phy", LinkLimits.phyName(m.txPHY))
+                    f.field("rx_phy", LinkLimits.phyName(m.rxPHY))
+                    f.field("interval", orNull: m.interval)
+                    f.object("ceiling_bps") { f in
+                        f.field("tx", orNull: m.ceiling(tx: true))
+                        f.field("rx", orNull: m.ceiling(tx: false))
                     }
                 }
-                if l.sniffed {
-                    f.field("sniffed", true)
-                    if let s = sniffed[i] {
-                        if s.events.seen > 0 { f.key("events"); f.value(.object(LinkLayerDecoder.eventFields(s))) }
-                        if let ch = s.channels { f.key("channels"); f.value(ChannelCounts.fields(ch)) }
-                    }
-                }
-                if let m = limits[i] {
-                    f.object("limits") { f in
-                        f.field("att_mtu", m.attMTU ?? 23)
-                        f.field("tx_octets", m.txOctets ?? 27)
-                        f.field("rx_octets", m.rxOctets ?? 27)
-                        f.field("tx_phy", LinkLimits.phyName(m.txPHY))
-                        f.field("rx_phy", LinkLimits.phyName(m.rxPHY))
-                        f.field("interval", orNull: m.interval)
-                        f.object("ceiling_bps") { f in
-                            f.field("tx", orNull: m.ceiling(tx: true))
-                            f.field("rx", orNull: m.ceiling(tx: false))
-                        }
-                    }
-                }
-                f.endObject()
             }
         }
         f.object("buffers") { f in
@@ -102,28 +95,20 @@ extension LinkStatistics {
                 }
             }
         }
-        f.list("handles") { f in
-            for h in byHandle.keys.sorted() {
-                let c = byHandle[h] ?? HandleCounts()
-                f.beginObject()
-                f.field("handle", Int(h))
-                f.field("tx_packets", c.tx)
-                f.field("rx_packets", c.rx)
-                f.field("completed_packets", c.completed)
-                f.endObject()
-            }
+        f.objects("handles", byHandle.keys.sorted()) { f, h in
+            let c = byHandle[h] ?? HandleCounts()
+            f.field("handle", Int(h))
+            f.field("tx_packets", c.tx)
+            f.field("rx_packets", c.rx)
+            f.field("completed_packets", c.completed)
         }
         f.field("stall_count", stallCount)
-        f.list("stalls") { f in
-            for s in stalls {
-                f.beginObject()
-                f.field("transport", s.le ? "le" : "br_edr")
-                f.field("first_record", s.firstRecord)
-                f.field("last_record", s.lastRecord)
-                f.field("duration_us", Int(s.duration))
-                f.field("buffers", s.buffers)
-                f.endObject()
-            }
+        f.objects("stalls", stalls) { f, s in
+            f.field("transport", s.le ? "le" : "br_edr")
+            f.field("first_record", s.firstRecord)
+            f.field("last_record", s.lastRecord)
+            f.field("duration_us", Int(s.duration))
+            f.field("buffers", s.buffers)
         }
     }
 

@@ -103,6 +103,18 @@ extension FieldSink {
         endList()
     }
 
+    /// A member whose value is a list of objects, one for each of `items`, whose members `body` writes.
+    @inline(__always) public mutating func objects<C: Sequence>(_ k: StaticString, _ items: C, _ body: (inout Self, C.Element) -> Void) {
+        key(k)
+        beginList()
+        for x in items {
+            beginObject()
+            body(&self, x)
+            endObject()
+        }
+        endList()
+    }
+
     /// A field tree value (for parts not yet typed).
     public mutating func value(_ v: FieldValue) {
         switch v {

@@ -48,13 +48,9 @@ public enum SummaryRender {
         if let p = c.pairing { f.key("pairing"); f.value(.object(p.fields)) }
         if let l = c.iso { f.key("iso"); f.value(ISOConnectionText.fields(l)) }
         if !c.profiles.isEmpty {
-            f.list("profiles") { f in
-                for p in c.profiles {
-                    f.beginObject()
-                    f.field("psm", Int(p))
-                    if let n = LESignalingNames.psm(p) { f.field("name", n) }
-                    f.endObject()
-                }
+            f.objects("profiles", c.profiles) { f, p in
+                f.field("psm", Int(p))
+                if let n = LESignalingNames.psm(p) { f.field("name", n) }
             }
         }
         if let v = c.interval { f.field("interval", v) }
@@ -76,15 +72,11 @@ public enum SummaryRender {
             f.field("disconnect_reason_name", HCIText.status(r))
         }
         f.field("encrypted", c.encrypted)
-        f.list("updates") { f in
-            for u in c.updates {
-                f.beginObject()
-                f.field("record", u.record)
-                f.field("interval", u.interval)
-                f.field("latency", u.latency)
-                f.field("timeout", u.timeout)
-                f.endObject()
-            }
+        f.objects("updates", c.updates) { f, u in
+            f.field("record", u.record)
+            f.field("interval", u.interval)
+            f.field("latency", u.latency)
+            f.field("timeout", u.timeout)
         }
         f.field("implicit", c.implicit)
     }
