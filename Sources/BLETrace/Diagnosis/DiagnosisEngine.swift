@@ -239,10 +239,9 @@ public final class DiagnosisContext {
         return tracker?.connection(id: id)
     }
 
-    /// Adds a diagnosis, or counts it into the equal one already raised.
     /// `raise(Diagnosis(id:facts:peer:connection:evidence:))` for rules that raise the same diagnosis again and
     /// again (an ATT error on every read): a repeat is folded in from its parts, and a diagnosis (three lists) is
-    /// made only for a new one. `records`: the decisive record, then the rest of the evidence.
+    /// made only for a new one. `record`: the decisive record; `more`: another record of the evidence (the request).
     public func raise(_ id: DiagnosisID, facts: DiagnosisFacts, peer: BDAddr?, connection: Int?, record: Int, and more: Int? = nil) {
         if let i = index[Key(id: id, facts: facts.groupKey)] {
             list[i].merge(occurrence: record, facts: facts, peer: peer, connection: connection)
@@ -251,6 +250,7 @@ public final class DiagnosisContext {
         raise(Diagnosis(id: id, facts: facts, peer: peer, connection: connection, evidence: more.map { [record, $0] } ?? [record]))
     }
 
+    /// Adds a diagnosis, or counts it into the equal one already raised.
     public func raise(_ d: Diagnosis) {
         let key = Key(id: d.id, facts: d.facts.groupKey)
         if let i = index[key] {
