@@ -18,10 +18,6 @@ extension ATTLayer {
         }
     }
 
-    func summaryFields() -> Fields {
-        FieldsBuilder.object { writeSummary(into: &$0) }
-    }
-
     /// The section's members, against any sink (JSON output writes them without building a tree).
     func writeSummary<S: FieldSink>(into f: inout S) {
         f.field("pdus", pduCount)

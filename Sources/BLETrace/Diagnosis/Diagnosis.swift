@@ -26,8 +26,7 @@ public struct Diagnosis: Sendable {
     public init(id: DiagnosisID, severity: DiagnosisSeverity? = nil, facts: DiagnosisFacts = DiagnosisFacts(), peer: BDAddr? = nil,
                 connection: Int? = nil, evidence: [Int]) {
         self.id = id
-        // Context (a benign reason in the facts) is info unless the rule says otherwise.
-        self.severity = severity ?? (facts.benign == nil ? id.severity : .info)
+        self.severity = severity ?? Diagnosis.severity(id, facts)
         self.facts = facts
         self.peer = peer
         self.peerCount = peer == nil ? 0 : 1
@@ -37,6 +36,12 @@ public struct Diagnosis: Sendable {
         self.firstRecord = evidence.first ?? 0
         self.lastRecord = evidence.first ?? 0
         self.evidence = Array(evidence.prefix(Diagnosis.maxEvidence))
+    }
+
+    /// The severity a rule's diagnosis has unless the rule says otherwise: the id's, or info for context (a
+    /// benign reason in the facts).
+    static func severity(_ id: DiagnosisID, _ facts: DiagnosisFacts) -> DiagnosisSeverity {
+        facts.benign == nil ? id.severity : .info
     }
 
     /// Folds another occurrence of the same diagnosis into this one.
@@ -60,7 +65,7 @@ public struct Diagnosis: Sendable {
         lastRecord = max(lastRecord, record)
         if let c { add(connection: c) }
         add(evidence: record)
-        let s = other.benign == nil ? id.severity : .info
+        let s = Diagnosis.severity(id, other)
         if s > severity { severity = s }
         facts.absorb(other)
     }

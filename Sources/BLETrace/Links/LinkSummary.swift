@@ -25,10 +25,6 @@ extension LinkStatistics {
         return b.micros - a.micros
     }
 
-    func fields(_ limits: [LinkLimits?], _ sniffed: [LinkLayerDecoder.Link?]) -> Fields {
-        FieldsBuilder.object { write(limits, sniffed, into: &$0) }
-    }
-
     /// The section's members, against any sink (JSON output writes them without building a tree).
     func write<S: FieldSink>(_ limits: [LinkLimits?], _ sniffed: [LinkLayerDecoder.Link?], into f: inout S) {
         f.objects("links", orderedLinks.indices) { f, i in
@@ -110,10 +106,6 @@ extension LinkStatistics {
             f.field("duration_us", Int(s.duration))
             f.field("buffers", s.buffers)
         }
-    }
-
-    func wayFields(_ w: Way, _ l: Link, tx: Bool) -> Fields {
-        FieldsBuilder.object { writeWay(w, l, tx: tx, into: &$0) }
     }
 
     func writeWay<S: FieldSink>(_ w: Way, _ l: Link, tx: Bool, into o: inout S) {
