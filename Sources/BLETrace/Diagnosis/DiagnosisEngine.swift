@@ -3,22 +3,17 @@
 public final class DiagnosisEngine: AnalysisLayer {
     let context: DiagnosisContext
     let rules: [DiagnosisRule]
-    /// The rules that read each input, indexed by `DiagnosisInput`.
-    let byInput: [[DiagnosisRule]]
+    /// The rules that read each input.
+    let byInput: RuleTable
     @exclusivity(unchecked) var finished = false
 
     public init(rules: [DiagnosisRule] = DiagnosisRules.make()) {
         self.rules = rules
         self.context = DiagnosisContext()
-        var byInput: [[DiagnosisRule]] = Array(repeating: [], count: DiagnosisInput.allCases.count)
-        for r in rules { for i in r.inputs { byInput[i.rawValue].append(r) } }
-        self.byInput = byInput
-        self.advertisingRules = byInput[DiagnosisInput.advertising.rawValue]
+        self.byInput = RuleTable(rules)
     }
 
-    /// The rules that read advertising reports.
-    let advertisingRules: [DiagnosisRule]
-    var readsAdvertising: Bool { !advertisingRules.isEmpty }
+    var readsAdvertising: Bool { byInput.reads(.advertising) }
 
     public func attach(to pipeline: Pipeline) {
         context.pipeline = pipeline
@@ -26,7 +21,7 @@ public final class DiagnosisEngine: AnalysisLayer {
     }
 
     func advertised(_ report: AdvertisingReport, record: Int, at time: Timestamp) {
-        for r in advertisingRules { r.advertised(report, record: record, at: time, context) }
+        byInput.each(.advertising) { $0.advertised(report, record: record, at: time, context) }
     }
 
     /// Gives the rules that read another layer's state at the end (the pairings) that layer, held weakly: the
@@ -48,7 +43,7 @@ public final class DiagnosisEngine: AnalysisLayer {
         // Number Of Completed Packets (the most frequent event of phone logs) concerns no rule; it tells the
         // links it names were alive (the peer acknowledged what was sent).
         if case let .completedPackets(p) = h.params { context.acknowledged(p, e); return }
-        for r in byInput[DiagnosisInput.hciEvent.rawValue] { r.hciEvent(h, e, context) }
+        byInput.each(.hciEvent) { $0.hciEvent(h, e, context) }
     }
 
     func hciCommand(_ c: HCICommandBody, _ e: TraceEvent) {
@@ -57,44 +52,44 @@ public final class DiagnosisEngine: AnalysisLayer {
         case let .extendedCreateConnection(x): context.pendingPeer = x.peer
         default: break
         }
-        for r in byInput[DiagnosisInput.hciCommand.rawValue] { r.hciCommand(c, e, context) }
+        byInput.each(.hciCommand) { $0.hciCommand(c, e, context) }
     }
 
     func att(_ a: ATTEvent, _ e: TraceEvent) {
         // Error Responses and responses go to the rules that read only those; every PDU to the rest.
         if case .pdu(.errorResponse) = a.content {
-            for r in byInput[DiagnosisInput.attError.rawValue] { r.att(a, e, context) }
+            byInput.each(.attError) { $0.att(a, e, context) }
         } else if case .answers? = a.transaction {
-            for r in byInput[DiagnosisInput.attResponse.rawValue] { r.att(a, e, context) }
+            byInput.each(.attResponse) { $0.att(a, e, context) }
         }
-        for r in byInput[DiagnosisInput.att.rawValue] { r.att(a, e, context) }
+        byInput.each(.att) { $0.att(a, e, context) }
     }
 
     func smp(_ s: SMPBody, _ e: TraceEvent) {
-        for r in byInput[DiagnosisInput.smp.rawValue] { r.smp(s, e, context) }
+        byInput.each(.smp) { $0.smp(s, e, context) }
     }
 
     func signaling(_ s: SignalingBody, _ e: TraceEvent) {
         // Media and RFCOMM frames are the bulk of this case on phone logs: only the rules that read them see them.
         switch s.content {
         case .a2dpMedia, .rfcomm, .kFrame, .sdp, .avctp:
-            for r in byInput[DiagnosisInput.media.rawValue] { r.signaling(s, e, context) }
+            byInput.each(.media) { $0.signaling(s, e, context) }
         default:
-            for r in byInput[DiagnosisInput.signaling.rawValue] { r.signaling(s, e, context) }
+            byInput.each(.signaling) { $0.signaling(s, e, context) }
         }
     }
 
     func linkLayer(_ l: LinkLayerBody, _ e: TraceEvent) {
         context.sniffed = true
-        for r in byInput[DiagnosisInput.linkLayer.rawValue] { r.linkLayer(l, e, context) }
+        byInput.each(.linkLayer) { $0.linkLayer(l, e, context) }
     }
 
     func note(_ n: NoteBody, _ e: TraceEvent) {
-        for r in byInput[DiagnosisInput.note.rawValue] { r.note(n, e, context) }
+        byInput.each(.note) { $0.note(n, e, context) }
     }
 
     func aclProblem(_ e: TraceEvent) {
-        for r in byInput[DiagnosisInput.aclProblem.rawValue] { r.aclProblem(e, context) }
+        byInput.each(.aclProblem) { $0.aclProblem(e, context) }
     }
 
     func filtered(_ e: TraceEvent) {
@@ -135,6 +130,41 @@ public final class DiagnosisEngine: AnalysisLayer {
     public func summary() -> SummarySection? {
         SummarySection(name: "diagnoses", value: { [self] in .list(diagnoses.map { .object(DiagnosisText.fields($0)) }) },
                        text: { [self] in DiagnosisText.lines(diagnoses, overflow: context.overflow) })
+    }
+}
+
+/// The rules that read each input, in the order they were registered, as unretained references kept alive by the
+/// engine's `rules`: a call through one retains nothing.
+struct RuleTable {
+    /// Every input's rules, one input after the other.
+    private let refs: [Unmanaged<DiagnosisRule>]
+    /// Where each input's rules start in `refs`, indexed by `DiagnosisInput`; one more entry marks the end.
+    private let starts: [Int]
+
+    init(_ rules: [DiagnosisRule]) {
+        var refs: [Unmanaged<DiagnosisRule>] = []
+        var starts: [Int] = []
+        for input in DiagnosisInput.allCases {
+            starts.append(refs.count)
+            for r in rules where r.inputs.contains(input) { refs.append(.passUnretained(r)) }
+        }
+        starts.append(refs.count)
+        self.refs = refs
+        self.starts = starts
+    }
+
+    func reads(_ input: DiagnosisInput) -> Bool { starts[input.rawValue] < starts[input.rawValue + 1] }
+
+    /// Calls `body` with each rule that reads `input`.
+    @inline(__always) func each(_ input: DiagnosisInput, _ body: (DiagnosisRule) -> Void) {
+        let end = starts[input.rawValue + 1]
+        var i = starts[input.rawValue]
+        refs.withUnsafeBufferPointer { b in
+            while i < end {
+                b[i]._withUnsafeGuaranteedRef { body($0) }
+                i &+= 1
+            }
+        }
     }
 }
 
@@ -288,32 +318,25 @@ public enum DiagnosisInput: Int, CaseIterable, Sendable {
 
 /// One rule: reads the typed bodies of the inputs it names and raises diagnoses through the context. A rule
 /// keeps bounded state (per connection, per peer) and may check what is still open at the end.
-public protocol DiagnosisRule: AnyObject {
-    var inputs: [DiagnosisInput] { get }
-    func hciCommand(_ c: HCICommandBody, _ e: TraceEvent, _ ctx: DiagnosisContext)
-    func hciEvent(_ h: HCIEventBody, _ e: TraceEvent, _ ctx: DiagnosisContext)
-    func att(_ a: ATTEvent, _ e: TraceEvent, _ ctx: DiagnosisContext)
-    func smp(_ s: SMPBody, _ e: TraceEvent, _ ctx: DiagnosisContext)
-    func signaling(_ s: SignalingBody, _ e: TraceEvent, _ ctx: DiagnosisContext)
-    func linkLayer(_ l: LinkLayerBody, _ e: TraceEvent, _ ctx: DiagnosisContext)
-    func note(_ n: NoteBody, _ e: TraceEvent, _ ctx: DiagnosisContext)
-    func aclProblem(_ e: TraceEvent, _ ctx: DiagnosisContext)
-    func advertised(_ report: AdvertisingReport, record: Int, at time: Timestamp, _ ctx: DiagnosisContext)
+///
+/// A rule is a subclass overriding `inputs` and the calls of those inputs. It is a class, not a protocol, so that
+/// the engine can call it through an unretained reference (`RuleTable`): a protocol value taken out of a list is
+/// retained and released around every call, several times a record.
+open class DiagnosisRule {
+    public init() {}
+    /// The inputs the rule reads (asked once, when the engine is made).
+    open var inputs: [DiagnosisInput] { [] }
+    open func hciCommand(_ c: HCICommandBody, _ e: TraceEvent, _ ctx: DiagnosisContext) {}
+    open func hciEvent(_ h: HCIEventBody, _ e: TraceEvent, _ ctx: DiagnosisContext) {}
+    open func att(_ a: ATTEvent, _ e: TraceEvent, _ ctx: DiagnosisContext) {}
+    open func smp(_ s: SMPBody, _ e: TraceEvent, _ ctx: DiagnosisContext) {}
+    open func signaling(_ s: SignalingBody, _ e: TraceEvent, _ ctx: DiagnosisContext) {}
+    open func linkLayer(_ l: LinkLayerBody, _ e: TraceEvent, _ ctx: DiagnosisContext) {}
+    open func note(_ n: NoteBody, _ e: TraceEvent, _ ctx: DiagnosisContext) {}
+    open func aclProblem(_ e: TraceEvent, _ ctx: DiagnosisContext) {}
+    open func advertised(_ report: AdvertisingReport, record: Int, at time: Timestamp, _ ctx: DiagnosisContext) {}
     /// After the last event.
-    func finish(_ ctx: DiagnosisContext)
-}
-
-extension DiagnosisRule {
-    public func hciCommand(_ c: HCICommandBody, _ e: TraceEvent, _ ctx: DiagnosisContext) {}
-    public func hciEvent(_ h: HCIEventBody, _ e: TraceEvent, _ ctx: DiagnosisContext) {}
-    public func att(_ a: ATTEvent, _ e: TraceEvent, _ ctx: DiagnosisContext) {}
-    public func smp(_ s: SMPBody, _ e: TraceEvent, _ ctx: DiagnosisContext) {}
-    public func signaling(_ s: SignalingBody, _ e: TraceEvent, _ ctx: DiagnosisContext) {}
-    public func linkLayer(_ l: LinkLayerBody, _ e: TraceEvent, _ ctx: DiagnosisContext) {}
-    public func note(_ n: NoteBody, _ e: TraceEvent, _ ctx: DiagnosisContext) {}
-    public func aclProblem(_ e: TraceEvent, _ ctx: DiagnosisContext) {}
-    public func advertised(_ report: AdvertisingReport, record: Int, at time: Timestamp, _ ctx: DiagnosisContext) {}
-    public func finish(_ ctx: DiagnosisContext) {}
+    open func finish(_ ctx: DiagnosisContext) {}
 }
 
 extension DiagnosisFacts {

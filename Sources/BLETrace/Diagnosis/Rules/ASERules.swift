@@ -2,9 +2,9 @@
 /// ASE: the server refused the operation for it, named with its response and reason. The refusals are the
 /// `AudioStreams` layer's (it sees the ASCS dissector's values as they are decoded), read at the end.
 final class ASEOperationRule: DiagnosisRule {
-    let inputs: [DiagnosisInput] = []
+    override var inputs: [DiagnosisInput] { [] }
 
-    func finish(_ ctx: DiagnosisContext) {
+    override func finish(_ ctx: DiagnosisContext) {
         for r in ctx.audioStreams?.refusals ?? [] {
             let c = ctx.connection(r.connection)
             var f = DiagnosisFacts()

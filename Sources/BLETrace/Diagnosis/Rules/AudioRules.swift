@@ -4,7 +4,7 @@
 /// Periodic Advertising Create Sync answered with a failure or never answered; a BIG sync or periodic sync
 /// lost; a periodic sync that never reported a BIGInfo and was not used for a BIG.
 final class IsochronousSetupRule: DiagnosisRule {
-    let inputs: [DiagnosisInput] = [.hciCommand, .hciEvent]
+    override var inputs: [DiagnosisInput] { [.hciCommand, .hciEvent] }
     /// CIS handles created and not yet established: the Create CIS record (at most 64).
     @exclusivity(unchecked) var pendingCIS: [UInt16: Int] = [:]
     @exclusivity(unchecked) var pendingBIG: [UInt8: Int] = [:]
@@ -13,7 +13,7 @@ final class IsochronousSetupRule: DiagnosisRule {
     @exclusivity(unchecked) var syncs: [UInt16: (record: Int, address: BDAddr, bigInfo: Bool, used: Bool)] = [:]
     static let maxPending = 64
 
-    func hciCommand(_ c: HCICommandBody, _ e: TraceEvent, _ ctx: DiagnosisContext) {
+    override func hciCommand(_ c: HCICommandBody, _ e: TraceEvent, _ ctx: DiagnosisContext) {
         guard case let .iso(p) = c.params else { return }
         switch p {
         case let .createCIS(pairs):
@@ -28,7 +28,7 @@ final class IsochronousSetupRule: DiagnosisRule {
         }
     }
 
-    func hciEvent(_ h: HCIEventBody, _ e: TraceEvent, _ ctx: DiagnosisContext) {
+    override func hciEvent(_ h: HCIEventBody, _ e: TraceEvent, _ ctx: DiagnosisContext) {
         switch h.params {
         case let .commandStatus(status, _, opcode) where status != 0:
             if opcode == 0x2064 {
@@ -79,7 +79,7 @@ final class IsochronousSetupRule: DiagnosisRule {
         }
     }
 
-    func finish(_ ctx: DiagnosisContext) {
+    override func finish(_ ctx: DiagnosisContext) {
         for (handle, record) in pendingCIS.sorted(by: { $0.value < $1.value }) {
             raise(.cisNotEstablished, .cisFailed(handle: handle, answered: false), reason: nil, ctx, evidence: [record])
         }
@@ -107,24 +107,24 @@ final class IsochronousSetupRule: DiagnosisRule {
 /// `iso_path_missing` and `iso_data_loss`, at the end: each CIS or BIS with no ISO data path (its setup
 /// failed, or none was asked for), or an HCI data path no data used; and each stream that lost SDUs.
 final class IsochronousDataRule: DiagnosisRule {
-    let inputs: [DiagnosisInput] = [.hciCommand, .hciEvent]
+    override var inputs: [DiagnosisInput] { [.hciCommand, .hciEvent] }
     /// Failed LE Setup ISO Data Path: the handle's Command Complete record and status (the command names the
     /// handle; the failed return may not).
     @exclusivity(unchecked) var failedPaths: [UInt16: (record: Int, status: UInt8)] = [:]
     @exclusivity(unchecked) var lastPathHandle: UInt16?
 
-    func hciEvent(_ h: HCIEventBody, _ e: TraceEvent, _ ctx: DiagnosisContext) {
+    override func hciEvent(_ h: HCIEventBody, _ e: TraceEvent, _ ctx: DiagnosisContext) {
         guard case let .commandComplete(cc) = h.params, cc.opcode == 0x206E, let status = cc.status, status != 0 else { return }
         var handle = lastPathHandle
         if case let .iso(.handle(x)) = cc.decoded { handle = x }
         if let handle, failedPaths.count < 256 { failedPaths[handle] = (e.record, status) }
     }
 
-    func hciCommand(_ c: HCICommandBody, _ e: TraceEvent, _ ctx: DiagnosisContext) {
+    override func hciCommand(_ c: HCICommandBody, _ e: TraceEvent, _ ctx: DiagnosisContext) {
         if case let .iso(.setupDataPath(d)) = c.params { lastPathHandle = d.handle }
     }
 
-    func finish(_ ctx: DiagnosisContext) {
+    override func finish(_ ctx: DiagnosisContext) {
         guard let p = ctx.pipeline else { return }
         let streams = ctx.isoStreams?.streams ?? []
         for c in p.connections.all {

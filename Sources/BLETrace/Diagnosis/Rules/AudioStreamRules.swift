@@ -37,12 +37,12 @@ public enum AudioProblem: Sendable, Equatable, Hashable {
 /// sending host audio that left late or not at all, and a sniffer may simply have missed the packets (info).
 /// A frame the codec refuses is an error: the trace holds the bytes that could not be played.
 final class AudioStreamRule: DiagnosisRule {
-    let inputs: [DiagnosisInput] = []
+    override var inputs: [DiagnosisInput] { [] }
     /// An underrun shorter than this is counted in the stream's statistics but not diagnosed: sources that send
     /// each packet just in time are a few milliseconds late now and then, which a sink's buffer absorbs.
     static let audibleUnderrun: Int64 = 100_000
 
-    func finish(_ ctx: DiagnosisContext) {
+    override func finish(_ ctx: DiagnosisContext) {
         guard let audio = ctx.a2dpAudio else { return }
         audio.finish()
         for s in audio.streams {

@@ -4,9 +4,9 @@
 /// `capture_incomplete`: connections already open when the capture began, and packets a sniffer lost (bad
 /// CRCs, L2CAP frames never completed).
 final class CaptureLimitsRule: DiagnosisRule {
-    let inputs: [DiagnosisInput] = []
+    override var inputs: [DiagnosisInput] { [] }
 
-    func finish(_ ctx: DiagnosisContext) {
+    override func finish(_ ctx: DiagnosisContext) {
         guard let p = ctx.pipeline else { return }
         // Real connections only: a handle with an unknown transport is a vendor's, not a link.
         let open = p.connections.all.filter { $0.implicit && $0.transportKnown }

@@ -4,7 +4,7 @@
 /// `l2cap_channel_not_configured`: a dynamic channel refused (BR/EDR Connection Response, LE or enhanced
 /// credit-based connection response with an error result), or opened and never configured both ways.
 final class ChannelConfigurationRule: DiagnosisRule {
-    let inputs: [DiagnosisInput] = [.signaling, .hciEvent]
+    override var inputs: [DiagnosisInput] { [.signaling, .hciEvent] }
     struct Open {
         var record: Int
         var psm: UInt16
@@ -16,7 +16,7 @@ final class ChannelConfigurationRule: DiagnosisRule {
     /// Per connection and identifier: the SPSM of a credit-based request waiting for its response.
     @exclusivity(unchecked) var creditRequests: [Int: [UInt8: UInt16]] = [:]
 
-    func signaling(_ s: SignalingBody, _ e: TraceEvent, _ ctx: DiagnosisContext) {
+    override func signaling(_ s: SignalingBody, _ e: TraceEvent, _ ctx: DiagnosisContext) {
         guard let id = e.connection else { return }
         switch s.content {
         case let .bredr(f):
@@ -39,7 +39,7 @@ final class ChannelConfigurationRule: DiagnosisRule {
         }
     }
 
-    func hciEvent(_ h: HCIEventBody, _ e: TraceEvent, _ ctx: DiagnosisContext) {
+    override func hciEvent(_ h: HCIEventBody, _ e: TraceEvent, _ ctx: DiagnosisContext) {
         guard let id = e.connection else { return }
         if case .disconnectionComplete(0, _, _) = h.params { close(id, ctx) }
     }
@@ -90,7 +90,7 @@ final class ChannelConfigurationRule: DiagnosisRule {
         for o in list { notConfigured(o, id, ctx) }
     }
 
-    func finish(_ ctx: DiagnosisContext) {
+    override func finish(_ ctx: DiagnosisContext) {
         for id in open.keys.sorted() { close(id, ctx) }
     }
 }
@@ -99,7 +99,7 @@ final class ChannelConfigurationRule: DiagnosisRule {
 /// stops part-way or is rejected, a Start with no media, or a SCO/eSCO link requested and never completed. A
 /// stream opened and never started is info: nothing asked to play.
 final class AudioSetupRule: DiagnosisRule {
-    let inputs: [DiagnosisInput] = [.signaling, .media, .hciCommand, .hciEvent]
+    override var inputs: [DiagnosisInput] { [.signaling, .media, .hciCommand, .hciEvent] }
     struct Setup {
         var first: Int
         var last: Int
@@ -127,7 +127,7 @@ final class AudioSetupRule: DiagnosisRule {
         }
     }
 
-    func signaling(_ s: SignalingBody, _ e: TraceEvent, _ ctx: DiagnosisContext) {
+    override func signaling(_ s: SignalingBody, _ e: TraceEvent, _ ctx: DiagnosisContext) {
         guard let id = e.connection else { return }
         switch s.content {
         case let .avdtp(a):
@@ -157,13 +157,13 @@ final class AudioSetupRule: DiagnosisRule {
         }
     }
 
-    func hciCommand(_ c: HCICommandBody, _ e: TraceEvent, _ ctx: DiagnosisContext) {
+    override func hciCommand(_ c: HCICommandBody, _ e: TraceEvent, _ ctx: DiagnosisContext) {
         // Setup / Accept (Enhanced) Synchronous Connection.
         guard [0x0428, 0x0429, 0x043D, 0x043E].contains(c.opcode), synchronous.count < 64 else { return }
         synchronous.append((e.record, e.connection))
     }
 
-    func hciEvent(_ h: HCIEventBody, _ e: TraceEvent, _ ctx: DiagnosisContext) {
+    override func hciEvent(_ h: HCIEventBody, _ e: TraceEvent, _ ctx: DiagnosisContext) {
         switch h.params {
         case let .classic(.synchronousConnectionComplete(status, _, _, _, _, _, _, _, _)):
             guard !synchronous.isEmpty else { return }
@@ -204,7 +204,7 @@ final class AudioSetupRule: DiagnosisRule {
         }
     }
 
-    func finish(_ ctx: DiagnosisContext) {
+    override func finish(_ ctx: DiagnosisContext) {
         for id in setups.keys.sorted() { close(id, ctx) }
         for r in synchronous { stalledSCO(r, status: nil, nil, ctx) }
         synchronous.removeAll()
@@ -214,12 +214,12 @@ final class AudioSetupRule: DiagnosisRule {
 /// `unbonded` (the host removed a bond: Delete Stored Link Key, HID Virtual Cable Unplug, btmon's MGMT Unpair
 /// Device) and `stack_restarted` (btmon: the Bluetooth daemon's control channel closed and opened again).
 final class HostStackRule: DiagnosisRule {
-    let inputs: [DiagnosisInput] = [.hciCommand, .signaling, .note]
+    override var inputs: [DiagnosisInput] { [.hciCommand, .signaling, .note] }
     /// btmon control channels: cookie → whether it is the daemon's; the daemon's last close.
     @exclusivity(unchecked) var daemonCookies: Set<UInt32> = []
     @exclusivity(unchecked) var daemonClosed: Int?
 
-    func hciCommand(_ c: HCICommandBody, _ e: TraceEvent, _ ctx: DiagnosisContext) {
+    override func hciCommand(_ c: HCICommandBody, _ e: TraceEvent, _ ctx: DiagnosisContext) {
         // Delete Stored Link Key for one address (Delete_All_Flag 0); deleting all of them is how a host that
         // keeps its keys itself clears the controller at start-up, not an unpairing.
         guard c.opcode == 0x0C12, case let .other(p) = c.params else { return }
@@ -228,7 +228,7 @@ final class HostStackRule: DiagnosisRule {
         ctx.raise(Diagnosis(id: .unbonded, facts: DiagnosisFacts(opcode: 0x0C12, byLocal: true), peer: a, evidence: [e.record]))
     }
 
-    func signaling(_ s: SignalingBody, _ e: TraceEvent, _ ctx: DiagnosisContext) {
+    override func signaling(_ s: SignalingBody, _ e: TraceEvent, _ ctx: DiagnosisContext) {
         // HID_CONTROL (0x1) VIRTUAL_CABLE_UNPLUG (0x5).
         guard case let .hid(m) = s.content, m.type == 0x1, m.parameter == 0x5 else { return }
         let c = ctx.connection(e.connection)
@@ -236,7 +236,7 @@ final class HostStackRule: DiagnosisRule {
                             peer: c?.peer, connection: c?.id, evidence: [e.record]))
     }
 
-    func note(_ n: NoteBody, _ e: TraceEvent, _ ctx: DiagnosisContext) {
+    override func note(_ n: NoteBody, _ e: TraceEvent, _ ctx: DiagnosisContext) {
         guard n.monitor else { return }
         switch n.content {
         case let .controlOpen(o):

@@ -8,7 +8,7 @@
 /// Reset with links still open cut them: `controller_reset` (warning, the host did it). A Hardware Error is the
 /// controller's failure (error).
 final class ControllerResetRule: DiagnosisRule {
-    let inputs: [DiagnosisInput] = [.hciCommand, .hciEvent]
+    override var inputs: [DiagnosisInput] { [.hciCommand, .hciEvent] }
     /// True once a connection opened or scanning started (a Reset before that is the normal bring-up).
     @exclusivity(unchecked) var active = false
     /// The links open now (handles), and the host's Disconnect commands since the last Reset (at most 8 kept).
@@ -17,7 +17,7 @@ final class ControllerResetRule: DiagnosisRule {
     /// The host's Disconnects with reason 0x15 (power off) not yet followed by a Reset.
     @exclusivity(unchecked) var powerOff: [Int] = []
 
-    func hciCommand(_ c: HCICommandBody, _ e: TraceEvent, _ ctx: DiagnosisContext) {
+    override func hciCommand(_ c: HCICommandBody, _ e: TraceEvent, _ ctx: DiagnosisContext) {
         switch c.params {
         case let .scanEnable(enable, _) where enable != 0: active = true
         case let .extendedScanEnable(enable, _, _, _) where enable != 0: active = true
@@ -39,14 +39,14 @@ final class ControllerResetRule: DiagnosisRule {
         }
     }
 
-    func finish(_ ctx: DiagnosisContext) {
+    override func finish(_ ctx: DiagnosisContext) {
         // Switched off at the end of the capture, before any Reset was logged.
         if let first = powerOff.first {
             ctx.raise(Diagnosis(id: .bluetoothOff, facts: DiagnosisFacts(opcode: 0x0C03, byLocal: true), evidence: [first] + powerOff.dropFirst()))
         }
     }
 
-    func hciEvent(_ h: HCIEventBody, _ e: TraceEvent, _ ctx: DiagnosisContext) {
+    override func hciEvent(_ h: HCIEventBody, _ e: TraceEvent, _ ctx: DiagnosisContext) {
         switch h.params {
         case let .hardwareError(code):
             ctx.raise(Diagnosis(id: .controllerReset, facts: DiagnosisFacts(reason: code, byLocal: false), evidence: [e.record]))
@@ -74,7 +74,7 @@ final class ControllerResetRule: DiagnosisRule {
 /// lacks), Unknown Connection Identifier (the link closed first, or was not open), an informational command (a capability probe),
 /// a cancel with nothing to cancel, and the same command again after it had just succeeded.
 final class CommandRejectedRule: DiagnosisRule {
-    let inputs: [DiagnosisInput] = [.hciCommand, .hciEvent]
+    override var inputs: [DiagnosisInput] { [.hciCommand, .hciEvent] }
     /// Per opcode: the last command sent, and the last that succeeded with its record and time (bounded: one
     /// entry per opcode, at most `maxOpcodes`).
     @exclusivity(unchecked) var sent: [UInt16: HCICommandBody] = [:]
@@ -90,14 +90,14 @@ final class CommandRejectedRule: DiagnosisRule {
     /// LE Setup ISO Data Path: its refusal on an open CIS or BIS is `iso_path_missing`'s.
     static let setupISODataPath: UInt16 = 0x206E
 
-    func hciCommand(_ c: HCICommandBody, _ e: TraceEvent, _ ctx: DiagnosisContext) {
+    override func hciCommand(_ c: HCICommandBody, _ e: TraceEvent, _ ctx: DiagnosisContext) {
         if sent[c.opcode] != nil || sent.count < CommandRejectedRule.maxOpcodes {
             sent[c.opcode] = c
             sentOn[c.opcode] = ctx.connection(e.connection).flatMap { $0.closedRecord == nil ? $0.id : nil }
         }
     }
 
-    func hciEvent(_ h: HCIEventBody, _ e: TraceEvent, _ ctx: DiagnosisContext) {
+    override func hciEvent(_ h: HCIEventBody, _ e: TraceEvent, _ ctx: DiagnosisContext) {
         let op: UInt16, status: UInt8
         switch h.params {
         case let .commandComplete(c):
@@ -150,9 +150,9 @@ final class CommandRejectedRule: DiagnosisRule {
 /// `flow_control_stall`: every controller ACL buffer taken and no completion for over a second (the link
 /// statistics find them; one diagnosis counts them all, with the longest wait).
 final class FlowControlStallRule: DiagnosisRule {
-    let inputs: [DiagnosisInput] = []
+    override var inputs: [DiagnosisInput] { [] }
 
-    func finish(_ ctx: DiagnosisContext) {
+    override func finish(_ ctx: DiagnosisContext) {
         guard let stats = ctx.linkStatistics, let longest = stats.stalls.max(by: { $0.duration < $1.duration }) else { return }
         for s in stats.stalls {
             var facts = DiagnosisFacts(number: s.buffers)

@@ -5,11 +5,11 @@
 /// BR/EDR `pairing_rejected_by_user` (the local host's User Confirmation or Passkey Request Negative Reply),
 /// which is then the cause of the authentication failure that follows, not a lost bond.
 final class EncryptionRule: DiagnosisRule {
-    let inputs: [DiagnosisInput] = [.hciEvent, .hciCommand]
+    override var inputs: [DiagnosisInput] { [.hciEvent, .hciCommand] }
     /// BR/EDR: Link Key Request Negative Reply per peer address (record), waiting for an authentication failure.
     @exclusivity(unchecked) var noLinkKey: [UInt64: Int] = [:]
 
-    func hciEvent(_ h: HCIEventBody, _ e: TraceEvent, _ ctx: DiagnosisContext) {
+    override func hciEvent(_ h: HCIEventBody, _ e: TraceEvent, _ ctx: DiagnosisContext) {
         switch h.params {
         case let .encryptionChange(status, _, _, _) where status != 0, let .encryptionKeyRefresh(status, _) where status != 0:
             raise(status == 0x06 ? .bondLost : .encryptionFailed, status, e, ctx)
@@ -26,7 +26,7 @@ final class EncryptionRule: DiagnosisRule {
         }
     }
 
-    func hciCommand(_ c: HCICommandBody, _ e: TraceEvent, _ ctx: DiagnosisContext) {
+    override func hciCommand(_ c: HCICommandBody, _ e: TraceEvent, _ ctx: DiagnosisContext) {
         switch c.opcode {
         case 0x201B: // LE Long Term Key Request Negative Reply: the peripheral has no key for the central.
             let conn = ctx.connection(e.connection)
@@ -55,7 +55,7 @@ final class EncryptionRule: DiagnosisRule {
 /// `insufficient_security`: an ATT request refused for lack of authentication, encryption or key size (0x05,
 /// 0x0F, 0x0C) or authorization (0x08), not followed on that connection by encryption and a successful retry.
 final class InsufficientSecurityRule: DiagnosisRule {
-    let inputs: [DiagnosisInput] = [.attError, .attResponse, .hciEvent, .linkLayer]
+    override var inputs: [DiagnosisInput] { [.attError, .attResponse, .hciEvent, .linkLayer] }
     struct Refusal {
         var record: Int
         var code: UInt8
@@ -70,7 +70,7 @@ final class InsufficientSecurityRule: DiagnosisRule {
     @exclusivity(unchecked) var encryptedAfter: Set<Int> = []
     static let codes: Set<UInt8> = [0x05, 0x0F, 0x0C, 0x08]
 
-    func att(_ a: ATTEvent, _ e: TraceEvent, _ ctx: DiagnosisContext) {
+    override func att(_ a: ATTEvent, _ e: TraceEvent, _ ctx: DiagnosisContext) {
         guard let id = e.connection else { return }
         if case let .pdu(.errorResponse(req, handle, code)) = a.content {
             guard InsufficientSecurityRule.codes.contains(code) else { return }
@@ -90,7 +90,7 @@ final class InsufficientSecurityRule: DiagnosisRule {
         if emptied == true { refused[id] = nil }
     }
 
-    func hciEvent(_ h: HCIEventBody, _ e: TraceEvent, _ ctx: DiagnosisContext) {
+    override func hciEvent(_ h: HCIEventBody, _ e: TraceEvent, _ ctx: DiagnosisContext) {
         guard let id = e.connection else { return }
         switch h.params {
         case let .encryptionChange(0, _, enabled, _) where enabled != 0:
@@ -102,7 +102,7 @@ final class InsufficientSecurityRule: DiagnosisRule {
         }
     }
 
-    func linkLayer(_ ll: LinkLayerBody, _ e: TraceEvent, _ ctx: DiagnosisContext) {
+    override func linkLayer(_ ll: LinkLayerBody, _ e: TraceEvent, _ ctx: DiagnosisContext) {
         guard let id = e.connection else { return }
         if case let .control(c) = ll.content, (0x03...0x06).contains(c.opcode), refused[id] != nil { encryptedAfter.insert(id) }
     }
@@ -129,7 +129,7 @@ final class InsufficientSecurityRule: DiagnosisRule {
                             evidence: sorted.map(\.value.record)))
     }
 
-    func finish(_ ctx: DiagnosisContext) {
+    override func finish(_ ctx: DiagnosisContext) {
         for id in refused.keys.sorted() { close(id, ctx) }
     }
 }
@@ -137,12 +137,12 @@ final class InsufficientSecurityRule: DiagnosisRule {
 /// `weak_security`: legacy pairing (crackable), Just Works where MITM was possible or asked for, a key shorter
 /// than 16 bytes, the LE Secure Connections debug key, encryption after a pairing that never completed.
 final class WeakSecurityRule: DiagnosisRule {
-    let inputs: [DiagnosisInput] = [.smp, .hciEvent, .linkLayer]
+    override var inputs: [DiagnosisInput] { [.smp, .hciEvent, .linkLayer] }
     /// LE Secure Connections pairings per connection: whether public keys and the DHKey check were seen.
     @exclusivity(unchecked) var secure: [Int: (record: Int, publicKeys: Int, dhkeyCheck: Bool)] = [:]
     @exclusivity(unchecked) var reportedKeySize: Set<Int> = []
 
-    func smp(_ s: SMPBody, _ e: TraceEvent, _ ctx: DiagnosisContext) {
+    override func smp(_ s: SMPBody, _ e: TraceEvent, _ ctx: DiagnosisContext) {
         guard let id = e.connection else { return }
         switch s.pdu {
         case let .pairingResponse(r)?:
@@ -178,7 +178,7 @@ final class WeakSecurityRule: DiagnosisRule {
         raise(.zeroKey(name), byLocal: ctx.sniffed ? nil : e.direction == .hostToController, e, ctx)
     }
 
-    func hciEvent(_ h: HCIEventBody, _ e: TraceEvent, _ ctx: DiagnosisContext) {
+    override func hciEvent(_ h: HCIEventBody, _ e: TraceEvent, _ ctx: DiagnosisContext) {
         guard let id = e.connection else { return }
         switch h.params {
         case let .encryptionChange(0, _, enabled, size) where enabled != 0:
@@ -192,7 +192,7 @@ final class WeakSecurityRule: DiagnosisRule {
         }
     }
 
-    func linkLayer(_ ll: LinkLayerBody, _ e: TraceEvent, _ ctx: DiagnosisContext) {
+    override func linkLayer(_ ll: LinkLayerBody, _ e: TraceEvent, _ ctx: DiagnosisContext) {
         guard let id = e.connection else { return }
         if case let .control(c) = ll.content, c.opcode == 0x03 { encrypted(id, e, ctx) }
     }
@@ -206,7 +206,7 @@ final class WeakSecurityRule: DiagnosisRule {
                             evidence: [e.record, s.record]))
     }
 
-    func finish(_ ctx: DiagnosisContext) {
+    override func finish(_ ctx: DiagnosisContext) {
         // The pairings the SMP layer followed, with what the sniffer's decryption found (cracked TKs, debug keys).
         let cracked = Dictionary(ctx.pipeline.map(EncryptionSummary.entries)?.compactMap { en in en.connection.map { ($0, en.encryption) } } ?? [],
                                  uniquingKeysWith: { a, _ in a })

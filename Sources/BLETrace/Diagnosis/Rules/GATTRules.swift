@@ -5,11 +5,11 @@
 /// (0x02, 0x03), `application_error` (0x80–0x9F, 0xFC–0xFF) and `att_error` (any other, but the Attribute
 /// Not Found that ends discovery). Refusals for lack of security are `insufficient_security`'s.
 final class ATTErrorRule: DiagnosisRule {
-    let inputs: [DiagnosisInput] = [.attError]
+    override var inputs: [DiagnosisInput] { [.attError] }
     /// ATT requests used by discovery: an Attribute Not Found answer is their normal end.
     static let discovery: Set<UInt8> = [0x04, 0x06, 0x08, 0x10]
 
-    func att(_ a: ATTEvent, _ e: TraceEvent, _ ctx: DiagnosisContext) {
+    override func att(_ a: ATTEvent, _ e: TraceEvent, _ ctx: DiagnosisContext) {
         guard case let .pdu(.errorResponse(req, handle, code)) = a.content else { return }
         if code == 0x0A && ATTErrorRule.discovery.contains(req) { return }
         if InsufficientSecurityRule.codes.contains(code) { return }
@@ -42,11 +42,11 @@ final class ATTErrorRule: DiagnosisRule {
 /// the local client's rediscovery. The local host indicating its own Service Changed to the peer is not one: the
 /// peer (often a peripheral that uses no service of the phone's) need not discover.
 final class ServiceChangedRule: DiagnosisRule {
-    let inputs: [DiagnosisInput] = [.att, .hciEvent]
+    override var inputs: [DiagnosisInput] { [.att, .hciEvent] }
     /// Per connection: the Service Changed indication still waiting for rediscovery.
     @exclusivity(unchecked) var waiting: [Int: Int] = [:]
 
-    func att(_ a: ATTEvent, _ e: TraceEvent, _ ctx: DiagnosisContext) {
+    override func att(_ a: ATTEvent, _ e: TraceEvent, _ ctx: DiagnosisContext) {
         guard let id = e.connection, case let .pdu(pdu) = a.content else { return }
         switch pdu.opcode {
         case 0x10, 0x04, 0x08:
@@ -59,7 +59,7 @@ final class ServiceChangedRule: DiagnosisRule {
         }
     }
 
-    func hciEvent(_ h: HCIEventBody, _ e: TraceEvent, _ ctx: DiagnosisContext) {
+    override func hciEvent(_ h: HCIEventBody, _ e: TraceEvent, _ ctx: DiagnosisContext) {
         guard let id = e.connection else { return }
         if case .disconnectionComplete(0, _, _) = h.params, let r = waiting.removeValue(forKey: id) { raise(id, r, ctx) }
     }
@@ -69,7 +69,7 @@ final class ServiceChangedRule: DiagnosisRule {
         ctx.raise(Diagnosis(id: .staleGATTCache, facts: DiagnosisFacts(opcode: 0x1D, byLocal: false), peer: c?.peer, connection: id, evidence: [record]))
     }
 
-    func finish(_ ctx: DiagnosisContext) {
+    override func finish(_ ctx: DiagnosisContext) {
         for (id, r) in waiting.sorted(by: { $0.value < $1.value }) { raise(id, r, ctx) }
         waiting.removeAll()
     }
@@ -81,7 +81,7 @@ final class ServiceChangedRule: DiagnosisRule {
 /// capture the response may be a packet the sniffer missed: those wait until the end, and stay errors only when
 /// the server went on answering other requests; otherwise they are info, with what the capture could not show.
 final class ATTTimeoutRule: DiagnosisRule {
-    let inputs: [DiagnosisInput] = [.att, .linkLayer, .aclProblem]
+    override var inputs: [DiagnosisInput] { [.att, .linkLayer, .aclProblem] }
     struct Held {
         var diagnosis: Diagnosis
         var record: Int
@@ -92,7 +92,7 @@ final class ATTTimeoutRule: DiagnosisRule {
     @exclusivity(unchecked) var lastAnswer: [Int: Int] = [:]
     @exclusivity(unchecked) var lostFragments: [Int: [Int]] = [:]
 
-    func att(_ a: ATTEvent, _ e: TraceEvent, _ ctx: DiagnosisContext) {
+    override func att(_ a: ATTEvent, _ e: TraceEvent, _ ctx: DiagnosisContext) {
         guard case let .unanswered(why)? = a.transaction else {
             if a.request != nil, ctx.sniffed, let id = e.connection, lastAnswer[id] != nil || lastAnswer.count < 10_000 {
                 lastAnswer[id] = e.record
@@ -118,11 +118,11 @@ final class ATTTimeoutRule: DiagnosisRule {
         }
     }
 
-    func linkLayer(_ ll: LinkLayerBody, _ e: TraceEvent, _ ctx: DiagnosisContext) {
+    override func linkLayer(_ ll: LinkLayerBody, _ e: TraceEvent, _ ctx: DiagnosisContext) {
         if case .problem = ll.content, let id = e.connection { lost(id, e.record) }
     }
 
-    func aclProblem(_ e: TraceEvent, _ ctx: DiagnosisContext) {
+    override func aclProblem(_ e: TraceEvent, _ ctx: DiagnosisContext) {
         if ctx.sniffed, let id = e.connection { lost(id, e.record) }
     }
 
@@ -132,7 +132,7 @@ final class ATTTimeoutRule: DiagnosisRule {
         }
     }
 
-    func finish(_ ctx: DiagnosisContext) {
+    override func finish(_ ctx: DiagnosisContext) {
         let undecrypted = Dictionary(ctx.pipeline.map(EncryptionSummary.entries)?.compactMap { en in en.connection.map { ($0, en.encryption.notDecrypted) } } ?? [],
                                      uniquingKeysWith: +)
         for h in held {

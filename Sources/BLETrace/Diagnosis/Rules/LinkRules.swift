@@ -3,9 +3,9 @@
 /// `link_lost` (supervision timeout), `connection_not_established` (0x3E), `procedure_timeout` (0x22) and
 /// `connection_parameters_rejected` (0x3B) from disconnects and connection completes.
 final class LinkEndRule: DiagnosisRule {
-    let inputs: [DiagnosisInput] = [.hciEvent]
+    override var inputs: [DiagnosisInput] { [.hciEvent] }
 
-    func hciEvent(_ h: HCIEventBody, _ e: TraceEvent, _ ctx: DiagnosisContext) {
+    override func hciEvent(_ h: HCIEventBody, _ e: TraceEvent, _ ctx: DiagnosisContext) {
         switch h.params {
         case let .disconnectionComplete(0, _, reason):
             let c = ctx.connection(e.connection)
@@ -58,9 +58,9 @@ extension LinkEndRule {
 
 /// `connection_parameters_rejected` from the L2CAP Connection Parameter Update Response (result 1, rejected).
 final class ParameterUpdateRule: DiagnosisRule {
-    let inputs: [DiagnosisInput] = [.signaling]
+    override var inputs: [DiagnosisInput] { [.signaling] }
 
-    func signaling(_ s: SignalingBody, _ e: TraceEvent, _ ctx: DiagnosisContext) {
+    override func signaling(_ s: SignalingBody, _ e: TraceEvent, _ ctx: DiagnosisContext) {
         guard case let .connectionParameterUpdateResponse(result)? = s.command, result != 0 else { return }
         let c = ctx.connection(e.connection)
         // The response comes from the side that refused: the local host refused the peer's request, or the reverse.
@@ -74,9 +74,9 @@ final class ParameterUpdateRule: DiagnosisRule {
 /// answered with an error: `encryption_failed`, the key or its bond missing on one side) or a connection update
 /// (Unacceptable Connection Parameters 0x3B: `connection_parameters_rejected`). The error code is the rejecter's.
 final class SniffedRejectRule: DiagnosisRule {
-    let inputs: [DiagnosisInput] = [.linkLayer]
+    override var inputs: [DiagnosisInput] { [.linkLayer] }
 
-    func linkLayer(_ ll: LinkLayerBody, _ e: TraceEvent, _ ctx: DiagnosisContext) {
+    override func linkLayer(_ ll: LinkLayerBody, _ e: TraceEvent, _ ctx: DiagnosisContext) {
         guard case let .control(c) = ll.content else { return }
         let rejected: UInt8?, code: UInt8
         switch c.parameters {
@@ -98,13 +98,13 @@ final class SniffedRejectRule: DiagnosisRule {
 
 /// `reconnect_loop`: three or more connections to one peer ending in failure within five minutes.
 final class ReconnectLoopRule: DiagnosisRule {
-    let inputs: [DiagnosisInput] = [.hciEvent]
+    override var inputs: [DiagnosisInput] { [.hciEvent] }
     /// Failures per peer: (record, time); at most 64 per peer and 10,000 peers.
     @exclusivity(unchecked) var failures: [UInt64: [(record: Int, time: Int64)]] = [:]
     static let window: Int64 = 300_000_000
     static let failureReasons: Set<UInt8> = [0x08, 0x22, 0x3D, 0x3E, 0x28, 0x1F, 0x05, 0x06]
 
-    func hciEvent(_ h: HCIEventBody, _ e: TraceEvent, _ ctx: DiagnosisContext) {
+    override func hciEvent(_ h: HCIEventBody, _ e: TraceEvent, _ ctx: DiagnosisContext) {
         var peer: BDAddr?
         switch h.params {
         case let .disconnectionComplete(0, _, reason) where ReconnectLoopRule.failureReasons.contains(reason):
@@ -121,7 +121,7 @@ final class ReconnectLoopRule: DiagnosisRule {
         if failures[p.value, default: []].count < 64 { failures[p.value, default: []].append((e.record, e.timestamp.micros)) }
     }
 
-    func finish(_ ctx: DiagnosisContext) {
+    override func finish(_ ctx: DiagnosisContext) {
         // In order of each peer's first failure: the grouped diagnosis's evidence must not depend on hashing.
         for (peer, list) in failures.sorted(by: { ($0.value.first?.record ?? 0) < ($1.value.first?.record ?? 0) }) where list.count >= 3 {
             // The densest five-minute window.
@@ -150,7 +150,7 @@ final class ReconnectLoopRule: DiagnosisRule {
 /// advertises after its link's last packet from it, while the central goes on polling the link (the sniffer
 /// still follows it: it did not lose both sides).
 final class PeerRestartRule: DiagnosisRule {
-    let inputs: [DiagnosisInput] = [.hciEvent, .advertising]
+    override var inputs: [DiagnosisInput] { [.hciEvent, .advertising] }
     /// HCI captures: the open connections' peers (address → connection id), and each connection's handle.
     @exclusivity(unchecked) var openPeers: [UInt64: Int] = [:]
     @exclusivity(unchecked) var handles: [UInt16: UInt64] = [:]
@@ -161,7 +161,7 @@ final class PeerRestartRule: DiagnosisRule {
     @exclusivity(unchecked) var candidates: [Int: Int] = [:]
     static let maxTracked = 10_000
 
-    func hciEvent(_ h: HCIEventBody, _ e: TraceEvent, _ ctx: DiagnosisContext) {
+    override func hciEvent(_ h: HCIEventBody, _ e: TraceEvent, _ ctx: DiagnosisContext) {
         switch h.change {
         case let .opened(handle, peer, _, _, _, _, _, le)? where le && peer.value != 0:
             guard let id = e.connection, openPeers.count < PeerRestartRule.maxTracked else { return }
@@ -186,7 +186,7 @@ final class PeerRestartRule: DiagnosisRule {
         return (l.events.lastGoodRecord[0], l.events.lastGoodRecord[1])
     }
 
-    func advertised(_ report: AdvertisingReport, record: Int, at time: Timestamp, _ ctx: DiagnosisContext) {
+    override func advertised(_ report: AdvertisingReport, record: Int, at time: Timestamp, _ ctx: DiagnosisContext) {
         guard report.connectable else { return }
         let a = report.address.value
         if !openPeers.isEmpty, let id = openPeers[a] {
@@ -203,7 +203,7 @@ final class PeerRestartRule: DiagnosisRule {
         }
     }
 
-    func finish(_ ctx: DiagnosisContext) {
+    override func finish(_ ctx: DiagnosisContext) {
         for (id, advert) in candidates.sorted(by: { $0.value < $1.value }) {
             guard let c = ctx.connection(id), let last = Self.lastPackets(id, ctx), last.peripheral < advert,
                   last.central > advert else { continue }
@@ -218,11 +218,11 @@ final class PeerRestartRule: DiagnosisRule {
 /// events in which the peripheral must answer (interval × (1 + latency)): legal when over twice that span
 /// (Core 5.4 Vol 6 Part B 4.5.2), but a few missed packets in a row end the link. Once per connection.
 final class SupervisionTimeoutRule: DiagnosisRule {
-    let inputs: [DiagnosisInput] = [.hciEvent]
+    override var inputs: [DiagnosisInput] { [.hciEvent] }
     @exclusivity(unchecked) var raised: Set<Int> = []
     static let minimumEvents = 4
 
-    func hciEvent(_ h: HCIEventBody, _ e: TraceEvent, _ ctx: DiagnosisContext) {
+    override func hciEvent(_ h: HCIEventBody, _ e: TraceEvent, _ ctx: DiagnosisContext) {
         let interval: Int, latency: Int, timeout: Int
         switch h.change {
         case let .opened(_, _, _, _, i, l, t, le)? where le: interval = i; latency = l; timeout = t
@@ -248,10 +248,10 @@ final class SupervisionTimeoutRule: DiagnosisRule {
 /// `interference`: on a sniffed link, data channels whose packet error rate is at least 20 % and three times the
 /// median of the link's channels (each with 20 packets or more): something transmits on those frequencies.
 final class InterferenceRule: DiagnosisRule {
-    let inputs: [DiagnosisInput] = []
+    override var inputs: [DiagnosisInput] { [] }
     static let minimumPackets = 20
 
-    func finish(_ ctx: DiagnosisContext) {
+    override func finish(_ ctx: DiagnosisContext) {
         guard let ll = ctx.pipeline?.linkLayerIfUsed else { return }
         for l in ll.linkOrder {
             guard let counts = l.channels, let opened = l.connectRecord else { continue }

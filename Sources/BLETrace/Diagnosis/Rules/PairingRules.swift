@@ -4,7 +4,7 @@
 /// `pairing_unsupported`, `pairing_failed` from Pairing Failed, and `pairing_timeout` for a pairing that stops
 /// with no SMP PDU for 30 s and no Pairing Failed.
 final class PairingRule: DiagnosisRule {
-    let inputs: [DiagnosisInput] = [.smp, .hciEvent, .linkLayer]
+    override var inputs: [DiagnosisInput] { [.smp, .hciEvent, .linkLayer] }
 
     struct Active {
         var start: Int
@@ -21,7 +21,7 @@ final class PairingRule: DiagnosisRule {
     /// The SMP timeout (Core 5.4 Vol 3 Part H 3.4).
     static let timeout: Int64 = 30_000_000
 
-    func smp(_ s: SMPBody, _ e: TraceEvent, _ ctx: DiagnosisContext) {
+    override func smp(_ s: SMPBody, _ e: TraceEvent, _ ctx: DiagnosisContext) {
         if !active.isEmpty { expire(now: e.timestamp.micros, record: e.record, ctx) }
         guard let id = e.connection, let pdu = s.pdu else { return }
         switch pdu {
@@ -43,7 +43,7 @@ final class PairingRule: DiagnosisRule {
         }
     }
 
-    func hciEvent(_ h: HCIEventBody, _ e: TraceEvent, _ ctx: DiagnosisContext) {
+    override func hciEvent(_ h: HCIEventBody, _ e: TraceEvent, _ ctx: DiagnosisContext) {
         if !active.isEmpty { expire(now: e.timestamp.micros, record: e.record, ctx) }
         switch h.params {
         case let .encryptionChange(0, _, enabled, _) where enabled != 0:
@@ -58,7 +58,7 @@ final class PairingRule: DiagnosisRule {
         }
     }
 
-    func linkLayer(_ ll: LinkLayerBody, _ e: TraceEvent, _ ctx: DiagnosisContext) {
+    override func linkLayer(_ ll: LinkLayerBody, _ e: TraceEvent, _ ctx: DiagnosisContext) {
         if !active.isEmpty { expire(now: e.timestamp.micros, record: e.record, ctx) }
         // Sniffed: encryption starting (LL_ENC_REQ … LL_START_ENC_REQ, sent in the clear) ends phase 2 like an
         // Encryption Change; what follows is encrypted, and may not be decrypted.
@@ -116,7 +116,7 @@ final class PairingRule: DiagnosisRule {
         ctx.raise(Diagnosis(id: id, facts: f, peer: c?.peer, connection: c?.id, evidence: [e.record] + (a.map { [$0.start] } ?? [])))
     }
 
-    func finish(_ ctx: DiagnosisContext) {
+    override func finish(_ ctx: DiagnosisContext) {
         guard let end = ctx.lastTime else { return }
         for (id, a) in active.sorted(by: { $0.key < $1.key }) where end &- a.lastTime >= PairingRule.timeout {
             timedOut(a, id, end: ctx.lastRecord, ctx)
@@ -128,13 +128,13 @@ final class PairingRule: DiagnosisRule {
 /// `classic_pairing_incomplete`: BR/EDR Secure Simple Pairing started (IO Capability Request or Response)
 /// without Simple Pairing Complete, or Authentication Requested without Authentication Complete.
 final class ClassicPairingRule: DiagnosisRule {
-    let inputs: [DiagnosisInput] = [.hciEvent, .hciCommand]
+    override var inputs: [DiagnosisInput] { [.hciEvent, .hciCommand] }
     /// Per peer address: SSP started at this record (not completed yet).
     @exclusivity(unchecked) var ssp: [UInt64: Int] = [:]
     /// Per handle: Authentication Requested at this record.
     @exclusivity(unchecked) var auth: [UInt16: (record: Int, connection: Int?)] = [:]
 
-    func hciEvent(_ h: HCIEventBody, _ e: TraceEvent, _ ctx: DiagnosisContext) {
+    override func hciEvent(_ h: HCIEventBody, _ e: TraceEvent, _ ctx: DiagnosisContext) {
         guard case let .classic(c) = h.params else { return }
         switch c {
         case let .ioCapabilityRequest(a), let .ioCapabilityResponse(a, _, _, _):
@@ -148,13 +148,13 @@ final class ClassicPairingRule: DiagnosisRule {
         }
     }
 
-    func hciCommand(_ c: HCICommandBody, _ e: TraceEvent, _ ctx: DiagnosisContext) {
+    override func hciCommand(_ c: HCICommandBody, _ e: TraceEvent, _ ctx: DiagnosisContext) {
         // Authentication Requested (0x0411).
         guard c.opcode == 0x0411, let h = c.handle, auth.count < 1000 else { return }
         auth[h] = (e.record, e.connection)
     }
 
-    func finish(_ ctx: DiagnosisContext) {
+    override func finish(_ ctx: DiagnosisContext) {
         for (a, record) in ssp.sorted(by: { $0.value < $1.value }) {
             let conn = ctx.pipeline?.connections.all.last { $0.peer?.value == a && !$0.le }
             ctx.raise(Diagnosis(id: .classicPairingIncomplete, facts: DiagnosisFacts(stage: 1), peer: BDAddr(a), connection: conn?.id,

@@ -5,9 +5,9 @@
 /// stopped polling sooner (an attacker's own dongle, a central that left the link unseen) proves no timeout.
 /// The peripheral's longest silence before the loss tells how much margin the link had had.
 final class SniffedLinkLossRule: DiagnosisRule {
-    let inputs: [DiagnosisInput] = []
+    override var inputs: [DiagnosisInput] { [] }
 
-    func finish(_ ctx: DiagnosisContext) {
+    override func finish(_ ctx: DiagnosisContext) {
         guard let ll = ctx.pipeline?.linkLayerIfUsed, let end = ctx.lastTime else { return }
         for l in ll.linkOrder where l.terminatedRecord == nil {
             guard let timeout = l.timeout, timeout > 0, let c = l.connection, c.closedRecord == nil,
