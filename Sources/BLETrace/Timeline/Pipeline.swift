@@ -154,8 +154,8 @@ public final class Pipeline {
         if queue.isEmpty && held.isEmpty {
             deliver(&e)
         } else {
-            // Moved into the queue, not copied (the event is address-only: see `TraceEvent.takeBody`).
-            queue.append(moveOut(&e, leaving: TraceEvent(record: r.number, timestamp: r.timestamp, direction: .unknown, body: .empty)))
+            // Its last use: moved into the queue, not copied.
+            queue.append(e)
             drain()
         }
     }
@@ -198,10 +198,9 @@ public final class Pipeline {
                 if queue.count - queueHead <= Pipeline.maxQueued { break }
                 held.remove(record)
             }
-            // Moved out, not copied: a placeholder takes its place until the queue is emptied.
-            var e = TraceEvent(record: record, timestamp: queue[queueHead].timestamp, direction: .unknown, body: .empty)
-            swap(&e, &queue[queueHead])
-            deliver(&e)
+            // Delivered where it is, not moved out: nothing the chain or the sink calls touches the queue, and what
+            // the sink leaves of the event goes when the queue is emptied.
+            deliver(&queue[queueHead])
             queueHead += 1
         }
         if queueHead == queue.count {
