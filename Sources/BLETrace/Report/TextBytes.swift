@@ -89,6 +89,17 @@ public struct TextBytes: ~Copyable {
         s.withUTF8 { append(contentsOf: $0) }
     }
 
+    /// `BLEUUID.shortName` ("180F (Battery)"), written in place.
+    public mutating func append(shortName u: BLEUUID) {
+        u.withText { append(contentsOf: $0) }
+        if let n = u.name {
+            append(UInt8(ascii: " "))
+            append(UInt8(ascii: "("))
+            append(string: n)
+            append(UInt8(ascii: ")"))
+        }
+    }
+
     /// `prefix` in front of everything written.
     public mutating func prepend(_ prefix: [UInt8]) {
         let n = prefix.count

@@ -58,16 +58,16 @@ extension ATTEvent {
                 if i > 0 { b.append(string: ", ") }
                 b.append(hex: UInt64(en.handle), width: 4)
                 b.append(UInt8(ascii: " "))
-                b.append(string: en.uuid.shortName)
+                b.append(shortName: en.uuid)
             }
             if list.count > 8 { b.append(string: ", … ("); b.append(decimal: list.count); b.append(UInt8(ascii: ")")) }
         case let .findByTypeValueRequest(s, e, type, value):
             colon()
             ATTEvent.writeRange(s, e, into: &b)
             b.append(string: ", type ")
-            b.append(string: BLEUUID(type).shortName)
+            b.append(shortName: BLEUUID(type))
             b.append(string: ", value ")
-            if let u = BLEUUID(littleEndian: value) { b.append(string: u.shortName) } else { b.append(spacedHex: value, limit: 16) }
+            if let u = BLEUUID(littleEndian: value) { b.append(shortName: u) } else { b.append(spacedHex: value, limit: 16) }
         case let .findByTypeValueResponse(list):
             colon()
             for (i, en) in list.prefix(8).enumerated() {
@@ -78,7 +78,7 @@ extension ATTEvent {
             colon()
             ATTEvent.writeRange(s, e, into: &b)
             b.append(string: ", type ")
-            b.append(string: type.shortName)
+            b.append(shortName: type)
         case let .readByTypeResponse(list):
             colon()
             let t = requestType?.uuid16
