@@ -53,6 +53,20 @@ public struct ADSequence: Sequence, IteratorProtocol {
         }
         return nil
     }
+
+    /// Whether a structure of `payload` has a type `matches` accepts, read as `next()` reads them (an overrun
+    /// structure with no type byte has type 0) without making the structures.
+    public static func contains(_ payload: ArraySlice<UInt8>, type matches: (UInt8) -> Bool) -> Bool {
+        var i = payload.startIndex
+        while i < payload.endIndex {
+            let len = Int(payload[i])
+            if len == 0 { i += 1; continue }
+            guard i + 1 < payload.endIndex else { return matches(0) }
+            if matches(payload[i + 1]) { return true }
+            i += 1 + len
+        }
+        return false
+    }
 }
 
 /// Splits advertising data into AD structures and renders them.

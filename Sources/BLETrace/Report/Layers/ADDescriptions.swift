@@ -59,7 +59,8 @@ enum ADDescriptions {
 
     final class Memo: @unchecked Sendable {
         let lock = NSLock()
-        var table: [Key: Description] = [:]
+        /// Read and changed only under `lock`: no run-time exclusivity checks.
+        @exclusivity(unchecked) var table: [Key: Description] = [:]
     }
 
     static let memo = Memo()
@@ -78,7 +79,7 @@ enum ADDescriptions {
     }
 
     static func described(_ data: ArraySlice<UInt8>, rssi: Int?, json: Bool) -> Description {
-        let readsRSSI = ADSequence(data).contains { $0.type == 0x16 || $0.type == 0x20 || $0.type == 0x21 || $0.type == 0xFF }
+        let readsRSSI = ADSequence.contains(data) { $0 == 0x16 || $0 == 0x20 || $0 == 0x21 || $0 == 0xFF }
         let key = Key(data: data, rssi: readsRSSI ? rssi : nil)
         memo.lock.lock()
         let known = memo.table[key]
