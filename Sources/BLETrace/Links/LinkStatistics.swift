@@ -29,6 +29,19 @@ public final class LinkStatistics: AnalysisLayer {
         public var psm: UInt16?
         public var txFrames = 0, txBytes = 0, txSDUs = 0
         public var rxFrames = 0, rxBytes = 0, rxSDUs = 0
+
+        /// Counts a frame of `length` bytes (`sdu`: SDUs it completed) one way.
+        mutating func count(length: Int, sdu: Int, tx: Bool) {
+            if tx {
+                txFrames += 1
+                txBytes += length
+                txSDUs += sdu
+            } else {
+                rxFrames += 1
+                rxBytes += length
+                rxSDUs += sdu
+            }
+        }
     }
 
     /// Channels kept per link; frames on further channels are counted in the link's totals only.
@@ -234,15 +247,8 @@ public final class LinkStatistics: AnalysisLayer {
         }
         guard let c = k else { return }
         orderedLinks[i].lastChannel = c
-        if tx {
-            orderedLinks[i].channels[c].txFrames += 1
-            orderedLinks[i].channels[c].txBytes += length
-            orderedLinks[i].channels[c].txSDUs += sdu
-        } else {
-            orderedLinks[i].channels[c].rxFrames += 1
-            orderedLinks[i].channels[c].rxBytes += length
-            orderedLinks[i].channels[c].rxSDUs += sdu
-        }
+        // One access to the channel (each statement through the two arrays checks both are unshared).
+        orderedLinks[i].channels[c].count(length: length, sdu: sdu, tx: tx)
     }
 
     /// The link of an HCI event about `handle` (made if the connection has none yet).
