@@ -40,7 +40,37 @@ enum ByteScan {
 
     /// Some byte needs escaping in a JSON string: a control character, `"` or `\`.
     static func needsJSONEscape(_ u: UnsafeBufferPointer<UInt8>) -> Bool {
-        any(u, word: { hasLess($0, 0x20) || has($0, 0x22) || has($0, 0x5C) }, byte: { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C })
+        any(u, word: needsJSONEscape, byte: { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C })
+    }
+
+    /// Some byte of `w` needs escaping in a JSON string.
+    @inline(__always) static func needsJSONEscape(_ w: UInt64) -> Bool { hasLess(w, 0x20) || has(w, 0x22) || has(w, 0x5C) }
+
+    /// The high bit of each byte of `w` that is zero, and no other bit (no borrow: each byte's low seven bits are
+    /// added on their own, so that a match's position can be read, not only its presence).
+    @inline(__always) static func zeroBytes(_ w: UInt64) -> UInt64 {
+        let low: UInt64 = 0x7F7F_7F7F_7F7F_7F7F
+        return ~(((w & low) &+ low) | w | low)
+    }
+
+    /// The index of the last `byte` in `u[from..<to]`, eight bytes at a time.
+    static func lastIndex(of byte: UInt8, in u: UnsafeBufferPointer<UInt8>, from: Int, to: Int) -> Int? {
+        var i = to
+        if let base = u.baseAddress {
+            let raw = UnsafeRawPointer(base)
+            let pattern = ones &* UInt64(byte)
+            while i &- 8 >= from {
+                let z = zeroBytes(raw.loadUnaligned(fromByteOffset: i &- 8, as: UInt64.self) ^ pattern)
+                // Little-endian: the highest set bit is the match at the highest address.
+                if z != 0 { return i &- 8 &+ (7 &- z.leadingZeroBitCount / 8) }
+                i &-= 8
+            }
+        }
+        while i > from {
+            i &-= 1
+            if u[i] == byte { return i }
+        }
+        return nil
     }
 
     /// True when `needle` occurs in `u`.

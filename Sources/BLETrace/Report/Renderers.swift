@@ -211,12 +211,7 @@ public final class TextRenderer: EventSink, RedactableOutput {
                     break
                 }
                 // The last space among them, else a hard cut after them.
-                var cut = end
-                var i = end - 1
-                while i >= start {
-                    if u[i] == space { cut = i; break }
-                    i -= 1
-                }
+                var cut = ByteScan.lastIndex(of: space, in: u, from: start, to: end) ?? end
                 if cut == start { cut = end }
                 b.put(UnsafeBufferPointer(rebasing: u[start..<cut]))
                 start = cut

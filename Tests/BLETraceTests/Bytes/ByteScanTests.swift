@@ -34,6 +34,22 @@ import Testing
         }
     }
 
+    /// The last space of a range (where a wrapped line is cut), against a backward byte walk: spaces and bytes
+    /// one off a space (0x1F, 0x21: a borrow in a looser word test) at every position, over every range.
+    @Test func lastIndexOfAByte() {
+        var rng = SeededGenerator(seed: 0x5EED_0003)
+        for _ in 0..<3000 {
+            let n = Int.random(in: 0...30, using: &rng)
+            let bytes = (0..<n).map { _ in [0x20, 0x21, 0x1F, 0x00, 0xFF, 0x61][Int.random(in: 0..<6, using: &rng)] as UInt8 }
+            let from = Int.random(in: 0...n, using: &rng)
+            let to = Int.random(in: from...n, using: &rng)
+            let expected = (from..<to).last { bytes[$0] == 0x20 }
+            bytes.withUnsafeBufferPointer { u in
+                #expect(ByteScan.lastIndex(of: 0x20, in: u, from: from, to: to) == expected, "\(bytes) \(from)..<\(to)")
+            }
+        }
+    }
+
     @Test func jsonStringsAreEscaped() {
         var b: [UInt8] = []
         JSONOut.string("plain ascii that is long enough", into: &b)
