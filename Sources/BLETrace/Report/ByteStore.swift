@@ -206,8 +206,14 @@ public final class ByteStore {
         }
         var start = 0
         Hex.digits.withUnsafeBufferPointer { d in
+            let raw = UnsafeRawPointer(base)
             var j = 0
             while j < u.count {
+                // Eight bytes at a time past a run with nothing to escape.
+                if j &+ 8 <= u.count, !ByteScan.needsJSONEscape(raw.loadUnaligned(fromByteOffset: j, as: UInt64.self)) {
+                    j &+= 8
+                    continue
+                }
                 let x = base[j]
                 if x >= 0x20 && x != UInt8(ascii: "\"") && x != UInt8(ascii: "\\") {
                     j &+= 1

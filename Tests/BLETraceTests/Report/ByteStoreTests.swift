@@ -115,6 +115,27 @@ import Testing
         }
     }
 
+    @Test("JSON strings with escapes at every offset of long runs (the runs are skipped eight bytes at a time)")
+    func jsonStringsWithEscapesAnywhere() {
+        var rng = SeededGenerator(seed: 0x5EED_0004)
+        for _ in 0..<3000 {
+            let n = Int.random(in: 0...40, using: &rng)
+            // Mostly plain bytes (ASCII and UTF-8 continuation bytes), now and then one to escape.
+            let u = (0..<n).map { _ -> UInt8 in
+                switch Int.random(in: 0..<12, using: &rng) {
+                case 0: return [0x22, 0x5C, 0x0A, 0x00, 0x1F][Int.random(in: 0..<5, using: &rng)]
+                case 1: return UInt8.random(in: 0x80...0xFF, using: &rng)
+                default: return UInt8.random(in: 0x20...0x7E, using: &rng)
+                }
+            }
+            let s = ByteStore()
+            u.withUnsafeBufferPointer { s.putJSONString($0) }
+            var a: [UInt8] = []
+            JSONOut.string(utf8: u[...], into: &a)
+            #expect(s.bytes == a, "\(u)")
+        }
+    }
+
     @Test("member names with and without a comma; what was written survives growth far past the first room")
     func memberNamesAndGrowth() {
         let s = ByteStore(capacity: 1)
