@@ -89,8 +89,25 @@ public final class ByteStore {
         s.withUTF8 { put($0) }
     }
 
-    /// A decimal integer: its digits counted, the room made once, the digits stored from the last.
-    public func putDecimal(_ v: Int) {
+    /// A decimal integer: its digits counted, the room made once, the digits stored from the last. Numbers below
+    /// 100 (most lengths, counts, handles' parts) are written inline: one or two bytes, the pair from the table.
+    @inline(__always) public func putDecimal(_ v: Int) {
+        if UInt(bitPattern: v) < 100 {
+            let p = room(2)
+            if v < 10 {
+                p[0] = UInt8(truncatingIfNeeded: 48 &+ v)
+                count &+= 1
+            } else {
+                DecimalDigits.pair(v, at: p)
+                count &+= 2
+            }
+            return
+        }
+        putLongerDecimal(v)
+    }
+
+    /// `putDecimal` of a number of three digits or more, or a negative one.
+    func putLongerDecimal(_ v: Int) {
         let n = DecimalDigits.length(v)
         DecimalDigits.write(v, at: room(n), length: n)
         count &+= n
