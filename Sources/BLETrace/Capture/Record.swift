@@ -14,11 +14,14 @@ public enum Direction: UInt8, Sendable {
     }
 
     /// One-character marker for the text timeline, in the manner of btmon: `<` sent to the controller, `>` received.
-    public var marker: String {
+    public var marker: String { String(UnicodeScalar(markerByte)) }
+
+    /// `marker`'s one byte (the timeline writes it for every event).
+    var markerByte: UInt8 {
         switch self {
-        case .hostToController: return "<"
-        case .controllerToHost: return ">"
-        case .unknown: return "="
+        case .hostToController: return UInt8(ascii: "<")
+        case .controllerToHost: return UInt8(ascii: ">")
+        case .unknown: return UInt8(ascii: "=")
         }
     }
 }

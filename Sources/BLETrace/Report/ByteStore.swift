@@ -36,7 +36,8 @@ public final class ByteStore {
     /// Drops the bytes from `n` on (n ≤ count).
     func truncate(to n: Int) { count = min(max(n, 0), count) }
 
-    /// Room for `n` more bytes: where they go. The caller stores exactly `n` bytes there and then `advance(n)`.
+    /// Room for `n` more bytes: where they go. The caller stores at most `n` bytes there and advances the count by
+    /// those it keeps.
     @inline(__always) @usableFromInline func room(_ n: Int) -> UnsafeMutablePointer<UInt8> {
         if capacity &- count < n { grow(n) }
         return base + count
@@ -118,10 +119,27 @@ public final class ByteStore {
         // The digits counted once, for the padding and the number.
         let n = DecimalDigits.length(v)
         let pad = n < width ? width &- n : 0
-        let p = room(pad &+ n)
-        if pad > 0 { p.initialize(repeating: zeroPad ? UInt8(ascii: "0") : UInt8(ascii: " "), count: pad) }
+        let p = room(max(pad &+ n, ByteStore.padWords))
+        if pad > 0 { ByteStore.pad(p, pad, with: zeroPad ? UInt8(ascii: "0") : UInt8(ascii: " ")) }
         DecimalDigits.write(v, at: p + pad, length: n)
         count &+= pad &+ n
+    }
+
+    /// The room `pad` may fill whole: two words.
+    static let padWords = 16
+
+    /// `count` bytes of `byte` at `p`, a column's padding: up to 16 as two word stores (into room of at least
+    /// `padWords` bytes; what lies past `count` is overwritten by what follows or left beyond the count), more
+    /// through `initialize` (a call to memset, which costs more than the padding of a timeline column).
+    @inline(__always) static func pad(_ p: UnsafeMutablePointer<UInt8>, _ count: Int, with byte: UInt8) {
+        guard count <= padWords else {
+            p.initialize(repeating: byte, count: count)
+            return
+        }
+        let word = UInt64(byte) &* 0x0101_0101_0101_0101
+        let raw = UnsafeMutableRawPointer(p)
+        raw.storeBytes(of: word, as: UInt64.self)
+        if count > 8 { raw.storeBytes(of: word, toByteOffset: 8, as: UInt64.self) }
     }
 
     /// Microseconds as seconds with six decimals ("12.000345"), right-aligned in `width` columns.
@@ -133,8 +151,8 @@ public final class ByteStore {
         let wholeDigits = DecimalDigits.count(whole)
         let total = wholeDigits &+ 7 &+ (neg ? 1 : 0)
         let pad = total < width ? width &- total : 0
-        let p = room(pad &+ total)
-        if pad > 0 { p.initialize(repeating: UInt8(ascii: " "), count: pad) }
+        let p = room(max(pad &+ total, ByteStore.padWords))
+        if pad > 0 { ByteStore.pad(p, pad, with: UInt8(ascii: " ")) }
         var q = p + pad
         if neg { q[0] = UInt8(ascii: "-"); q += 1 }
         q += wholeDigits

@@ -76,7 +76,7 @@ public final class TextRenderer: EventSink, RedactableOutput {
         if color { b.put(string: ANSI.reset) }
         b.put(0x20)
         if color { b.put(string: e.direction == .hostToController ? ANSI.blue : e.direction == .controllerToHost ? ANSI.green : ANSI.dim) }
-        b.put(string: e.direction.marker)
+        b.put(e.direction.markerByte)
         if color { b.put(string: ANSI.reset) }
         b.put(0x20)
         if let h = e.handle { b.putHex(UInt64(h), width: 4) } else { b.put("      ") }

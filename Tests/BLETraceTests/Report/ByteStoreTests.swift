@@ -106,13 +106,16 @@ import Testing
                                   // Escapes first, last, side by side and alone, between runs of several lengths.
                                   Array("\"".utf8), Array("\"a".utf8), Array("a\"".utf8), Array("\"\\\u{1}".utf8),
                                   Array("ab\u{0}cde\\fghij\"".utf8), Array("\u{1F}x\u{1F}".utf8)]
-        for u in samples {
-            let s = ByteStore()
-            u.withUnsafeBufferPointer { s.putJSONString($0) }
-            var a: [UInt8] = []
-            JSONOut.string(utf8: u[...], into: &a)
-            #expect(s.bytes == a, "\(u)")
-        }
+        for u in samples { Self.expectEscapedAsJSONOut(u) }
+    }
+
+    /// The store's JSON string of `u` is `JSONOut`'s (which escapes byte by byte).
+    static func expectEscapedAsJSONOut(_ u: [UInt8]) {
+        let s = ByteStore()
+        u.withUnsafeBufferPointer { s.putJSONString($0) }
+        var a: [UInt8] = []
+        JSONOut.string(utf8: u[...], into: &a)
+        #expect(s.bytes == a, "\(u)")
     }
 
     @Test("JSON strings with escapes at every offset of long runs (the runs are skipped eight bytes at a time)")
@@ -128,11 +131,7 @@ import Testing
                 default: return UInt8.random(in: 0x20...0x7E, using: &rng)
                 }
             }
-            let s = ByteStore()
-            u.withUnsafeBufferPointer { s.putJSONString($0) }
-            var a: [UInt8] = []
-            JSONOut.string(utf8: u[...], into: &a)
-            #expect(s.bytes == a, "\(u)")
+            Self.expectEscapedAsJSONOut(u)
         }
     }
 
