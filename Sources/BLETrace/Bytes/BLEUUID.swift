@@ -104,10 +104,11 @@ public struct BLEUUID: Hashable, Sendable, Comparable, CustomStringConvertible {
         withText { String(decoding: $0, as: UTF8.self) }
     }
 
-    /// For summaries: "180F (Battery)" style names where known.
+    /// For summaries: "180F (Battery)" style names where known (`TextBytes.append(shortName:)` writes it).
     public var shortName: String {
-        if let n = name { return "\(description) (\(n))" }
-        return description
+        var b = TextBytes(capacity: 64)
+        b.append(shortName: self)
+        return b.string
     }
 
     /// The Bluetooth SIG or vendor name of this UUID, where known.
