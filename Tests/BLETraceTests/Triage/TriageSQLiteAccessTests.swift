@@ -30,7 +30,14 @@ import Testing
         try FileManager.default.setAttributes([.posixPermissions: 0o444], ofItemAtPath: db)
         try FileManager.default.setAttributes([.posixPermissions: 0o555], ofItemAtPath: dir)
         defer { try? FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: dir) }
-        let binary = try TriageCLITests.requireBinary()
+        var binary = try TriageCLITests.requireBinary()
+        // As root, a copy in a folder every user may enter: the checkout may lie in one only its owner can (mktemp -d).
+        let copies = getuid() == 0 ? try Self.folder() : nil
+        defer { if let c = copies { try? FileManager.default.removeItem(atPath: c) } }
+        if let c = copies {
+            try FileManager.default.copyItem(atPath: binary, toPath: c + "/bletrace")
+            binary = c + "/bletrace"
+        }
         let asOther = getuid() == 0 ? ["/usr/sbin/runuser", "-u", "nobody", "--", binary] : [binary]
         guard FileManager.default.isExecutableFile(atPath: asOther[0]) else { return }
         let p = Process()
