@@ -135,7 +135,7 @@ public final class Pipeline {
         case .command: decodeCommand(r, &e)
         case .event: decodeEvent(r, &e)
         case .acl:
-            decodeACL(r, &e)
+            decodeACL(r.data, number: r.number, direction: r.direction, originalLength: r.originalLength, &e)
             chain.acl(e)
         case .sco:
             e.body = .sco(length: r.data.count)
@@ -321,10 +321,9 @@ public final class Pipeline {
         }
     }
 
-    func decodeACL(_ r: borrowing Record, _ e: inout TraceEvent) {
+    /// Decodes an ACL record given its parts (a borrowed record whose parts were read in here was copied whole).
+    func decodeACL(_ data: ArraySlice<UInt8>, number: Int, direction: Direction, originalLength: Int?, _ e: inout TraceEvent) {
         e.body = .pending(.acl)
-        // The record's parts read once into locals: reads through the borrowed record made whole copies of it.
-        let data = r.data, number = r.number, direction = r.direction, originalLength = r.originalLength
         if data.count >= 4 {
             let s = data.startIndex
             let hf = UInt16(data[s]) | UInt16(data[s + 1]) << 8
@@ -340,39 +339,46 @@ public final class Pipeline {
             markFiltered(&e, data: data, original: original, layer: "ACL")
             return
         }
-        if let a = e.acl, connections.existing(a.handle) == nil {
-            // No connection on the handle: a pseudo-handle's data is not numbered as one.
-            let verdict = connections.vendorHandles.contains(a.handle) ? .implausible
-                : PseudoHandleVerdict(data, direction: direction, dynamic: &connections.pseudoChannels)
-            if verdict != .plausible {
-                if verdict == .implausible { connections.vendorHandles.insert(a.handle) }
+        // The handle's connection, looked up once: each lookup hands back a reference that is retained and released.
+        var conn: Connection? = nil
+        if let a = e.acl {
+            conn = connections.existing(a.handle)
+            if conn == nil {
+                // No connection on the handle: a pseudo-handle's data is not numbered as one.
+                let verdict = connections.vendorHandles.contains(a.handle) ? .implausible
+                    : PseudoHandleVerdict(data, direction: direction, dynamic: &connections.pseudoChannels)
+                if verdict != .plausible {
+                    if verdict == .implausible { connections.vendorHandles.insert(a.handle) }
+                    e.handle = a.handle
+                    e.body = .vendor(data)
+                    return
+                }
+            }
+            let c = conn ?? connections.connection(for: a.handle)
+            conn = c
+            if !c.transportKnown, !l2cap.consistent(data, direction: direction) {
+                // A handle no Connection Complete opened (a vendor pseudo-handle): its bytes are not known to be
+                // L2CAP unless their header agrees with the ACL length, so they are shown, not decoded.
                 e.handle = a.handle
+                e.connection = c.id
                 e.body = .vendor(data)
                 return
             }
         }
-        if let a = e.acl, !connections.connection(for: a.handle).transportKnown,
-           !l2cap.consistent(data, direction: direction) {
-            // A handle no Connection Complete opened (a vendor pseudo-handle): its bytes are not known to be
-            // L2CAP unless their header agrees with the ACL length, so they are shown, not decoded.
-            e.handle = a.handle
-            e.connection = connections.connection(for: a.handle).id
-            e.body = .vendor(data)
-            return
-        }
         do {
             let (outcome, warning) = try l2cap.feed(data, record: number, direction: direction)
-            switch outcome {
+            // The reassembler reads the handle from the same header as `e.acl`, so `conn` is its connection (a
+            // packet too short for the header throws before this). Consumed: the frame is moved out, not copied.
+            switch consume outcome {
             case let .frame(frame):
-                let conn = connections.connection(for: frame.handle)
-                deliver(frame, conn, record: number, &e)
+                deliver(frame, conn ?? connections.connection(for: frame.handle), record: number, &e)
             case let .partial(handle, have, expected, start):
                 e.handle = handle
-                e.connection = connections.connection(for: handle).id
+                e.connection = (conn ?? connections.connection(for: handle)).id
                 e.body = .aclFragment(ACLFragment(start: start, have: have, expected: expected))
             case let .problem(handle, reason):
                 e.handle = handle
-                e.connection = connections.connection(for: handle).id
+                e.connection = (conn ?? connections.connection(for: handle)).id
                 e.body = .aclProblem(ACLProblem(reason: reason, data: data))
             }
             e.warning = warning
