@@ -85,7 +85,9 @@ public final class ByteStore {
         }
     }
 
+    /// A string's UTF-8 bytes, read where they are (see `putJSONString(_:)`).
     @inline(__always) public func put(string s: String) {
+        if s.utf8.withContiguousStorageIfAvailable({ put($0) }) != nil { return }
         var s = s
         s.withUTF8 { put($0) }
     }
@@ -287,7 +289,10 @@ public final class ByteStore {
         count &+= i &+ 1
     }
 
+    /// A string's UTF-8 read where it is (a native string's always are); only a string kept elsewhere is copied to
+    /// be read (`withUTF8` on a copy retained every string it wrote).
     @inline(__always) public func putJSONString(_ s: String) {
+        if s.utf8.withContiguousStorageIfAvailable({ putJSONString($0) }) != nil { return }
         var s = s
         s.withUTF8 { putJSONString($0) }
     }
