@@ -223,7 +223,7 @@ extension ATTLayer {
                       site: ValueSite) -> Dissection? {
         let isDescriptor = loc.role == .descriptor
         let uuid: BLEUUID
-        if let t = type, registry.dissector(for: t) != nil {
+        if let t = type, registry.knows(t) {
             uuid = t
         } else if isDescriptor, let d = loc.descriptor?.uuid {
             uuid = d
@@ -233,12 +233,12 @@ extension ATTLayer {
             rememberEarly(v, handle: handle, location: loc, site: site)
             return nil
         }
-        guard let d = registry.dissector(for: uuid) else { return nil }
+        guard registry.knows(uuid) else { return nil }
         let context = ValueContext(uuid: uuid, characteristic: loc.characteristic?.uuid ?? (isDescriptor ? nil : uuid),
                                    isDescriptor: isDescriptor, opcode: site.opcode, fromClient: site.fromClient,
                                    handle: handle, record: site.record, time: site.time, connection: site.connection,
                                    device: site.device, state: site.state)
-        let result = d.dissect(v, context)
+        guard let result = registry.dissect(v, context) else { return nil }
         values.value(result, context)
         return result
     }

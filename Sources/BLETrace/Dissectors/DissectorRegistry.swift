@@ -216,11 +216,21 @@ public struct DissectorRegistry: Sendable {
         return table[uuid]
     }
 
+    /// Whether a dissector knows `uuid` (no dissector is handed out: one handed out is a copy of it).
+    public func knows(_ uuid: BLEUUID) -> Bool {
+        if !short.isEmpty, let s = uuid.uuid16 { return short[Int(s)] != 0 }
+        return table[uuid] != nil
+    }
+
     public var count: Int { table.count }
 
     /// Decodes an ATT error code with the dissector of the characteristic the failed request was about.
     public func dissectError(_ code: UInt8, _ context: ValueContext) -> Dissection? {
-        dissector(for: context.uuid)?.dissectError(code, context)
+        if !short.isEmpty, let s = context.uuid.uuid16 {
+            let i = Int(short[Int(s)])
+            return i == 0 ? nil : added[i - 1].dissectError(code, context)
+        }
+        return table[context.uuid]?.dissectError(code, context)
     }
 
     /// Every dissector bletrace has. A new service is one file with a `ValueDissector` and one line here.
@@ -234,10 +244,14 @@ public struct DissectorRegistry: Sendable {
 
     public static let standard = DissectorRegistry(builtIn)
 
-    /// Decodes `value` with the dissector for `context.uuid`, or returns nil when there is none.
+    /// Decodes `value` with the dissector for `context.uuid`, or returns nil when there is none. The dissector is
+    /// called where the registry keeps it (one handed out by `dissector(for:)` is a copy).
     public func dissect(_ value: ArraySlice<UInt8>, _ context: ValueContext) -> Dissection? {
-        guard let d = dissector(for: context.uuid) else { return nil }
-        return d.dissect(value, context)
+        if !short.isEmpty, let s = context.uuid.uuid16 {
+            let i = Int(short[Int(s)])
+            return i == 0 ? nil : added[i - 1].dissect(value, context)
+        }
+        return table[context.uuid]?.dissect(value, context)
     }
 }
 
