@@ -110,6 +110,9 @@ public struct AdvertisingBody: Sendable {
         return findMalformed()
     }
 
+    /// Whether `malformedReason` is set, known without making it.
+    var isMalformed: Bool { adMalformed ?? (firstOverrun() != nil) }
+
     func findMalformed() -> String? {
         firstOverrun().map { "advertising data from \($0.address): \($0.overrun)" }
     }

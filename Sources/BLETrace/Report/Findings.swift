@@ -133,7 +133,8 @@ public final class Findings: AnalysisLayer {
     }
 
     func adv(_ x: AdvertisingBody, _ e: TraceEvent) {
-        if let m = x.malformedReason { add(.malformed, e, "adv: \(m)") }
+        // The reason is made only for a finding that is listed.
+        if x.isMalformed { add(.malformed, e, "adv: " + (x.malformedReason ?? "")) }
         other(e)
     }
 
@@ -169,15 +170,33 @@ public final class Findings: AnalysisLayer {
     func observeATT(_ a: ATTEvent, _ e: TraceEvent) -> Bool {
         // The PDU's cases matched in place, binding only their numbers: a PDU bound whole is a copy of it.
         guard case .pdu = a.content else { return false }
-        // What the finding is about, worked out only for the events that make one.
-        var target: String { GATTContextRender.target(handle: a.handle, a.handle == nil ? nil : a.location) }
+        // What the finding is about, written only for the events that make one, into the text being made (a
+        // string made by concatenation cost several thousand instructions).
+        func target(_ b: inout TextBytes) { GATTContextRender.writeTarget(handle: a.handle, a.handle == nil ? nil : a.location, into: &b) }
         if case let .pdu(.errorResponse(req, _, code)) = a.content {
             if code == 0x0A && Findings.discoveryOpcodes.contains(Int(req)) { return false }
-            add(.attError, e, "\(ATTNames.opcode(req)) \(target): \(a.errorName(code)) (\(Hex.hex(code, width: 2)))")
+            add(.attError, e, TextBytes.string { b in
+                b.append(string: ATTNames.opcode(req))
+                b.append(UInt8(ascii: " "))
+                target(&b)
+                b.append(string: ": ")
+                b.append(string: a.errorName(code))
+                b.append(string: " (")
+                b.append(hex: UInt64(code), width: 2)
+                b.append(UInt8(ascii: ")"))
+            })
         }
         if let why = a.unanswered?.reason {
-            let name = ATTNames.opcode(a.opcode ?? 0)
-            add(.unanswered, e, (target.isEmpty ? name : "\(name) \(target)") + ": \(why)")
+            add(.unanswered, e, TextBytes.string { b in
+                b.append(string: ATTNames.opcode(a.opcode ?? 0))
+                let n = b.count
+                b.append(UInt8(ascii: " "))
+                target(&b)
+                // No target: the name alone.
+                if b.count == n &+ 1 { b.removeSubrange(n...) }
+                b.append(string: ": ")
+                b.append(string: why)
+            })
         }
         return true
     }

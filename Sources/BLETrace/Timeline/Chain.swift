@@ -233,7 +233,7 @@ public final class Chain {
             e.body = .hciCommand(c)
         case let .adv(x):
             findings?.adv(x, e)
-            tag = (.adv, x.adMalformed ?? (x.firstOverrun() != nil))
+            tag = (.adv, x.isMalformed)
             e.body = .adv(x)
         case let .smp(s):
             inventory?.smp(s)

@@ -92,18 +92,51 @@ enum GATTContextRender {
 
     /// "of Battery Level (Battery, handle 0x000E)", or "of handle 0x000E": what a finding is about.
     static func target(handle: UInt16?, _ loc: GATTLocation?) -> String {
-        let h = handle.map { "handle " + Hex.hex($0, width: 4) }
+        TextBytes.string { writeTarget(handle: handle, loc, into: &$0) }
+    }
+
+    /// `target`, written in place.
+    static func writeTarget(handle: UInt16?, _ loc: GATTLocation?, into b: inout TextBytes) {
         let known = loc.map { !$0.isEmpty } ?? false
-        let ch = known ? loc?.characteristic?.uuid.map { name($0, AssignedNumbers.characteristicName) } : nil
-        let desc = known ? loc?.descriptor?.uuid.map { name($0, AssignedNumbers.descriptorName) } : nil
-        let svc = known ? loc?.service?.uuid.map { name($0, AssignedNumbers.serviceName) } : nil
-        var what: String
-        if let d = desc { what = d + (ch.map { " of \($0)" } ?? "") }
-        else if let c = ch { what = c }
-        else if let s = svc { what = "service " + s }
-        else { return h.map { "of \($0)" } ?? "" }
-        if let s = svc, desc != nil || ch != nil { what += " (\(s)" + (h.map { ", \($0))" } ?? ")") }
-        else if let h { what += " (\(h))" }
-        return "of " + what
+        let ch = known ? loc?.characteristic?.uuid : nil
+        let desc = known ? loc?.descriptor?.uuid : nil
+        let svc = known ? loc?.service?.uuid : nil
+        func writeHandle(_ h: UInt16) {
+            b.append(string: "handle ")
+            b.append(hex: UInt64(h), width: 4)
+        }
+        guard desc != nil || ch != nil || svc != nil else {
+            if let h = handle {
+                b.append(string: "of ")
+                writeHandle(h)
+            }
+            return
+        }
+        b.append(string: "of ")
+        if let d = desc {
+            b.append(string: name(d, AssignedNumbers.descriptorName))
+            if let c = ch {
+                b.append(string: " of ")
+                b.append(string: name(c, AssignedNumbers.characteristicName))
+            }
+        } else if let c = ch {
+            b.append(string: name(c, AssignedNumbers.characteristicName))
+        } else if let s = svc {
+            b.append(string: "service ")
+            b.append(string: name(s, AssignedNumbers.serviceName))
+        }
+        if let s = svc, desc != nil || ch != nil {
+            b.append(string: " (")
+            b.append(string: name(s, AssignedNumbers.serviceName))
+            if let h = handle {
+                b.append(string: ", ")
+                writeHandle(h)
+            }
+            b.append(UInt8(ascii: ")"))
+        } else if let h = handle {
+            b.append(string: " (")
+            writeHandle(h)
+            b.append(UInt8(ascii: ")"))
+        }
     }
 }
