@@ -13,6 +13,14 @@ public final class ByteStore {
     @exclusivity(unchecked) var scratch = TextBytes()
     /// The `uuid` and `name` members of the UUIDs written so far (`putUUIDAndName`).
     @exclusivity(unchecked) var uuidNames = UUIDNameMemo()
+    /// The GATT locations this output named (`GATTRenderMemo`), made on first use.
+    @exclusivity(unchecked) var gattMemoMade: GATTRenderMemo?
+    var gattMemo: GATTRenderMemo {
+        if let m = gattMemoMade { return m }
+        let m = GATTRenderMemo()
+        gattMemoMade = m
+        return m
+    }
 
     public init(capacity: Int = 1024) {
         self.capacity = max(capacity, 64)

@@ -29,6 +29,9 @@ public protocol FieldSink {
     mutating func value(_ v: FieldValue, json: [UInt8])
     /// A `uuid` member and, when the UUID has a name in its GATT role, a `name` member.
     mutating func uuidAndName(_ u: BLEUUID, role: GATTNameRole)
+    /// The `gatt` member of a location that says something (`GATTContextRender.writeMember`; JSON copies it from
+    /// the output's memo).
+    mutating func gattMember(_ location: GATTLocation)
     mutating func null()
     mutating func beginObject()
     mutating func endObject()
@@ -40,6 +43,9 @@ extension FieldSink {
     public mutating func address(_ a: BDAddr) { string(a.description) }
     public mutating func uuid(_ u: BLEUUID) { string(u.description) }
     public mutating func value(_ v: FieldValue, json: [UInt8]) { value(v) }
+    public mutating func gattMember(_ location: GATTLocation) {
+        object("gatt") { GATTContextRender.writeFields(location, into: &$0) }
+    }
     public mutating func uuidAndName(_ u: BLEUUID, role: GATTNameRole) {
         field("uuid", uuid: u)
         if let n = role.name(u) { field("name", n) }

@@ -21,6 +21,7 @@ public final class OutputWriter {
         self.discard = false
         self.consumer = nil
         store = ByteStore(capacity: (1 << 16) + 4096)
+        scratch.memo = store.gattMemo
     }
 
     let discard: Bool
@@ -33,6 +34,7 @@ public final class OutputWriter {
         self.discard = false
         self.consumer = nil
         store = ByteStore()
+        scratch.memo = store.gattMemo
     }
 
     /// Formats everything and keeps nothing (fuzzing, timing the formatters).
@@ -41,6 +43,7 @@ public final class OutputWriter {
         self.discard = true
         self.consumer = nil
         store = ByteStore()
+        scratch.memo = store.gattMemo
     }
 
     /// Hands every block to `consumer` as it is flushed, in order, and keeps nothing itself.
@@ -49,6 +52,7 @@ public final class OutputWriter {
         self.discard = false
         self.consumer = consumer
         store = ByteStore(capacity: (1 << 16) + 4096)
+        scratch.memo = store.gattMemo
     }
 
     @inline(__always) public func write(_ s: String) {

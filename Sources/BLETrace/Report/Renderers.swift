@@ -30,6 +30,7 @@ public final class TextRenderer: EventSink, RedactableOutput {
     public init(out: OutputWriter, style: TextStyle = TextStyle()) {
         self.out = out
         self.style = style
+        scratch.memo = out.store.gattMemo
     }
 
     public func begin(_ capture: CaptureInfo) {}

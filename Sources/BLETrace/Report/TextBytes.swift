@@ -8,6 +8,9 @@ public struct TextBytes: ~Copyable {
     @usableFromInline var base: UnsafeMutablePointer<UInt8>
     @usableFromInline var capacity: Int
     public private(set) var count = 0
+    /// The memo of the output this buffer writes for, when it keeps one: GATT locations named before are copied
+    /// from it (`GATTRenderMemo`).
+    var memo: GATTRenderMemo?
 
     public init(capacity: Int = 256) {
         self.capacity = max(capacity, 16)

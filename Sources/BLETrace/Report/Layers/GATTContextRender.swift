@@ -3,8 +3,24 @@
 enum GATTContextRender {
     static func name(_ u: BLEUUID, _ kind: (UInt16) -> String?) -> String { GATTNaming.name(u, kind: kind) ?? u.description }
 
-    /// "handle 0x0003 Battery Level (Battery)" style text.
+    /// "handle 0x0003 Battery Level (Battery)" style text, copied from the memo of the buffer's output
+    /// (`GATTRenderMemo`) when the buffer has one and it made this text before.
     static func writeHandle(_ h: UInt16, _ loc: GATTLocation?, into b: inout TextBytes) {
+        guard let loc, let memo = b.memo else {
+            makeHandle(h, loc, into: &b)
+            return
+        }
+        if let made = memo.text.find(h, loc, byHandle: true) {
+            b.append(contentsOf: made)
+            return
+        }
+        let start = b.count
+        makeHandle(h, loc, into: &b)
+        b.withBytes { memo.text.remember(h, loc, UnsafeBufferPointer(rebasing: $0[start...])) }
+    }
+
+    /// `writeHandle`'s text, made.
+    static func makeHandle(_ h: UInt16, _ loc: GATTLocation?, into b: inout TextBytes) {
         b.append(string: "handle ")
         b.append(hex: UInt64(h), width: 4)
         guard let loc else { return }
@@ -87,7 +103,7 @@ enum GATTContextRender {
     /// A `gatt` member of the current object, when the location says something.
     static func writeMember<S: FieldSink>(_ loc: GATTLocation?, into s: inout S) {
         guard let loc, !loc.isEmpty else { return }
-        s.object("gatt") { writeFields(loc, into: &$0) }
+        s.gattMember(loc)
     }
 
     /// "of Battery Level (Battery, handle 0x000E)", or "of handle 0x000E": what a finding is about.

@@ -1,0 +1,77 @@
+/// The GATT locations one output wrote, as the bytes it wrote for them: the timeline's "handle 0x000E Battery
+/// Level (Battery)" by handle and location, and JSON's `gatt` object by location. A capture's events name few
+/// locations, each many times, and each naming looks its UUIDs up in the SIG's tables.
+///
+/// 256 slots per table, chosen by a handle; a slot holds the last location made in it, compared by value (a
+/// location is a few numbers and UUIDs), and a location that comes back after another took its slot is made
+/// again. The bytes go in a block of fixed room per slot, made once: a text longer than the room is not kept.
+/// So the memo stays small whatever the capture, and keeping a text allocates nothing. The names are those of
+/// the run the output belongs to (`--uuids` names included).
+final class GATTRenderMemo {
+    static let slots = 256
+
+    struct Table: ~Copyable {
+        /// Bytes of room per slot.
+        let room: Int
+        // Made on first use: an output that names no location makes none of them.
+        var locations: [GATTLocation?] = []
+        var handles: [UInt16] = []
+        var lengths: [Int] = []
+        var block: UnsafeMutablePointer<UInt8>?
+
+        init(room: Int) { self.room = room }
+
+        deinit { block?.deallocate() }
+
+        @inline(__always) static func slot(_ handle: UInt16) -> Int { Int(handle) & (GATTRenderMemo.slots &- 1) }
+
+        /// The bytes made for `location` (and `handle`, when `byHandle`), if its slot holds them.
+        @inline(__always) func find(_ handle: UInt16, _ location: GATTLocation, byHandle: Bool) -> UnsafeBufferPointer<UInt8>? {
+            guard let block else { return nil }
+            let i = Table.slot(handle)
+            guard !byHandle || handles[i] == handle, locations[i] == location else { return nil }
+            return UnsafeBufferPointer(start: block + i &* room, count: lengths[i])
+        }
+
+        mutating func remember(_ handle: UInt16, _ location: GATTLocation, _ made: UnsafeBufferPointer<UInt8>) {
+            let i = Table.slot(handle)
+            if block == nil {
+                locations = [GATTLocation?](repeating: nil, count: GATTRenderMemo.slots)
+                handles = [UInt16](repeating: 0, count: GATTRenderMemo.slots)
+                lengths = [Int](repeating: 0, count: GATTRenderMemo.slots)
+                block = .allocate(capacity: GATTRenderMemo.slots &* room)
+            }
+            guard let block, let src = made.baseAddress, made.count <= room else {
+                locations[i] = nil
+                return
+            }
+            (block + i &* room).update(from: src, count: made.count)
+            locations[i] = location
+            handles[i] = handle
+            lengths[i] = made.count
+        }
+    }
+
+    /// `GATTContextRender.writeHandle` texts, by handle and location.
+    @exclusivity(unchecked) var text = Table(room: 128)
+    /// JSON `gatt` objects (`GATTContextRender.writeFields` in braces), by location.
+    @exclusivity(unchecked) var json = Table(room: 512)
+}
+
+extension JSONBytes {
+    /// The `gatt` member of a location that says something, copied from the output's memo when it was made before.
+    public mutating func gattMember(_ location: GATTLocation) {
+        key("gatt")
+        let memo = store.gattMemo
+        let h = location.characteristic?.handle ?? location.descriptor?.handle ?? location.service?.start ?? 0
+        if let made = memo.json.find(h, location, byHandle: false) {
+            store.put(made)
+            return
+        }
+        let start = store.count
+        beginObject()
+        GATTContextRender.writeFields(location, into: &self)
+        endObject()
+        store.withBytes { memo.json.remember(h, location, UnsafeBufferPointer(rebasing: $0[start...])) }
+    }
+}
