@@ -183,11 +183,13 @@ extension ValueDissector {
 /// UUID → dissector. Later additions replace earlier ones for the same UUID, so a `--uuids` file can
 /// override a built-in decoder.
 public struct DissectorRegistry: Sendable {
-    var table: [BLEUUID: any ValueDissector] = [:]
-    /// The dissectors in the order they were added, and for every 16-bit UUID its dissector's place in that
-    /// list plus one (0: none): the usual lookup, one array read instead of hashing 128 bits. Used while
-    /// the list fits a byte; `table` answers every lookup either way.
+    /// The dissectors in the order they were added; every lookup gives a place in this list, and a dissector is
+    /// called where the list keeps it (one handed out by `dissector(for:)` is a copy).
     var added: [any ValueDissector] = []
+    /// UUID → place in `added`.
+    var table: [BLEUUID: Int] = [:]
+    /// For every 16-bit UUID, its dissector's place in `added` plus one (0: none): the usual lookup, one array
+    /// read instead of hashing 128 bits. Used while the list fits a byte; `table` answers every lookup either way.
     var short: [UInt8] = []
 
     public init(_ dissectors: [any ValueDissector] = []) {
@@ -195,7 +197,7 @@ public struct DissectorRegistry: Sendable {
     }
 
     public mutating func add(_ d: any ValueDissector) {
-        for u in d.uuids { table[u] = d }
+        for u in d.uuids { table[u] = added.count }
         added.append(d)
         guard added.count <= Int(UInt8.max) else {
             short = []
@@ -208,29 +210,26 @@ public struct DissectorRegistry: Sendable {
         }
     }
 
-    public func dissector(for uuid: BLEUUID) -> (any ValueDissector)? {
+    /// Where `uuid`'s dissector is in `added`, if one knows it.
+    @inline(__always) func place(_ uuid: BLEUUID) -> Int? {
         if !short.isEmpty, let s = uuid.uuid16 {
             let i = Int(short[Int(s)])
-            return i == 0 ? nil : added[i - 1]
+            return i == 0 ? nil : i &- 1
         }
         return table[uuid]
     }
 
-    /// Whether a dissector knows `uuid` (no dissector is handed out: one handed out is a copy of it).
-    public func knows(_ uuid: BLEUUID) -> Bool {
-        if !short.isEmpty, let s = uuid.uuid16 { return short[Int(s)] != 0 }
-        return table[uuid] != nil
-    }
+    public func dissector(for uuid: BLEUUID) -> (any ValueDissector)? { place(uuid).map { added[$0] } }
+
+    /// Whether a dissector knows `uuid`.
+    public func knows(_ uuid: BLEUUID) -> Bool { place(uuid) != nil }
 
     public var count: Int { table.count }
 
     /// Decodes an ATT error code with the dissector of the characteristic the failed request was about.
     public func dissectError(_ code: UInt8, _ context: ValueContext) -> Dissection? {
-        if !short.isEmpty, let s = context.uuid.uuid16 {
-            let i = Int(short[Int(s)])
-            return i == 0 ? nil : added[i - 1].dissectError(code, context)
-        }
-        return table[context.uuid]?.dissectError(code, context)
+        guard let i = place(context.uuid) else { return nil }
+        return added[i].dissectError(code, context)
     }
 
     /// Every dissector bletrace has. A new service is one file with a `ValueDissector` and one line here.
@@ -244,14 +243,10 @@ public struct DissectorRegistry: Sendable {
 
     public static let standard = DissectorRegistry(builtIn)
 
-    /// Decodes `value` with the dissector for `context.uuid`, or returns nil when there is none. The dissector is
-    /// called where the registry keeps it (one handed out by `dissector(for:)` is a copy).
+    /// Decodes `value` with the dissector for `context.uuid`, or returns nil when there is none.
     public func dissect(_ value: ArraySlice<UInt8>, _ context: ValueContext) -> Dissection? {
-        if !short.isEmpty, let s = context.uuid.uuid16 {
-            let i = Int(short[Int(s)])
-            return i == 0 ? nil : added[i - 1].dissect(value, context)
-        }
-        return table[context.uuid]?.dissect(value, context)
+        guard let i = place(context.uuid) else { return nil }
+        return added[i].dissect(value, context)
     }
 }
 

@@ -154,7 +154,7 @@ public final class OutputWriter {
 /// Strings and numbers on a plain byte array (JSON made ahead of time, `JSONOut.write(_:into:)`; text lines are
 /// made on `TextBytes`).
 extension Array where Element == UInt8 {
-    /// A string's UTF-8 bytes, read where they are (see `TextBytes.append(string:)`).
+    /// A string's UTF-8 bytes, read where they are (see `ByteStore.putJSONString(_:)`).
     @inline(__always) mutating func append(string s: String) {
         if s.utf8.withContiguousStorageIfAvailable({ append(contentsOf: $0) }) != nil { return }
         var s = s

@@ -87,8 +87,7 @@ public struct TextBytes: ~Copyable {
         bytes.withUnsafeBufferPointer { append(contentsOf: $0) }
     }
 
-    /// A string's UTF-8 bytes, read where they are (a native string's always are): `withUTF8` on a copy
-    /// retained every string appended.
+    /// A string's UTF-8 bytes, read where they are (see `ByteStore.putJSONString(_:)`).
     @inline(__always) public mutating func append(string s: String) {
         if s.utf8.withContiguousStorageIfAvailable({ append(contentsOf: $0) }) != nil { return }
         var s = s

@@ -19,10 +19,15 @@ enum GATTContextRender {
         b.withBytes { memo.text.remember(h, loc, UnsafeBufferPointer(rebasing: $0[start...])) }
     }
 
-    /// `writeHandle`'s text, made.
-    static func makeHandle(_ h: UInt16, _ loc: GATTLocation?, into b: inout TextBytes) {
+    /// "handle 0x000E".
+    static func writeHandleNumber(_ h: UInt16, into b: inout TextBytes) {
         b.append(string: "handle ")
         b.append(hex: UInt64(h), width: 4)
+    }
+
+    /// `writeHandle`'s text, made.
+    static func makeHandle(_ h: UInt16, _ loc: GATTLocation?, into b: inout TextBytes) {
+        writeHandleNumber(h, into: &b)
         guard let loc else { return }
         let svc = loc.service.flatMap { $0.uuid }
         func service() {
@@ -117,14 +122,10 @@ enum GATTContextRender {
         let ch = known ? loc?.characteristic?.uuid : nil
         let desc = known ? loc?.descriptor?.uuid : nil
         let svc = known ? loc?.service?.uuid : nil
-        func writeHandle(_ h: UInt16) {
-            b.append(string: "handle ")
-            b.append(hex: UInt64(h), width: 4)
-        }
         guard desc != nil || ch != nil || svc != nil else {
             if let h = handle {
                 b.append(string: "of ")
-                writeHandle(h)
+                writeHandleNumber(h, into: &b)
             }
             return
         }
@@ -146,12 +147,12 @@ enum GATTContextRender {
             b.append(string: name(s, AssignedNumbers.serviceName))
             if let h = handle {
                 b.append(string: ", ")
-                writeHandle(h)
+                writeHandleNumber(h, into: &b)
             }
             b.append(UInt8(ascii: ")"))
         } else if let h = handle {
             b.append(string: " (")
-            writeHandle(h)
+            writeHandleNumber(h, into: &b)
             b.append(UInt8(ascii: ")"))
         }
     }
