@@ -154,8 +154,8 @@ public final class Pipeline {
         if queue.isEmpty && held.isEmpty {
             deliver(&e)
         } else {
-            // Its last use: moved into the queue, not copied.
-            queue.append(e)
+            // Its last use: moved into the queue, not copied (`consume` is refused for a variable lent before).
+            queue.append(moveOut(&e, leaving: TraceEvent(record: 0, timestamp: Timestamp(micros: 0), direction: .unknown, body: .empty)))
             drain()
         }
     }
