@@ -69,7 +69,7 @@ extension ATTLayer {
             errorCount += 1
             if errors.count < ATTLayer.maxListed { errors.append((e.record, reqOp, eh, code)) }
         }
-        var ctx = DescribeContext(layer: self, serverKey: serverKey, slot: slot, state: state, peerIsServer: peerIsServer)
+        var ctx = borrowContext(serverKey, slot: slot, state, peerIsServer: peerIsServer)
         let values = ValueSite(connection: connection.id, device: serverKey, record: e.record, time: e.timestamp, opcode: op,
                                fromClient: client, state: state.values)
         locateAndDissect(pdu, request: request, into: &a, ctx: &ctx, values: values)
@@ -78,6 +78,7 @@ extension ATTLayer {
             serviceErrorNames[code] = name
         }
         longValues(pdu, request: request, into: &a, state: state, peerIsServer: peerIsServer, ctx: &ctx, values: values)
+        giveBack(&ctx, state)
         a.content = .pdu(pdu)
         e.body = .att(moveOut(&a, leaving: ATTEvent(.empty, bearer: bearer)))
     }
@@ -85,10 +86,16 @@ extension ATTLayer {
     /// Looks up the handles the PDU is about and decodes the values it carries (in the PDU's order: value
     /// dissectors may keep state), into the event's facts.
     func locateAndDissect(_ pdu: ATTPDU, request: ATTPDU?, into a: inout ATTEvent, ctx: inout DescribeContext, values: ValueSite) {
-        if let x = a.handle { a.locationRef = ctx.locateRef(x) }
+        // The PDU's own handle is looked up once: its location is the event's, and the one its value is decoded at.
+        var own = GATTLocation(role: .unknown)
+        if let x = a.handle {
+            let r = locateRef(x, &ctx)
+            own = r.location
+            a.locationRef = r
+        }
         switch pdu {
         case let .errorResponse(_, eh, code):
-            a.decoded = dissectError(code, location: ctx.locate(eh), site: values)
+            a.decoded = dissectError(code, location: eh == a.handle ? own : locate(eh, &ctx), site: values)
         case let .readByTypeResponse(entries):
             var type: BLEUUID? = nil
             if case let .readByTypeRequest(_, _, t)? = request { type = t }
@@ -100,18 +107,18 @@ extension ATTLayer {
             var list: [ATTEntryFacts] = []
             list.reserveCapacity(entries.count)
             for en in entries {
-                let loc = ctx.locate(en.handle)
+                let loc = locate(en.handle, &ctx)
                 let d = dissectValue(en.value, location: loc, type: type, handle: en.handle, site: values)
                 list.append(ATTEntryFacts(handle: en.handle, location: loc, decoded: d))
             }
             a.extra = ATTExtra(entries: list, requestType: type)
         case let .readResponse(v):
             if let x = a.handle {
-                a.decoded = dissectValue(v, location: ctx.locate(x), handle: x, site: values)
-                if v.count < ctx.state.mtu - 1 { learnLength(ctx.slot, x, v.count) }
+                a.decoded = dissectValue(v, location: own, handle: x, site: values)
+                if v.count < ctx.mtu - 1 { learnLength(ctx.slot, x, v.count) }
             }
         case let .readMultipleRequest(hs), let .readMultipleVariableRequest(hs):
-            a.extra = ATTExtra(entries: hs.prefix(8).map { ATTEntryFacts(handle: $0, location: ctx.locate($0)) })
+            a.extra = ATTExtra(entries: hs.prefix(8).map { ATTEntryFacts(handle: $0, location: locate($0, &ctx)) })
         case let .readMultipleResponse(v):
             if case let .readMultipleRequest(hs)? = request {
                 a.extra = ATTExtra(entries: splitReadMultiple(v, handles: hs, ctx: &ctx, site: values) ?? [], requestHandles: hs)
@@ -120,7 +127,7 @@ extension ATTLayer {
             guard case let .readMultipleVariableRequest(hs)? = request else { return }
             var list: [ATTEntryFacts] = []
             for (i, v) in vs.enumerated() where i < hs.count {
-                let loc = ctx.locate(hs[i])
+                let loc = locate(hs[i], &ctx)
                 // The last value may be cut short by the MTU; only whole values are decoded.
                 let d = truncated && i == vs.count - 1 ? nil : dissectValue(v, location: loc, handle: hs[i], site: values)
                 list.append(ATTEntryFacts(handle: hs[i], location: loc, decoded: d))
@@ -128,12 +135,12 @@ extension ATTLayer {
             a.extra = ATTExtra(entries: list, requestHandles: hs)
         case let .writeRequest(x, v), let .writeCommand(x, v), let .signedWriteCommand(x, v, _),
              let .notification(x, v), let .indication(x, v):
-            a.decoded = dissectValue(v, location: ctx.locate(x), handle: x, site: values)
+            a.decoded = dissectValue(v, location: x == a.handle ? own : locate(x, &ctx), handle: x, site: values)
         case let .multipleNotification(entries):
             var list: [ATTEntryFacts] = []
             list.reserveCapacity(entries.count)
             for en in entries {
-                let loc = ctx.locate(en.handle)
+                let loc = locate(en.handle, &ctx)
                 list.append(ATTEntryFacts(handle: en.handle, location: loc,
                                           decoded: dissectValue(en.value, location: loc, handle: en.handle, site: values)))
             }
@@ -165,7 +172,7 @@ extension ATTLayer {
             if Int(offset) <= c.bytes.count {
                 c.bytes.removeSubrange(Int(offset)...)
                 if c.bytes.count + v.count <= 65_535 { c.bytes.append(contentsOf: v) }
-                let d = v.count < state.mtu - 1 ? dissectValue(c.bytes[...], location: ctx.locate(h), site: values) : nil
+                let d = v.count < state.mtu - 1 ? dissectValue(c.bytes[...], location: locate(h, &ctx), site: values) : nil
                 a.extra = ATTExtra(longValue: ATTLongValue(bytes: c.bytes, offset: offset, decoded: d))
                 state.blob[peerIsServer] = c
             }
@@ -195,7 +202,7 @@ extension ATTLayer {
             var list: [ATTWrite] = []
             for h in order {
                 let v = written[h] ?? []
-                let loc = ctx.locate(h)
+                let loc = locate(h, &ctx)
                 list.append(ATTWrite(handle: h, value: v, location: loc, decoded: dissectValue(v[...], location: loc, site: values)))
             }
             a.extra = ATTExtra(writes: list)

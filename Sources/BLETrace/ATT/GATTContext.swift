@@ -115,48 +115,53 @@ extension ATTLayer {
         return l.device
     }
 
-    /// Looks handles up in one server's database, keeping the memo in the connection's state.
+    /// What one PDU's handle lookups need: the server, its slot, and the memo of its connection's side, lent by
+    /// the connection's state for the PDU (`borrowContext`) and given back after it (`giveBack`). It holds no
+    /// reference: the layer and the state are the caller's.
     struct DescribeContext {
-        let layer: ATTLayer
         let serverKey: String
         /// The server's database slot, once it has one.
         var slot: Int?
-        /// The connection's state and server side, which keep the memo of lookups.
-        let state: ConnState
         let peerIsServer: Bool
+        /// The connection's ATT_MTU when the PDU arrived.
+        let mtu: Int
+        var memo: LocateMemo
+    }
 
-        func memo(_ h: UInt16) -> GATTLocationRef? {
-            guard let slot else { return nil }
-            return peerIsServer ? state.peerLocated.find(h, slot: slot, generation: layer.generation)
-                : state.localLocated.find(h, slot: slot, generation: layer.generation)
+    /// The context of a PDU about `serverKey`'s database, with the connection's memo for that side moved in.
+    func borrowContext(_ serverKey: String, slot: Int?, _ state: ConnState, peerIsServer: Bool) -> DescribeContext {
+        let memo = peerIsServer ? moveOut(&state.peerLocated, leaving: LocateMemo())
+            : moveOut(&state.localLocated, leaving: LocateMemo())
+        return DescribeContext(serverKey: serverKey, slot: slot, peerIsServer: peerIsServer, mtu: state.mtu, memo: memo)
+    }
+
+    /// Puts the memo back into the connection's state, and the slot a lookup made for the peer.
+    func giveBack(_ ctx: inout DescribeContext, _ state: ConnState) {
+        let memo = moveOut(&ctx.memo, leaving: LocateMemo())
+        if ctx.peerIsServer {
+            state.peerLocated = memo
+            if let s = ctx.slot { state.peerKey?.slot = s }
+        } else {
+            state.localLocated = memo
         }
+    }
 
-        func remember(_ h: UInt16, _ l: GATTLocationRef) {
-            guard let slot else { return }
-            if peerIsServer {
-                state.peerLocated.remember(h, l, slot: slot, generation: layer.generation)
-            } else {
-                state.localLocated.remember(h, l, slot: slot, generation: layer.generation)
-            }
+    func locate(_ h: UInt16, _ ctx: inout DescribeContext) -> GATTLocation { locateRef(h, &ctx).location }
+
+    /// `locate`, as the database's shared entry (what an event keeps).
+    func locateRef(_ h: UInt16, _ ctx: inout DescribeContext) -> GATTLocationRef {
+        if let slot = ctx.slot, let l = ctx.memo.find(h, slot: slot, generation: generation) { return l }
+        let loc = lookUp(h, &ctx)
+        if let slot = ctx.slot { ctx.memo.remember(h, loc, slot: slot, generation: generation) }
+        return loc
+    }
+
+    func lookUp(_ h: UInt16, _ ctx: inout DescribeContext) -> GATTLocationRef {
+        if ctx.slot == nil { ctx.slot = serverSlot(ctx.serverKey) }
+        guard let s = ctx.slot else { return .unknown }
+        if servers[s].isEmpty, let fallback = fallback(ctx.serverKey), fallbacks[fallback] != nil {
+            return fallbacks[fallback]!.locateRef(h)
         }
-
-        mutating func locate(_ h: UInt16) -> GATTLocation { locateRef(h).location }
-
-        /// `locate`, as the database's shared entry (what an event keeps).
-        mutating func locateRef(_ h: UInt16) -> GATTLocationRef {
-            if let l = memo(h) { return l }
-            let loc = lookUp(h)
-            remember(h, loc)
-            return loc
-        }
-
-        mutating func lookUp(_ h: UInt16) -> GATTLocationRef {
-            if slot == nil { slot = layer.madeSlot(serverKey, state, peerIsServer: peerIsServer) }
-            guard let s = slot else { return .unknown }
-            if layer.servers[s].isEmpty, let fallback = layer.fallback(serverKey), layer.fallbacks[fallback] != nil {
-                return layer.fallbacks[fallback]!.locateRef(h)
-            }
-            return layer.servers[s].locateRef(h)
-        }
+        return servers[s].locateRef(h)
     }
 }

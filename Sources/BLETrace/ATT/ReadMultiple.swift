@@ -39,7 +39,7 @@ extension ATTLayer {
         guard handles.count >= 2 else { return nil }
         var lengths: [Int] = []
         for h in handles.dropLast() {
-            let loc = ctx.locate(h)
+            let loc = locate(h, &ctx)
             let fixed = loc.role == .value ? loc.characteristic?.uuid?.uuid16.flatMap { ATTLayer.fixedLengths[$0] } : nil
             guard let n = ctx.slot.flatMap({ valueLengths[$0][h] }) ?? fixed else { return nil }
             lengths.append(n)
@@ -52,7 +52,7 @@ extension ATTLayer {
         for (h, n) in zip(handles, lengths) {
             let part = v[start..<(start + n)]
             start += n
-            let loc = ctx.locate(h)
+            let loc = locate(h, &ctx)
             var en = ATTEntryFacts(handle: h, location: loc, decoded: dissectValue(part, location: loc, handle: h, site: site))
             en.value = part
             out.append(en)
