@@ -20,9 +20,9 @@ extension ATTEvent: LayerBody {
             b.append(string: reason)
             b.append(string: " — ")
             b.append(spacedHex: data, limit: 24)
-        case let .pdu(pdu):
+        case .pdu:
             b.append(string: "ATT ")
-            writeDetail(pdu, into: &b)
+            writeDetail(into: &b)
             if let u = unexpected {
                 b.append(string: " [unexpected: ")
                 b.append(string: u.reason)
@@ -74,9 +74,9 @@ extension ATTEvent: LayerBody {
 
     // MARK: JSON
 
-    /// The members of the `att` object.
+    /// The members of the `att` object. The PDU's fields are matched in the event's content, never bound whole
+    /// (which would copy it).
     func writeATT<S: FieldSink>(into s: inout S) {
-        let pdu: ATTPDU
         switch content {
         case .empty: return
         case let .malformed(op, _, data):
@@ -85,9 +85,9 @@ extension ATTEvent: LayerBody {
             if bearer != 0x0004 { s.field("bearer", Int(bearer)) }
             s.field("data", hex: data)
             return
-        case let .pdu(p): pdu = p
+        case .pdu: break
         }
-        let op = pdu.opcode
+        let op = opcode ?? 0
         s.field("opcode", Int(op))
         s.field("name", JSONNames.attOpcodes[Int(op)])
         if bearer != 0x0004 { s.field("bearer", Int(bearer)) }
@@ -97,16 +97,16 @@ extension ATTEvent: LayerBody {
             if let l = r.latencyMicros { s.field("latency_us", Int(l)) }
         }
         if let u = unexpected { s.field("unexpected", u.reason) }
-        switch pdu {
-        case let .exchangeMTURequest(mtu): s.field("mtu", Int(mtu))
-        case let .exchangeMTUResponse(mtu):
+        switch content {
+        case let .pdu(.exchangeMTURequest(mtu)): s.field("mtu", Int(mtu))
+        case let .pdu(.exchangeMTUResponse(mtu)):
             s.field("mtu", Int(mtu))
             if let m = attMTU { s.field("att_mtu", Int(m)) }
         default: break
         }
         if let x = handle { s.field("handle", Int(x)) }
-        if let v = pdu.value, op != 0x06 { s.field("value", hex: v) }
-        writeParameters(pdu, into: &s)
+        writeValueMember(into: &s)
+        writeParameters(into: &s)
         if let l = extra?.longValue {
             s.field("long_value", hex: l.bytes)
             s.field("long_value_offset", Int(l.offset))
@@ -131,6 +131,25 @@ extension ATTEvent: LayerBody {
         if let u = unanswered {
             s.field("unanswered", u.reason)
             if u == .timeout { s.field("timeout", true) }
+        }
+    }
+
+    /// The `value` member: the attribute value the PDU carries (`ATTPDU.value`; a Find By Type Value Request's
+    /// value is one of its parameters).
+    func writeValueMember<S: FieldSink>(into s: inout S) {
+        // One case each: a case of several patterns that bind would copy the PDU.
+        switch content {
+        case let .pdu(.readResponse(v)): s.field("value", hex: v)
+        case let .pdu(.readBlobResponse(v)): s.field("value", hex: v)
+        case let .pdu(.readMultipleResponse(v)): s.field("value", hex: v)
+        case let .pdu(.writeRequest(_, v)): s.field("value", hex: v)
+        case let .pdu(.writeCommand(_, v)): s.field("value", hex: v)
+        case let .pdu(.signedWriteCommand(_, v, _)): s.field("value", hex: v)
+        case let .pdu(.prepareWriteRequest(_, _, v)): s.field("value", hex: v)
+        case let .pdu(.prepareWriteResponse(_, _, v)): s.field("value", hex: v)
+        case let .pdu(.notification(_, v)): s.field("value", hex: v)
+        case let .pdu(.indication(_, v)): s.field("value", hex: v)
+        default: break
         }
     }
 

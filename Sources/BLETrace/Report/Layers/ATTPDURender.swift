@@ -25,34 +25,38 @@ extension ATTEvent {
         if let d { d.writeSummaryText(raw: v, into: &b) } else { writeValue(v, into: &b) }
     }
 
-    /// The PDU's part of the text, after "ATT ".
-    func writeDetail(_ pdu: ATTPDU, into b: inout TextBytes) {
-        b.append(string: ATTNames.opcode(pdu.opcode))
+    /// The PDU's part of the text, after "ATT ". The cases match the event's content down to the PDU's fields: a
+    /// PDU bound whole out of the stored content would be copied (its bytes retained) for each event, and so would
+    /// one matched by a case of several patterns that bind (the frequent PDUs have a case each).
+    func writeDetail(into b: inout TextBytes) {
+        b.append(string: ATTNames.opcode(opcode ?? 0))
         func h(_ x: UInt16, _ loc: GATTLocation?) { GATTContextRender.writeHandle(x, loc, into: &b) }
         func colon() { b.append(string: ": ") }
         let entries = extra?.entries ?? []
-        switch pdu {
-        case let .errorResponse(reqOp, eh, code):
+        switch content {
+        case .empty, .malformed:
+            break
+        case let .pdu(.errorResponse(reqOp, eh, code)):
             colon()
             b.append(string: ATTNames.opcode(reqOp))
             b.append(UInt8(ascii: " "))
             h(eh, location)
             colon()
             b.append(string: decoded?.text ?? ATTNames.error(code))
-        case let .exchangeMTURequest(mtu):
+        case let .pdu(.exchangeMTURequest(mtu)):
             b.append(string: ": client MTU ")
             b.append(decimal: Int(mtu))
-        case let .exchangeMTUResponse(mtu):
+        case let .pdu(.exchangeMTUResponse(mtu)):
             b.append(string: ": server MTU ")
             b.append(decimal: Int(mtu))
             if let m = attMTU {
                 b.append(string: ", ATT_MTU ")
                 b.append(decimal: Int(m))
             }
-        case let .findInformationRequest(s, e):
+        case let .pdu(.findInformationRequest(s, e)):
             colon()
             ATTEvent.writeRange(s, e, into: &b)
-        case let .findInformationResponse(_, list):
+        case let .pdu(.findInformationResponse(_, list)):
             colon()
             for (i, en) in list.prefix(8).enumerated() {
                 if i > 0 { b.append(string: ", ") }
@@ -61,25 +65,25 @@ extension ATTEvent {
                 b.append(shortName: en.uuid)
             }
             if list.count > 8 { b.append(string: ", … ("); b.append(decimal: list.count); b.append(UInt8(ascii: ")")) }
-        case let .findByTypeValueRequest(s, e, type, value):
+        case let .pdu(.findByTypeValueRequest(s, e, type, value)):
             colon()
             ATTEvent.writeRange(s, e, into: &b)
             b.append(string: ", type ")
             b.append(shortName: BLEUUID(type))
             b.append(string: ", value ")
             if let u = BLEUUID(littleEndian: value) { b.append(shortName: u) } else { b.append(spacedHex: value, limit: 16) }
-        case let .findByTypeValueResponse(list):
+        case let .pdu(.findByTypeValueResponse(list)):
             colon()
             for (i, en) in list.prefix(8).enumerated() {
                 if i > 0 { b.append(string: ", ") }
                 ATTEvent.writeRange(en.found, en.groupEnd, into: &b)
             }
-        case let .readByTypeRequest(s, e, type), let .readByGroupTypeRequest(s, e, type):
+        case let .pdu(.readByTypeRequest(s, e, type)), let .pdu(.readByGroupTypeRequest(s, e, type)):
             colon()
             ATTEvent.writeRange(s, e, into: &b)
             b.append(string: ", type ")
             b.append(shortName: type)
-        case let .readByTypeResponse(list):
+        case let .pdu(.readByTypeResponse(list)):
             colon()
             let t = requestType?.uuid16
             var parts = 0
@@ -111,7 +115,7 @@ extension ATTEvent {
                 parts += 1
             }
             if list.count > parts { b.append(string: ", … ("); b.append(decimal: list.count); b.append(UInt8(ascii: ")")) }
-        case let .readByGroupTypeResponse(list):
+        case let .pdu(.readByGroupTypeResponse(list)):
             colon()
             for (i, en) in list.prefix(8).enumerated() {
                 if i > 0 { b.append(string: ", ") }
@@ -122,21 +126,21 @@ extension ATTEvent {
                 }
             }
             if list.count > 8 { b.append(string: ", … ("); b.append(decimal: list.count); b.append(UInt8(ascii: ")")) }
-        case let .readRequest(x):
+        case let .pdu(.readRequest(x)):
             colon()
             h(x, location)
-        case let .readBlobRequest(x, o):
+        case let .pdu(.readBlobRequest(x, o)):
             colon()
             h(x, location)
             b.append(string: ", offset ")
             b.append(decimal: Int(o))
-        case let .readResponse(v):
+        case let .pdu(.readResponse(v)):
             colon()
             guard let x = handle else { ATTEvent.writeValue(v, into: &b); return }
             h(x, location)
             colon()
             ATTEvent.writeValue(v, decoded, into: &b)
-        case let .readBlobResponse(v):
+        case let .pdu(.readBlobResponse(v)):
             colon()
             if let x = handle { h(x, location); colon() }
             ATTEvent.writeValue(v, into: &b)
@@ -144,13 +148,13 @@ extension ATTEvent {
                 b.append(string: " → ")
                 d.writeSummaryText(raw: l.bytes[...], into: &b)
             }
-        case let .readMultipleRequest(hs), let .readMultipleVariableRequest(hs):
+        case let .pdu(.readMultipleRequest(hs)), let .pdu(.readMultipleVariableRequest(hs)):
             colon()
             for (i, x) in hs.prefix(8).enumerated() {
                 if i > 0 { b.append(string: ", ") }
                 h(x, i < entries.count ? entries[i].location : nil)
             }
-        case let .readMultipleResponse(v):
+        case let .pdu(.readMultipleResponse(v)):
             colon()
             if entries.isEmpty || entries.contains(where: { $0.value == nil }) {
                 ATTEvent.writeValue(v, into: &b)
@@ -163,7 +167,7 @@ extension ATTEvent {
                 }
                 if entries.count > 6 { b.append(string: "; …") }
             }
-        case let .readMultipleVariableResponse(values, truncated):
+        case let .pdu(.readMultipleVariableResponse(values, truncated)):
             colon()
             let hs = requestHandles ?? []
             for (i, v) in values.prefix(6).enumerated() {
@@ -176,28 +180,28 @@ extension ATTEvent {
                     ATTEvent.writeValue(v, into: &b)
                 }
             }
-        case let .writeRequest(x, v), let .writeCommand(x, v), let .notification(x, v), let .indication(x, v):
-            colon()
-            h(x, location)
-            colon()
-            ATTEvent.writeValue(v, decoded, into: &b)
-        case let .signedWriteCommand(x, v, sig):
+        // One case each: a case of several patterns that bind would copy the PDU.
+        case let .pdu(.writeRequest(x, v)): writeHandleValue(x, v, into: &b)
+        case let .pdu(.writeCommand(x, v)): writeHandleValue(x, v, into: &b)
+        case let .pdu(.notification(x, v)): writeHandleValue(x, v, into: &b)
+        case let .pdu(.indication(x, v)): writeHandleValue(x, v, into: &b)
+        case let .pdu(.signedWriteCommand(x, v, sig)):
             colon()
             h(x, location)
             colon()
             ATTEvent.writeValue(v, decoded, into: &b)
             b.append(string: ", signature ")
             b.append(string: Hex.string(sig))
-        case .writeResponse:
+        case .pdu(.writeResponse):
             if let x = handle { colon(); h(x, location) }
-        case let .prepareWriteRequest(x, o, v), let .prepareWriteResponse(x, o, v):
+        case let .pdu(.prepareWriteRequest(x, o, v)), let .pdu(.prepareWriteResponse(x, o, v)):
             colon()
             h(x, location)
             b.append(string: ", offset ")
             b.append(decimal: Int(o))
             colon()
             ATTEvent.writeValue(v, into: &b)
-        case let .executeWriteRequest(flags):
+        case let .pdu(.executeWriteRequest(flags)):
             colon()
             if flags == 0 { b.append(string: "cancel all prepared writes") }
             else if flags == 1 { b.append(string: "write all prepared values") }
@@ -209,9 +213,9 @@ extension ATTEvent {
                 colon()
                 d.writeSummaryText(raw: w.value[...], into: &b)
             }
-        case .executeWriteResponse, .confirmation:
+        case .pdu(.executeWriteResponse), .pdu(.confirmation):
             break
-        case let .multipleNotification(list):
+        case let .pdu(.multipleNotification(list)):
             colon()
             for (i, en) in list.prefix(6).enumerated() {
                 if i > 0 { b.append(string: "; ") }
@@ -220,10 +224,18 @@ extension ATTEvent {
                 colon()
                 ATTEvent.writeValue(en.value, f?.decoded, into: &b)
             }
-        case let .unknown(_, params):
+        case let .pdu(.unknown(_, params)):
             colon()
             b.append(spacedHex: params, limit: 16)
         }
+    }
+
+    /// ": handle 0x000E Battery Level (Battery): 64 %": the handle and its value, decoded when a dissector knew it.
+    func writeHandleValue(_ x: UInt16, _ v: ArraySlice<UInt8>, into b: inout TextBytes) {
+        b.append(string: ": ")
+        GATTContextRender.writeHandle(x, location, into: &b)
+        b.append(string: ": ")
+        ATTEvent.writeValue(v, decoded, into: &b)
     }
 
     static func writeDecoded<S: FieldSink>(_ d: Dissection?, into s: inout S) {
@@ -231,19 +243,21 @@ extension ATTEvent {
     }
 
     /// The PDU's own members, after `handle` and `value`.
-    func writeParameters<S: FieldSink>(_ pdu: ATTPDU, into s: inout S) {
+    func writeParameters<S: FieldSink>(into s: inout S) {
         let entries = extra?.entries ?? []
-        switch pdu {
-        case let .errorResponse(reqOp, _, code):
+        switch content {
+        case .empty, .malformed:
+            break
+        case let .pdu(.errorResponse(reqOp, _, code)):
             s.field("request_opcode", Int(reqOp))
             s.field("request_name", ATTNames.opcode(reqOp))
             s.field("error", Int(code))
             s.field("error_name", errorName(code))
             ATTEvent.writeDecoded(decoded, into: &s)
-        case let .findInformationRequest(a, b):
+        case let .pdu(.findInformationRequest(a, b)):
             s.field("start_handle", Int(a))
             s.field("end_handle", Int(b))
-        case let .findInformationResponse(format, list):
+        case let .pdu(.findInformationResponse(format, list)):
             s.field("format", Int(format))
             s.list("entries") { s in
                 for en in list {
@@ -254,12 +268,12 @@ extension ATTEvent {
                     s.endObject()
                 }
             }
-        case let .findByTypeValueRequest(a, b, type, value):
+        case let .pdu(.findByTypeValueRequest(a, b, type, value)):
             s.field("start_handle", Int(a))
             s.field("end_handle", Int(b))
             s.field("type", BLEUUID(type).description)
             s.field("value", hex: value)
-        case let .findByTypeValueResponse(list):
+        case let .pdu(.findByTypeValueResponse(list)):
             s.list("entries") { s in
                 for en in list {
                     s.beginObject()
@@ -268,12 +282,12 @@ extension ATTEvent {
                     s.endObject()
                 }
             }
-        case let .readByTypeRequest(a, b, type), let .readByGroupTypeRequest(a, b, type):
+        case let .pdu(.readByTypeRequest(a, b, type)), let .pdu(.readByGroupTypeRequest(a, b, type)):
             s.field("start_handle", Int(a))
             s.field("end_handle", Int(b))
             s.field("type", type.description)
             if let n = type.name { s.field("type_name", n) }
-        case let .readByTypeResponse(list):
+        case let .pdu(.readByTypeResponse(list)):
             let t = requestType?.uuid16
             s.list("entries") { s in
                 for (i, en) in list.enumerated() {
@@ -300,7 +314,7 @@ extension ATTEvent {
                     s.endObject()
                 }
             }
-        case let .readByGroupTypeResponse(list):
+        case let .pdu(.readByGroupTypeResponse(list)):
             s.list("entries") { s in
                 for en in list {
                     s.beginObject()
@@ -314,13 +328,14 @@ extension ATTEvent {
                     s.endObject()
                 }
             }
-        case let .readBlobRequest(_, o):
+        case let .pdu(.readBlobRequest(_, o)):
             s.field("offset", Int(o))
-        case .readResponse, .writeRequest, .writeCommand, .notification, .indication:
+        case .pdu(.readResponse), .pdu(.writeRequest), .pdu(.writeCommand), .pdu(.notification),
+             .pdu(.indication):
             ATTEvent.writeDecoded(decoded, into: &s)
-        case let .readMultipleRequest(hs), let .readMultipleVariableRequest(hs):
+        case let .pdu(.readMultipleRequest(hs)), let .pdu(.readMultipleVariableRequest(hs)):
             ATTEvent.writeHandles(hs, into: &s)
-        case .readMultipleResponse:
+        case .pdu(.readMultipleResponse):
             if let hs = requestHandles { ATTEvent.writeHandles(hs, into: &s) }
             if !entries.isEmpty && entries.allSatisfy({ $0.value != nil }) {
                 s.list("values") { s in
@@ -334,7 +349,7 @@ extension ATTEvent {
                     }
                 }
             }
-        case let .readMultipleVariableResponse(values, truncated):
+        case let .pdu(.readMultipleVariableResponse(values, truncated)):
             let hs = requestHandles ?? []
             s.list("values") { s in
                 for (i, v) in values.enumerated() {
@@ -350,14 +365,14 @@ extension ATTEvent {
                 }
             }
             if truncated { s.field("truncated", true) }
-        case let .signedWriteCommand(_, _, sig):
+        case let .pdu(.signedWriteCommand(_, _, sig)):
             s.field("signature", hex: sig)
             ATTEvent.writeDecoded(decoded, into: &s)
-        case let .prepareWriteRequest(_, o, _), let .prepareWriteResponse(_, o, _):
+        case let .pdu(.prepareWriteRequest(_, o, _)), let .pdu(.prepareWriteResponse(_, o, _)):
             s.field("offset", Int(o))
-        case let .executeWriteRequest(flags):
+        case let .pdu(.executeWriteRequest(flags)):
             s.field("flags", Int(flags))
-        case let .multipleNotification(list):
+        case let .pdu(.multipleNotification(list)):
             s.list("entries") { s in
                 for (i, en) in list.enumerated() {
                     s.beginObject()
@@ -369,10 +384,10 @@ extension ATTEvent {
                     s.endObject()
                 }
             }
-        case let .unknown(_, params):
+        case let .pdu(.unknown(_, params)):
             s.field("parameters", hex: params)
-        case .exchangeMTURequest, .exchangeMTUResponse, .readRequest, .readBlobResponse, .writeResponse, .executeWriteResponse,
-             .confirmation:
+        case .pdu(.exchangeMTURequest), .pdu(.exchangeMTUResponse), .pdu(.readRequest), .pdu(.readBlobResponse),
+             .pdu(.writeResponse), .pdu(.executeWriteResponse), .pdu(.confirmation):
             break
         }
     }
