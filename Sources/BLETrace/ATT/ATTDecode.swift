@@ -93,9 +93,14 @@ extension ATTLayer {
             own = r.location
             a.locationRef = r
         }
+        let ownHandle = a.handle
+        // The value of a PDU about one handle, decoded.
+        func valueAt(_ x: UInt16, _ v: ArraySlice<UInt8>) -> Dissection? {
+            dissectValue(v, location: x == ownHandle ? own : locate(x, &ctx), handle: x, site: values)
+        }
         switch pdu {
         case let .errorResponse(_, eh, code):
-            a.decoded = dissectError(code, location: eh == a.handle ? own : locate(eh, &ctx), site: values)
+            a.decoded = dissectError(code, location: eh == ownHandle ? own : locate(eh, &ctx), site: values)
         case let .readByTypeResponse(entries):
             var type: BLEUUID? = nil
             if case let .readByTypeRequest(_, _, t)? = request { type = t }
@@ -133,9 +138,12 @@ extension ATTLayer {
                 list.append(ATTEntryFacts(handle: hs[i], location: loc, decoded: d))
             }
             a.extra = ATTExtra(entries: list, requestHandles: hs)
-        case let .writeRequest(x, v), let .writeCommand(x, v), let .signedWriteCommand(x, v, _),
-             let .notification(x, v), let .indication(x, v):
-            a.decoded = dissectValue(v, location: x == a.handle ? own : locate(x, &ctx), handle: x, site: values)
+        // One case each: a case of several patterns that bind would copy the PDU.
+        case let .writeRequest(x, v): a.decoded = valueAt(x, v)
+        case let .writeCommand(x, v): a.decoded = valueAt(x, v)
+        case let .signedWriteCommand(x, v, _): a.decoded = valueAt(x, v)
+        case let .notification(x, v): a.decoded = valueAt(x, v)
+        case let .indication(x, v): a.decoded = valueAt(x, v)
         case let .multipleNotification(entries):
             var list: [ATTEntryFacts] = []
             list.reserveCapacity(entries.count)

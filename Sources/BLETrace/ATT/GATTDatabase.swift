@@ -153,15 +153,19 @@ public struct GATTDatabase: Sendable {
     @discardableResult
     public mutating func ingest(request: ATTPDU, response: ATTPDU) -> Bool {
         let before = generation
-        switch (request, response) {
-        case let (.readByGroupTypeRequest(_, _, type), .readByGroupTypeResponse(entries)):
-            guard let t = type.uuid16, t == 0x2800 || t == 0x2801 else { return false }
+        // One switch per PDU, not one over the pair: a tuple of the two would be a copy of both.
+        switch response {
+        case let .readByGroupTypeResponse(entries):
+            guard case let .readByGroupTypeRequest(_, _, type) = request, let t = type.uuid16, t == 0x2800 || t == 0x2801 else {
+                return false
+            }
             for e in entries { addService(start: e.handle, end: e.end, uuid: BLEUUID(littleEndian: e.value), primary: t == 0x2800) }
-        case let (.findByTypeValueRequest(_, _, type, value), .findByTypeValueResponse(entries)):
-            guard type == 0x2800 || type == 0x2801 else { return false }
+        case let .findByTypeValueResponse(entries):
+            guard case let .findByTypeValueRequest(_, _, type, value) = request, type == 0x2800 || type == 0x2801 else { return false }
             let u = BLEUUID(littleEndian: value)
             for e in entries { addService(start: e.found, end: e.groupEnd, uuid: u, primary: type == 0x2800) }
-        case let (.readByTypeRequest(_, _, type), .readByTypeResponse(entries)):
+        case let .readByTypeResponse(entries):
+            guard case let .readByTypeRequest(_, _, type) = request else { return false }
             switch type.uuid16 {
             case 0x2803:
                 for e in entries {
@@ -180,7 +184,8 @@ public struct GATTDatabase: Sendable {
             default:
                 return false
             }
-        case let (.findInformationRequest, .findInformationResponse(_, entries)):
+        case let .findInformationResponse(_, entries):
+            guard case .findInformationRequest = request else { return false }
             for e in entries { addType(e.handle, e.uuid) }
         default:
             return false
