@@ -239,7 +239,9 @@ public final class DiagnosisContext {
     func acknowledged(_ pairs: CompletedPackets, _ e: TraceEvent) {
         guard let tracker else { return }
         let record = e.record, time = e.timestamp.micros
-        for (handle, n) in pairs where n > 0 {
+        for k in 0..<pairs.count {
+            let (handle, n) = pairs.pair(k)
+            guard n > 0 else { continue }
             // The tracker may be ahead of the rules (events wait for their ATT answers): the latest connection on the
             // handle is the one when it was open at this record.
             guard let c = tracker.latest(handle), (c.openedRecord ?? 0) <= record, (c.closedRecord ?? .max) >= record else { continue }

@@ -14,11 +14,15 @@ public struct HCIEventBody: Sendable {
     /// The connection handle the event is about, where it names one.
     public var handle: UInt16? {
         switch params {
-        case let .disconnectionComplete(_, h, _), let .connectionComplete(_, h, _, _, _),
-             let .encryptionChange(_, h, _, _), let .encryptionKeyRefresh(_, h), let .remoteVersion(_, h, _, _, _):
-            return h
+        // One case each, and the pair read in place: a case of several patterns that bind, or an iterator, would
+        // copy the parameters.
+        case let .disconnectionComplete(_, h, _): return h
+        case let .connectionComplete(_, h, _, _, _): return h
+        case let .encryptionChange(_, h, _, _): return h
+        case let .encryptionKeyRefresh(_, h): return h
+        case let .remoteVersion(_, h, _, _, _): return h
         case let .completedPackets(p):
-            return p.count == 1 ? p.first?.handle : nil
+            return p.count == 1 ? p.pair(0).handle : nil
         case let .le(_, le):
             return le.handle
         case let .classic(c):
@@ -194,6 +198,12 @@ public struct CompletedPackets: Sendable, Sequence {
     }
 
     public func makeIterator() -> Iterator { Iterator(bytes: pairs, i: pairs.startIndex) }
+    /// The `k`th pair (`k < count`), read in place: a renderer lent the event reads it without the copy of the
+    /// bytes an iterator takes.
+    public func pair(_ k: Int) -> (handle: UInt16, count: Int) {
+        let i = pairs.startIndex + 4 * k
+        return ((UInt16(pairs[i]) | UInt16(pairs[i + 1]) << 8) & 0x0FFF, Int(pairs[i + 2]) | Int(pairs[i + 3]) << 8)
+    }
     public var first: (handle: UInt16, count: Int)? { var it = makeIterator(); return it.next() }
 }
 

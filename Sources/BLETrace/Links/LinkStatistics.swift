@@ -188,7 +188,8 @@ public final class LinkStatistics: AnalysisLayer {
         if ev.code == 0x3E { parameterEvent(ev, e) }
         switch ev.params {
         case let .completedPackets(list):
-            for (h, n) in list {
+            for k in 0..<list.count {
+                let (h, n) = list.pair(k)
                 handles[slotOf(h)].counts.completed += n
                 completed(handle: h, count: n, e)
             }

@@ -73,10 +73,9 @@ extension HCIEventBody: LayerBody {
             b.append(string: ": ")
             b.append(string: status == 0 ? "Pending" : HCIText.status(status))
         case let .completedPackets(p):
-            var first = true
-            for (h, n) in p {
-                if !first { b.append(string: ", ") }
-                first = false
+            for k in 0..<p.count {
+                let (h, n) = p.pair(k)
+                if k > 0 { b.append(string: ", ") }
                 b.append(hex: UInt64(h), width: 4)
                 b.append(string: ": ")
                 b.append(decimal: n)
@@ -287,7 +286,8 @@ extension HCIEventBody: LayerBody {
             s.field("command", HCIText.commandName(opcode))
         case let .completedPackets(p):
             s.list("handles") { s in
-                for (h, n) in p {
+                for k in 0..<p.count {
+                    let (h, n) = p.pair(k)
                     s.beginObject()
                     s.field("handle", Int(h))
                     s.field("count", n)
