@@ -198,8 +198,8 @@ public struct CompletedPackets: Sendable, Sequence {
     }
 
     public func makeIterator() -> Iterator { Iterator(bytes: pairs, i: pairs.startIndex) }
-    /// The `k`th pair (`k < count`), read in place: a renderer lent the event reads it without the copy of the
-    /// bytes an iterator takes.
+    /// The `k`th pair (`k < count`), read in place: without the copy of the bytes an iterator takes out of the
+    /// event that holds them.
     public func pair(_ k: Int) -> (handle: UInt16, count: Int) {
         let i = pairs.startIndex + 4 * k
         return ((UInt16(pairs[i]) | UInt16(pairs[i + 1]) << 8) & 0x0FFF, Int(pairs[i + 2]) | Int(pairs[i + 3]) << 8)
