@@ -45,10 +45,13 @@ public final class ATTLayer: ChannelDecoder, AnalysisLayer {
         /// Queued Prepare Write Requests, per server side.
         @exclusivity(unchecked) var prepared: [Bool: [(handle: UInt16, offset: UInt16, value: [UInt8])]] = [:]
         /// State of stateful value dissectors (ANCS, cycling speed and cadence).
-        let values = DissectorState()
-        /// The server's database key for this connection's peer, and its slot once it has one, kept while the
-        /// peer stays the same.
-        @exclusivity(unchecked) var peerKey: (peer: BDAddr?, key: String, slot: Int?)?
+        @exclusivity(unchecked) var values = DissectorState()
+        /// The server's database key for this connection's peer (nil before it is needed), the peer it was made
+        /// for, and the database's slot once it has one: kept while the peer stays the same. Three fields, not one
+        /// optional tuple: reading a part of the tuple copied all of it, key included.
+        @exclusivity(unchecked) var peerKey: String?
+        @exclusivity(unchecked) var keyPeer: BDAddr?
+        @exclusivity(unchecked) var peerSlot: Int?
         /// Handle lookups of `DescribeContext`, one memo per server side: the peer's, and the local host's.
         @exclusivity(unchecked) var peerLocated = LocateMemo()
         @exclusivity(unchecked) var localLocated = LocateMemo()
@@ -56,8 +59,30 @@ public final class ATTLayer: ChannelDecoder, AnalysisLayer {
             guard let c = clientMTU, let s = serverMTU else { return ATTLayer.minimumMTU }
             return Int(min(c, s))
         }
+
+        /// Made ready for another connection: what it knew is forgotten, the storage it grew is kept. The lookup
+        /// memos stay as they are: an entry is keyed by the server's slot and the layer's generation, so it is right
+        /// on any connection to that server, and is not found on others.
+        func reset() {
+            clientMTU = nil
+            serverMTU = nil
+            mtuRecord = nil
+            pdus = 0
+            pending.removeAll(keepingCapacity: true)
+            if !blob.isEmpty { blob.removeAll(keepingCapacity: true) }
+            if !prepared.isEmpty { prepared.removeAll(keepingCapacity: true) }
+            // A dissector's state may still be lent out: a new one, not the old one emptied.
+            if !values.slots.isEmpty { values = DissectorState() }
+            peerKey = nil
+            keyPeer = nil
+            peerSlot = nil
+        }
     }
     @exclusivity(unchecked) var conns: [Int: ConnState] = [:]
+    /// States of closed connections, reset, for the next connections (`closeConnection`, `connState`): a
+    /// connection's state and its two lookup memos are made a few times a capture, not once per connection.
+    @exclusivity(unchecked) var spareStates: [ConnState] = []
+    static let maxSpareStates = 4
     /// The state `connState` returned last, and its connection: consecutive PDUs are mostly on one connection.
     @exclusivity(unchecked) var lastState: (id: Int, state: ConnState)?
 

@@ -126,17 +126,22 @@ extension ATTLayer {
     }
 
     func closeConnection(_ id: Int, _ pipeline: Pipeline) {
-        if let state = conns[id] {
+        if lastState?.id == id { lastState = nil }
+        guard var state = conns.removeValue(forKey: id) else { return }
+        if !state.pending.isEmpty {
             let left = state.pending.map(\.request).sorted { $0.record < $1.record }
-            state.pending.removeAll()
+            state.pending.removeAll(keepingCapacity: true)
             for p in left { flagUnanswered(p, .connectionClosed, pipeline) }
         }
         // Kept for the connections the summary lists.
-        if let s = conns[id], s.pdus > 0, id <= ConnectionTracker.maxListed { closedMTU[id] = (s.clientMTU, s.serverMTU, s.mtu) }
+        if state.pdus > 0, id <= ConnectionTracker.maxListed { closedMTU[id] = (state.clientMTU, state.serverMTU, state.mtu) }
         // The server's lookup memo is rebuilt on the next connection; thousands of idle servers keep only content.
-        if let key = conns[id]?.peerKey?.key, let s = serverSlots[key] { servers[s].dropCaches() }
-        conns[id] = nil
-        if lastState?.id == id { lastState = nil }
+        if let key = state.peerKey, let s = serverSlots[key] { servers[s].dropCaches() }
+        // Its storage serves a later connection, unless something still holds it.
+        if spareStates.count < ATTLayer.maxSpareStates, isKnownUniquelyReferenced(&state) {
+            state.reset()
+            spareStates.append(state)
+        }
     }
 
     func flagUnanswered(_ p: Pending, _ why: ATTUnanswered, _ pipeline: Pipeline) {

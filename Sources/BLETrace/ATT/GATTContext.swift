@@ -34,25 +34,27 @@ extension ATTLayer {
 
     /// `deviceKey`, remembered in the connection's state while its peer stays the same.
     static func deviceKey(_ c: Connection, _ state: ConnState) -> String {
-        if let k = state.peerKey, k.peer == c.peer { return k.key }
+        if let k = state.peerKey, state.keyPeer == c.peer { return k }
         let key = deviceKey(c)
-        state.peerKey = (c.peer, key, nil)
+        state.peerKey = key
+        state.keyPeer = c.peer
+        state.peerSlot = nil
         return key
     }
 
     /// The slot of the database of the server the PDU is about, when it has one (none is made here).
     func knownSlot(_ key: String, _ state: ConnState, peerIsServer: Bool) -> Int? {
         guard peerIsServer else { return localSlot }
-        if let s = state.peerKey?.slot { return s }
+        if let s = state.peerSlot { return s }
         guard let s = serverSlots[key] else { return nil }
-        state.peerKey?.slot = s
+        if state.peerKey != nil { state.peerSlot = s }
         return s
     }
 
     /// `serverSlot`, made now if need be, and remembered in the connection's state when the peer is the server.
     func madeSlot(_ key: String, _ state: ConnState, peerIsServer: Bool) -> Int? {
         let s = serverSlot(key)
-        if peerIsServer, let s { state.peerKey?.slot = s }
+        if peerIsServer, let s, state.peerKey != nil { state.peerSlot = s }
         return s
     }
 
@@ -77,7 +79,7 @@ extension ATTLayer {
         if let known = conns[id] {
             s = known
         } else {
-            s = ConnState()
+            s = spareStates.popLast() ?? ConnState()
             conns[id] = s
         }
         lastState = (id, s)
@@ -140,7 +142,7 @@ extension ATTLayer {
         let memo = moveOut(&ctx.memo, leaving: LocateMemo())
         if ctx.peerIsServer {
             state.peerLocated = memo
-            if let s = ctx.slot { state.peerKey?.slot = s }
+            if let s = ctx.slot, state.peerKey != nil { state.peerSlot = s }
         } else {
             state.localLocated = memo
         }
