@@ -151,7 +151,8 @@ public final class Chain {
         linkStatistics?.observeACL(e)
     }
 
-    /// An HCI event's body with its event, as decoded.
+    /// An HCI event's body with its event, as decoded (the event's own `body` is still `.pending(.hciEvent)`: the
+    /// stages read the body handed to them).
     func hciEvent(_ body: HCIEventBody, _ e: TraceEvent) {
         linkStatistics?.observe(body, e)
         broadcasts?.hciEvent(body, e)

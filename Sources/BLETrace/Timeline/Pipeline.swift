@@ -269,7 +269,6 @@ public final class Pipeline {
         do {
             switch try HCIEventDecoder.decode(data) {
             case let .hci(body):
-                e.body = .hciEvent(body)
                 if let ch = body.change {
                     connections.apply(ch, record: number, at: time)
                     chain.connectionChanged(ch, record: number, at: time, self)
@@ -295,7 +294,10 @@ public final class Pipeline {
                         connections.pairingEvent(c, record: number)
                     }
                 }
+                // The stages here read the body they are handed, not the event's (still `.pending`): the body goes
+                // into the event last, moved, not copied.
                 chain.hciEvent(body, e)
+                e.body = .hciEvent(body)
             case var .adv(body):
                 let chain = self.chain
                 advertising.take(&body, record: number) { report in chain.advertised(report, record: number, at: time) }
