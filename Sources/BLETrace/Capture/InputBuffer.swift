@@ -95,39 +95,48 @@ public final class InputBuffer {
         return try refill(n)
     }
 
-    /// `ensure` when the window holds fewer than `n` bytes: moves the unread tail to the front and reads more.
+    /// `ensure` when the window holds fewer than `n` bytes: a new window, the unread tail copied to its front and
+    /// the rest read from the source. Records handed out are slices of the old window, and some are still held
+    /// (a request waiting for its answer keeps its bytes): writing into the old window would first copy all of it.
+    /// The new one is read into as it is made, so it is neither copied nor zero-filled.
     @inline(never) func refill(_ n: Int) throws -> Bool {
         if sawEOF { return false }
-        // Move the unread tail to the front, growing the window if one record needs more.
         let keep = end - start
         let want = max(chunk, n)
-        if buffer.count < want { 
-            var grown = [UInt8](repeating: 0, count: want)
-            if keep > 0 { grown.replaceSubrange(0..<keep, with: buffer[start..<end]) }
-            buffer = grown
-        } else if start > 0 {
-            if keep > 0 { buffer.replaceSubrange(0..<keep, with: Array(buffer[start..<end])) }
+        let old = buffer, from = start, source = self.source
+        var failure: Error? = nil
+        var ended = false
+        let window = [UInt8](unsafeUninitializedCapacity: want) { raw, count in
+            count = 0
+            guard let to = raw.baseAddress else { return }
+            if keep > 0 {
+                old.withUnsafeBufferPointer { src in
+                    guard let s = src.baseAddress else { return }
+                    to.initialize(from: s + from, count: keep)
+                    count = keep
+                }
+            }
+            while count < n {
+                do {
+                    let got = try source.read(into: UnsafeMutableRawBufferPointer(UnsafeMutableBufferPointer(rebasing: raw[count...])))
+                    if got == 0 { ended = true; break }
+                    count += got
+                } catch {
+                    // The source failed part-way (a damaged gzip stream, an I/O error): what arrived stays
+                    // readable, and the reader's truncation error carries this reason.
+                    failure = error
+                    ended = true
+                    break
+                }
+            }
         }
+        buffer = window
         base += start
         start = 0
-        end = keep
-        while end - start < n {
-            let got: Int
-            do {
-                got = try buffer.withUnsafeMutableBytes { raw in
-                    try source.read(into: UnsafeMutableRawBufferPointer(rebasing: raw[end...]))
-                }
-            } catch {
-                // The source failed part-way (a damaged gzip stream, an I/O error): what arrived stays
-                // readable, and the reader's truncation error carries this reason.
-                sourceError = error
-                sawEOF = true
-                return false
-            }
-            if got == 0 { sawEOF = true; return false }
-            end += got
-        }
-        return true
+        end = window.count
+        if let failure { sourceError = failure }
+        if ended { sawEOF = true }
+        return end >= n
     }
 
     /// Why the input ended early, when the source failed rather than ending cleanly.
