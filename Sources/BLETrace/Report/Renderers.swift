@@ -486,21 +486,22 @@ enum EventJSON {
                 aclExtra(&s)
             }
         }
-        if let l = e.l2cap {
+        // The header read field by field: a copy of it would retain the SDU it may hold.
+        if let cid = e.l2cap?.cid, let length = e.l2cap?.length {
             s.object("l2cap") { s in
-                s.field("cid", Int(l.cid))
-                s.field("length", l.length)
-                if l.fragments > 1 {
-                    s.field("fragments", l.fragments)
-                    s.field("first_record", l.firstRecord)
+                s.field("cid", Int(cid))
+                s.field("length", length)
+                if let fragments = e.l2cap?.fragments, fragments > 1 {
+                    s.field("fragments", fragments)
+                    s.field("first_record", e.l2cap?.firstRecord ?? 0)
                 }
                 if let p = payload { s.field("payload", hex: p) }
-                if let psm = l.psm {
+                if let psm = e.l2cap?.psm {
                     s.field("psm", Int(psm))
                     if let n = LESignalingNames.psm(psm) { s.field("psm_name", n) }
                 }
-                if let n = l.sduLength { s.field("sdu_length", n) }
-                if let sdu = l.sdu { s.field("sdu", hex: sdu) }
+                if let n = e.l2cap?.sduLength { s.field("sdu_length", n) }
+                if let sdu = e.l2cap?.sdu { s.field("sdu", hex: sdu) }
             }
         }
     }
