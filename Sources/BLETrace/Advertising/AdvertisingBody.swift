@@ -119,8 +119,10 @@ public struct AdvertisingBody: Sendable {
 
     /// The first report with complete data the controller did not truncate whose AD structures run past it.
     func firstOverrun() -> (address: BDAddr, overrun: ADOverrun)? {
-        for (i, r) in reports.enumerated() {
-            let o = outcome(i)
+        var list = reports, next = 0
+        while let r = list.next() {
+            let o = outcome(next)
+            next += 1
             if case .partial = o { continue }
             guard !r.truncated else { continue }
             for ad in ADSequence(AdvertisingBody.completeData(r, o)) {

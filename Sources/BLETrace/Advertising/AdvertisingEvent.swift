@@ -79,7 +79,11 @@ public struct AdvertisingDecoder {
     /// same pass over the reports.
     public mutating func take(_ body: inout AdvertisingBody, record: Int, observe: (AdvertisingReport) -> Void) {
         var overrun = false
-        for (index, var r) in body.reports.enumerated() {
+        // Counted by hand: `enumerated()` copies each report into its pair and destroys the original.
+        var reports = body.reports, next = 0
+        while var r = reports.next() {
+            let index = next
+            next += 1
             let outcome = reassembler.feed(r, record: record)
             switch outcome {
             case .single:

@@ -3,7 +3,11 @@ extension AdvertisingBody: LayerBody {
     public func writeText(_ e: TraceEvent, into b: inout TextBytes) {
         let sniffed = subevent == nil
         if let sub = subevent { b.append(string: HCIText.subeventName(sub)) } else { b.append(string: "LL") }
-        for (index, r) in reports.enumerated() {
+        // Counted by hand: `enumerated()` copies each report into its pair and destroys the original.
+        var list = reports, next = 0
+        while let r = list.next() {
+            let index = next
+            next += 1
             // A sniffed PDU's one report follows "LL" after a space.
             b.append(string: index == 0 ? (sniffed ? " " : ": ") : "; ")
             r.type.write(into: &b)
@@ -58,9 +62,11 @@ extension AdvertisingBody: LayerBody {
         }
         s.object("adv") { s in
             s.list("reports") { s in
-                for (index, r) in reports.enumerated() {
+                var list = reports, next = 0
+                while let r = list.next() {
                     s.beginObject()
-                    writeReport(r, outcome(index), into: &s)
+                    writeReport(r, outcome(next), into: &s)
+                    next += 1
                     s.endObject()
                 }
             }
