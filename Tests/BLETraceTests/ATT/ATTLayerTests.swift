@@ -156,6 +156,42 @@ struct ATTLayerTests {
         #expect(mtu.first(where: { $0.connection == 2 })?.mtu == 23)
     }
 
+    @Test("the next connection, given the closed one's state to reuse, keeps nothing of it but the databases")
+    func reusedState() {
+        let h = TraceHarness()
+        h.connect(0x0040, peer: Self.peer)
+        h.att([0x02] + le(247), .hostToController)
+        h.att([0x03] + le(185), .controllerToHost)
+        Self.discover(h)
+        // Left open when the link goes: a full Read Response a Read Blob would continue, a queued write and a request.
+        h.att([0x0A] + le(0x20), .hostToController)
+        h.att([0x0B] + Array(repeating: UInt8(0x41), count: 22), .controllerToHost)
+        h.att([0x16] + le(0x12) + le(0) + [1, 2], .hostToController)
+        h.att([0x17] + le(0x12) + le(0) + [1, 2], .controllerToHost)
+        let left = h.att([0x0A] + le(0x12), .hostToController)
+        h.disconnect(0x0040)
+        // Another peer on the next connection: its state is the first one's, reset.
+        h.connect(0x0041, peer: 0xC0FFEE654321)
+        let blob = h.att([0x0C] + le(0x20) + le(22), .hostToController, handle: 0x0041)
+        let blobResponse = h.att([0x0D, 0x42], .controllerToHost, handle: 0x0041)
+        let exec = h.att([0x18, 0x01], .hostToController, handle: 0x0041)
+        h.att([0x19], .controllerToHost, handle: 0x0041)
+        let n = h.att([0x1B] + le(0x12) + [0x33], .controllerToHost, handle: 0x0041)
+        // The first peer again: its database is still known.
+        h.disconnect(0x0041)
+        h.connect(0x0042, peer: Self.peer)
+        let again = h.att([0x1B] + le(0x12) + [0x34], .controllerToHost, handle: 0x0042)
+        h.finish()
+        #expect(h.layer(left, "att")?["unanswered"] == .string("the connection closed before any response"))
+        #expect(h.layer(blob, "att")?["response"] == .int(blobResponse))
+        #expect(h.layer(blobResponse, "att")?["long_value"] == nil)
+        #expect(h.layer(exec, "att")?["writes"] == nil)
+        #expect(h.layer(n, "gatt")?["characteristic"] == nil)
+        #expect(h.layer(again, "gatt")?["characteristic"]?.objectValue?["name"] == .string("Battery Level"))
+        #expect(h.att.mtuList.first(where: { $0.connection == 1 })?.mtu == 185)
+        #expect(h.att.mtuList.first(where: { $0.connection == 2 })?.mtu == 23)
+    }
+
     @Test("Read Blob sequences reassemble the long value")
     func readBlob() {
         let h = TraceHarness()
