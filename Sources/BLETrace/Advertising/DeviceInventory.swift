@@ -483,8 +483,8 @@ struct ADMemo: Equatable, Sendable {
 
     init() {}
 
-    /// nil when the data is longer than 32 bytes.
-    init?(_ d: ArraySlice<UInt8>) {
+    /// nil when the data is longer than 32 bytes. Borrowed: a report's data passed as it was copied the whole report.
+    init?(_ d: borrowing ArraySlice<UInt8>) {
         guard d.count <= 32 else { return nil }
         count = d.count
         // The bytes copied whole into four zeroed words (only compared, so byte order does not matter).
