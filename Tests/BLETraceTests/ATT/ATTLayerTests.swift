@@ -185,7 +185,7 @@ struct ATTLayerTests {
         #expect(h.layer(left, "att")?["unanswered"] == .string("the connection closed before any response"))
         #expect(h.layer(blob, "att")?["response"] == .int(blobResponse))
         #expect(h.layer(blobResponse, "att")?["long_value"] == nil)
-        #expect(h.layer(exec, "att")?["writes"] == nil)
+        #expect(h.layer(exec, "att")?["writes"] == .list([]))
         #expect(h.layer(n, "gatt")?["characteristic"] == nil)
         #expect(h.layer(again, "gatt")?["characteristic"]?.objectValue?["name"] == .string("Battery Level"))
         #expect(h.att.mtuList.first(where: { $0.connection == 1 })?.mtu == 185)
