@@ -52,6 +52,8 @@ public final class ATTLayer: ChannelDecoder, AnalysisLayer {
         @exclusivity(unchecked) var peerKey: String?
         @exclusivity(unchecked) var keyPeer: BDAddr?
         @exclusivity(unchecked) var peerSlot: Int?
+        /// Remembers the peer's database slot, once the peer has its key.
+        func remember(slot s: Int) { if peerKey != nil { peerSlot = s } }
         /// Handle lookups of `DescribeContext`, one memo per server side: the peer's, and the local host's.
         @exclusivity(unchecked) var peerLocated = LocateMemo()
         @exclusivity(unchecked) var localLocated = LocateMemo()

@@ -47,14 +47,14 @@ extension ATTLayer {
         guard peerIsServer else { return localSlot }
         if let s = state.peerSlot { return s }
         guard let s = serverSlots[key] else { return nil }
-        if state.peerKey != nil { state.peerSlot = s }
+        state.remember(slot: s)
         return s
     }
 
     /// `serverSlot`, made now if need be, and remembered in the connection's state when the peer is the server.
     func madeSlot(_ key: String, _ state: ConnState, peerIsServer: Bool) -> Int? {
         let s = serverSlot(key)
-        if peerIsServer, let s, state.peerKey != nil { state.peerSlot = s }
+        if peerIsServer, let s { state.remember(slot: s) }
         return s
     }
 
@@ -142,7 +142,7 @@ extension ATTLayer {
         let memo = moveOut(&ctx.memo, leaving: LocateMemo())
         if ctx.peerIsServer {
             state.peerLocated = memo
-            if let s = ctx.slot, state.peerKey != nil { state.peerSlot = s }
+            if let s = ctx.slot { state.remember(slot: s) }
         } else {
             state.localLocated = memo
         }

@@ -190,19 +190,19 @@ public struct CompletedPackets: Sendable, Sequence {
         var i: Int
         public mutating func next() -> (handle: UInt16, count: Int)? {
             guard i + 4 <= bytes.endIndex else { return nil }
-            let h = (UInt16(bytes[i]) | UInt16(bytes[i + 1]) << 8) & 0x0FFF
-            let n = Int(bytes[i + 2]) | Int(bytes[i + 3]) << 8
-            i += 4
-            return (h, n)
+            defer { i += 4 }
+            return CompletedPackets.pair(bytes, at: i)
         }
     }
 
     public func makeIterator() -> Iterator { Iterator(bytes: pairs, i: pairs.startIndex) }
     /// The `k`th pair (`k < count`), read in place: without the copy of the bytes an iterator takes out of the
     /// event that holds them.
-    public func pair(_ k: Int) -> (handle: UInt16, count: Int) {
-        let i = pairs.startIndex + 4 * k
-        return ((UInt16(pairs[i]) | UInt16(pairs[i + 1]) << 8) & 0x0FFF, Int(pairs[i + 2]) | Int(pairs[i + 3]) << 8)
+    public func pair(_ k: Int) -> (handle: UInt16, count: Int) { CompletedPackets.pair(pairs, at: pairs.startIndex + 4 * k) }
+
+    /// The pair whose four bytes start at index `i` of `bytes`.
+    @inline(__always) static func pair(_ bytes: ArraySlice<UInt8>, at i: Int) -> (handle: UInt16, count: Int) {
+        ((UInt16(bytes[i]) | UInt16(bytes[i + 1]) << 8) & 0x0FFF, Int(bytes[i + 2]) | Int(bytes[i + 3]) << 8)
     }
     public var first: (handle: UInt16, count: Int)? { var it = makeIterator(); return it.next() }
 }
