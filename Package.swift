@@ -1,6 +1,11 @@
 // swift-tools-version:6.0
 import PackageDescription
 
+// Values of the larger structs and enums (a record, an optional ATT PDU, an event) are copied and destroyed by
+// code made for each type, not through the type's metadata: the metadata path cost about 270 instructions a
+// record (docs/performance.md, "fifteenth step"). `-disable-type-layout` is the compiler's own switch for it.
+let inlineValueOperations: [SwiftSetting] = [.unsafeFlags(["-Xfrontend", "-disable-type-layout"])]
+
 let package = Package(
     name: "bletrace",
     platforms: [.macOS(.v13)],
@@ -33,7 +38,8 @@ let package = Package(
                            .product(name: "Yams", package: "Yams"),
                            .product(name: "Crypto", package: "swift-crypto"),
                            .product(name: "_CryptoExtras", package: "swift-crypto"),
-                           .product(name: "GRDB", package: "GRDB.swift")]
+                           .product(name: "GRDB", package: "GRDB.swift")],
+            swiftSettings: inlineValueOperations
         ),
         // The MCP server (`bletrace mcp`): the library's queries as tools, on the official Swift SDK.
         .target(
@@ -46,7 +52,8 @@ let package = Package(
                 "BLETrace",
                 "BLETraceMCP",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
-            ]
+            ],
+            swiftSettings: inlineValueOperations
         ),
         .testTarget(
             name: "BLETraceTests",
