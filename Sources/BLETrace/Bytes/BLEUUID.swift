@@ -68,7 +68,7 @@ public struct BLEUUID: Hashable, Sendable, Comparable, CustomStringConvertible {
                 if i == 8 || i == 12 || i == 16 || i == 20 { out[n] = UInt8(ascii: "-"); n += 1 }
                 let word = i < 16 ? high : low
                 let shift = UInt64(60 - 4 * (i % 16))
-                out[n] = Hex.upperDigits[Int((word >> shift) & 0xF)]
+                out[n] = Hex.upper(Int(truncatingIfNeeded: word >> shift))
                 n += 1
             }
             return n
@@ -83,7 +83,7 @@ public struct BLEUUID: Hashable, Sendable, Comparable, CustomStringConvertible {
                 let v = high >> 32
                 var i = v >> 16 == 0 ? 3 : 7
                 while i >= 0 {
-                    out[n] = Hex.upperDigits[Int((v >> UInt64(4 * i)) & 0xF)]
+                    out[n] = Hex.upper(Int(truncatingIfNeeded: v >> UInt64(4 * i)))
                     n += 1
                     i -= 1
                 }
@@ -91,7 +91,7 @@ public struct BLEUUID: Hashable, Sendable, Comparable, CustomStringConvertible {
                 for i in 0..<32 {
                     if i == 8 || i == 12 || i == 16 || i == 20 { out[n] = UInt8(ascii: "-"); n += 1 }
                     let word = i < 16 ? high : low
-                    out[n] = Hex.upperDigits[Int((word >> UInt64(60 - 4 * (i % 16))) & 0xF)]
+                    out[n] = Hex.upper(Int(truncatingIfNeeded: word >> UInt64(60 - 4 * (i % 16))))
                     n += 1
                 }
             }

@@ -190,8 +190,8 @@ public struct BDAddr: Hashable, Comparable, Sendable, CustomStringConvertible {
             var n = 0
             for i in stride(from: 5, through: 0, by: -1) {
                 let b = Int(truncatingIfNeeded: (v >> (UInt64(i) * 8)) & 0xFF)
-                out[n] = Hex.upperDigits[b >> 4]
-                out[n + 1] = Hex.upperDigits[b & 0xF]
+                out[n] = Hex.upper(b >> 4)
+                out[n + 1] = Hex.upper(b)
                 n += 2
                 if i > 0 { out[n] = UInt8(ascii: ":"); n += 1 }
             }

@@ -1,15 +1,22 @@
 /// Hex and integer formatting without Foundation.
 public enum Hex {
-    @usableFromInline static let digits: [UInt8] = Array("0123456789abcdef".utf8)
-    @usableFromInline static let upperDigits: [UInt8] = Array("0123456789ABCDEF".utf8)
+    /// The digits as static bytes, read through their address: a table in an array is initialized lazily, which
+    /// costs a check at every use.
+    static let lowerTable: StaticString = "0123456789abcdef"
+    static let upperTable: StaticString = "0123456789ABCDEF"
+
+    /// The lower-case hex digit of `v`'s low four bits.
+    @inline(__always) static func lower(_ v: Int) -> UInt8 { lowerTable.utf8Start[v & 0xF] }
+    /// The upper-case hex digit of `v`'s low four bits.
+    @inline(__always) static func upper(_ v: Int) -> UInt8 { upperTable.utf8Start[v & 0xF] }
 
     /// Lowercase hex of the bytes, no separators: "0a1b".
     public static func string<C: Collection>(_ bytes: C) -> String where C.Element == UInt8 {
         var out = [UInt8]()
         out.reserveCapacity(bytes.count * 2)
         for b in bytes {
-            out.append(digits[Int(b >> 4)])
-            out.append(digits[Int(b & 0xF)])
+            out.append(lower(Int(b >> 4)))
+            out.append(lower(Int(b & 0xF)))
         }
         return String(decoding: out, as: UTF8.self)
     }
@@ -21,8 +28,8 @@ public enum Hex {
         for b in bytes {
             if n == limit { out.append(contentsOf: Array(" …".utf8)); break }
             if n > 0 { out.append(UInt8(ascii: " ")) }
-            out.append(digits[Int(b >> 4)])
-            out.append(digits[Int(b & 0xF)])
+            out.append(lower(Int(b >> 4)))
+            out.append(lower(Int(b & 0xF)))
             n += 1
         }
         return String(decoding: out, as: UTF8.self)
@@ -51,9 +58,7 @@ public enum Hex {
     @inline(__always) static func write(_ v: UInt64, digits w: Int, at p: UnsafeMutablePointer<UInt8>) {
         p[0] = UInt8(ascii: "0")
         p[1] = UInt8(ascii: "x")
-        upperDigits.withUnsafeBufferPointer { d in
-            for i in 0..<w { p[2 &+ i] = d[Int((v >> UInt64(4 &* (w &- 1 &- i))) & 0xF)] }
-        }
+        for i in 0..<w { p[2 &+ i] = upper(Int(truncatingIfNeeded: v >> UInt64(4 &* (w &- 1 &- i)))) }
     }
 
     /// The value of one hex digit (either case).

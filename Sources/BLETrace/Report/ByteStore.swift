@@ -200,11 +200,11 @@ public final class ByteStore {
         let n = v.count &* 2 &+ 2
         let p = room(n)
         p[0] = UInt8(ascii: "\"")
-        Hex.digits.withUnsafeBufferPointer { d in
+        do {
             var i = 1
             for x in v {
-                p[i] = d[Int(x >> 4)]
-                p[i &+ 1] = d[Int(x & 0xF)]
+                p[i] = Hex.lower(Int(x >> 4))
+                p[i &+ 1] = Hex.lower(Int(x))
                 i &+= 2
             }
         }
@@ -244,7 +244,7 @@ public final class ByteStore {
             return
         }
         var start = 0
-        Hex.digits.withUnsafeBufferPointer { d in
+        do {
             let raw = UnsafeRawPointer(base)
             var j = 0
             while j < u.count {
@@ -274,8 +274,8 @@ public final class ByteStore {
                     p[i &+ 1] = UInt8(ascii: "u")
                     p[i &+ 2] = UInt8(ascii: "0")
                     p[i &+ 3] = UInt8(ascii: "0")
-                    p[i &+ 4] = d[Int(x >> 4)]
-                    p[i &+ 5] = d[Int(x & 0xF)]
+                    p[i &+ 4] = Hex.lower(Int(x >> 4))
+                    p[i &+ 5] = Hex.lower(Int(x))
                     i &+= 6
                 default: // not reached: the bytes above are the only ones that stop a run
                     p[i] = x

@@ -54,10 +54,9 @@ public enum JSONOut {
         case let .bool(v): b.append(string: v ? "true" : "false")
         case let .hex(bytes):
             b.append(UInt8(ascii: "\""))
-            let digits = Hex.digits
             for x in bytes {
-                b.append(digits[Int(x >> 4)])
-                b.append(digits[Int(x & 0xF)])
+                b.append(Hex.lower(Int(x >> 4)))
+                b.append(Hex.lower(Int(x)))
             }
             b.append(UInt8(ascii: "\""))
         case let .list(items):
@@ -118,8 +117,8 @@ public enum JSONOut {
             case 0x09: b.append(UInt8(ascii: "\\")); b.append(UInt8(ascii: "t"))
             case 0..<0x20:
                 b.append(string: "\\u00")
-                b.append(Hex.digits[Int(x >> 4)])
-                b.append(Hex.digits[Int(x & 0xF)])
+                b.append(Hex.lower(Int(x >> 4)))
+                b.append(Hex.lower(Int(x)))
             default: b.append(x)
             }
         }

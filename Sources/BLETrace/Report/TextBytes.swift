@@ -208,12 +208,11 @@ public struct TextBytes: ~Copyable {
     /// Space-separated lowercase hex, cut after `limit` bytes with " …" (as `Hex.spaced`).
     public mutating func append<C: Collection>(spacedHex bytes: C, limit: Int) where C.Element == UInt8 {
         var n = 0
-        let digits = Hex.digits
         for x in bytes {
             if n == limit { append(string: " …"); break }
             if n > 0 { append(UInt8(ascii: " ")) }
-            append(digits[Int(x >> 4)])
-            append(digits[Int(x & 0xF)])
+            append(Hex.lower(Int(x >> 4)))
+            append(Hex.lower(Int(x)))
             n &+= 1
         }
     }

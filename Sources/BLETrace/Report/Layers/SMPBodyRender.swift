@@ -198,10 +198,9 @@ extension SMPBody: LayerBody {
 extension TextBytes {
     /// Lowercase hex without separators (as `Hex.string`).
     fileprivate mutating func append(smpHex bytes: ArraySlice<UInt8>) {
-        let digits = Hex.digits
         for x in bytes {
-            append(digits[Int(x >> 4)])
-            append(digits[Int(x & 0xF)])
+            append(Hex.lower(Int(x >> 4)))
+            append(Hex.lower(Int(x)))
         }
     }
 }
