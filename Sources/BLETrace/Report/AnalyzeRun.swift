@@ -134,7 +134,10 @@ public struct AnalyzeRun {
             filterSink = f
             sink = f
         }
-        let analyzer = Analyzer(options: options, sink: sink)
+        // Text and JSON with `--summary-only` read no event: none is handed to them (unless a filter or the
+        // records written out follow the events).
+        let readsEvents = !(summaryOnly && [.text, .json, .jsonl].contains(format) && filterSink == nil)
+        let analyzer = Analyzer(options: options, sink: sink, events: readsEvents)
         filterSink?.pipeline = analyzer.pipeline
         // Before the renderers are attached: they take the layers as they are then.
         if audio { analyzer.addAudio(A2DPAudio.Options(decode: true)) }

@@ -118,10 +118,11 @@ public final class Analyzer {
     public let pipeline: Pipeline
     let sink: EventSink?
 
-    /// `sink` receives every event; pass nil to collect only the summary.
-    public init(options: DecodeOptions = DecodeOptions(), sink: EventSink?) {
+    /// `sink` receives every event unless `events` is false (it then gets only the capture's facts and the
+    /// summary); pass nil to collect only the summary.
+    public init(options: DecodeOptions = DecodeOptions(), sink: EventSink?, events: Bool = true) {
         self.sink = sink
-        self.pipeline = Pipeline(options: options, chain: .standard(options), lendingTo: sink)
+        self.pipeline = Pipeline(options: options, chain: .standard(options), lendingTo: events ? sink : nil)
     }
 
     /// The chain's parts, in summary order.

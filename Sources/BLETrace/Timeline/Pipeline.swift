@@ -93,7 +93,8 @@ public final class Pipeline {
     /// Every stage and consumer after HCI decoding, in order (Chain.swift).
     public let chain: Chain
     /// Hands each finished event on, lent: the receiver may change it (the pipeline drops it after the call).
-    let emit: (inout TraceEvent) -> Void
+    /// Nil when nothing reads the events (`--summary-only`): no call is made for them.
+    let emit: ((inout TraceEvent) -> Void)?
     /// Sniffer captures: link-layer decoding, created with the first link-layer record.
     @exclusivity(unchecked) var linkLayerDecoder: LinkLayerDecoder?
     var linkLayer: LinkLayerDecoder {
@@ -123,7 +124,9 @@ public final class Pipeline {
     public init(options: DecodeOptions = DecodeOptions(), chain: Chain = Chain(), lendingTo sink: EventSink?) {
         self.options = options
         self.chain = chain
-        self.emit = { e in sink?.event(taking: &e) }
+        // Made here, not through `Optional.map`: a closure returned by a generic function is called through a
+        // thunk that converts its form, an extra call for every event.
+        if let sink { self.emit = { e in sink.event(taking: &e) } } else { self.emit = nil }
         chain.bind(self)
     }
 
@@ -217,7 +220,7 @@ public final class Pipeline {
     @inline(__always) func deliver(_ e: inout TraceEvent) {
         let (kind, malformed) = chain.finished(&e)
         stats.decoded(kind, malformed: malformed, record: e.record)
-        emit(&e)
+        emit?(&e)
     }
 
     func markMalformed(_ e: inout TraceEvent, _ r: Record, layer: String, _ error: Error) {

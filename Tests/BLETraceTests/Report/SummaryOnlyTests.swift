@@ -20,6 +20,22 @@ import Testing
         #expect(((doc["summary"] as? [String: Any])?["connections"] as? [Any])?.count == 1)
     }
 
+    /// `Analyzer(events: false)`, what `--summary-only` uses for text and JSON: the sink gets the summary but no
+    /// event, and the summary is the one it gets with the events.
+    @Test func anAnalyzerWithoutEventsHandsNoneToItsSink() throws {
+        func run(events: Bool) throws -> CollectingSink {
+            let sink = CollectingSink()
+            Analyzer(sink: sink, events: events).run(try CaptureFile.open(bytes: Samples.gattSession().writer.bytes), path: "sample.btsnoop")
+            return sink
+        }
+        let with = try run(events: true), without = try run(events: false)
+        #expect(with.events.count == 87)
+        #expect(without.events.isEmpty)
+        let a = try #require(with.summary), b = try #require(without.summary)
+        #expect(b.stats.records == 87)
+        #expect(SummaryRender.text(a) == SummaryRender.text(b))
+    }
+
     @Test func jsonLinesIsTheSummaryLineAlone() throws {
         let out = OutputWriter()
         let r = JSONLinesRenderer(out: out)
