@@ -32,6 +32,8 @@ public protocol FieldSink {
     /// The `gatt` member of a location that says something (`GATTContextRender.writeMember`; JSON copies it from
     /// the output's memo).
     mutating func gattMember(_ location: GATTLocation)
+    /// `gattMember` of a location given as the database's shared entry (JSON finds it in its memo by reference).
+    mutating func gattMember(ref: GATTLocationRef)
     mutating func null()
     mutating func beginObject()
     mutating func endObject()
@@ -46,6 +48,7 @@ extension FieldSink {
     public mutating func gattMember(_ location: GATTLocation) {
         object("gatt") { GATTContextRender.writeFields(location, into: &$0) }
     }
+    public mutating func gattMember(ref: GATTLocationRef) { gattMember(ref.location) }
     public mutating func uuidAndName(_ u: BLEUUID, role: GATTNameRole) {
         field("uuid", uuid: u)
         if let n = role.name(u) { field("name", n) }

@@ -3,8 +3,9 @@
 /// locations, each many times, and each naming looks its UUIDs up in the SIG's tables.
 ///
 /// 256 slots per table, chosen by a handle; a slot holds the last location made in it, compared by value (a
-/// location is a few numbers and UUIDs), and a location that comes back after another took its slot is made
-/// again. The bytes go in a block of fixed room per slot, made once: a text longer than the room is not kept.
+/// location is a few numbers and UUIDs), or first by reference when the caller has the database's shared entry
+/// (`GATTLocationRef`, immutable: the same entry is the same location), and a location that comes back after
+/// another took its slot is made again. The bytes go in a block of fixed room per slot, made once: a text longer than the room is not kept.
 /// So the memo stays small whatever the capture, and keeping a text allocates nothing. The names are those of
 /// the run the output belongs to (`--uuids` names included).
 final class GATTRenderMemo {
@@ -15,6 +16,8 @@ final class GATTRenderMemo {
         let room: Int
         // Made on first use: an output that names no location makes none of them.
         var locations: [GATTLocation?] = []
+        /// The shared entry each slot's location was made from, when the caller gave it; set with `locations`.
+        var refs: [GATTLocationRef?] = []
         var handles: [UInt16] = []
         var lengths: [Int] = []
         var block: UnsafeMutablePointer<UInt8>?
@@ -33,20 +36,32 @@ final class GATTRenderMemo {
             return UnsafeBufferPointer(start: block + i &* room, count: lengths[i])
         }
 
-        mutating func remember(_ handle: UInt16, _ location: GATTLocation, _ made: UnsafeBufferPointer<UInt8>) {
+        /// `find` for a location given as its shared entry: the same entry is a match without comparing values.
+        @inline(__always) func find(_ handle: UInt16, ref: GATTLocationRef, byHandle: Bool) -> UnsafeBufferPointer<UInt8>? {
+            guard let block else { return nil }
+            let i = Table.slot(handle)
+            guard !byHandle || handles[i] == handle, refs[i] === ref || locations[i] == ref.location else { return nil }
+            return UnsafeBufferPointer(start: block + i &* room, count: lengths[i])
+        }
+
+        mutating func remember(_ handle: UInt16, _ location: GATTLocation, _ made: UnsafeBufferPointer<UInt8>,
+                               ref: GATTLocationRef? = nil) {
             let i = Table.slot(handle)
             if block == nil {
                 locations = [GATTLocation?](repeating: nil, count: GATTRenderMemo.slots)
+                refs = [GATTLocationRef?](repeating: nil, count: GATTRenderMemo.slots)
                 handles = [UInt16](repeating: 0, count: GATTRenderMemo.slots)
                 lengths = [Int](repeating: 0, count: GATTRenderMemo.slots)
                 block = .allocate(capacity: GATTRenderMemo.slots &* room)
             }
             guard let block, let src = made.baseAddress, made.count <= room else {
                 locations[i] = nil
+                refs[i] = nil
                 return
             }
             (block + i &* room).update(from: src, count: made.count)
             locations[i] = location
+            refs[i] = ref
             handles[i] = handle
             lengths[i] = made.count
         }
@@ -59,6 +74,23 @@ final class GATTRenderMemo {
 }
 
 extension JSONBytes {
+    /// `gattMember` of a location given as the database's shared entry.
+    public mutating func gattMember(ref: GATTLocationRef) {
+        let location = ref.location
+        key("gatt")
+        let memo = store.gattMemo
+        let h = location.characteristic?.handle ?? location.descriptor?.handle ?? location.service?.start ?? 0
+        if let made = memo.json.find(h, ref: ref, byHandle: false) {
+            store.put(made)
+            return
+        }
+        let start = store.count
+        beginObject()
+        GATTContextRender.writeFields(location, into: &self)
+        endObject()
+        store.withBytes { memo.json.remember(h, location, UnsafeBufferPointer(rebasing: $0[start...]), ref: ref) }
+    }
+
     /// The `gatt` member of a location that says something, copied from the output's memo when it was made before.
     public mutating func gattMember(_ location: GATTLocation) {
         key("gatt")

@@ -81,4 +81,47 @@ import Testing
         #expect(store.gattMemo.json.find(0x000D, last, byHandle: false) != nil)
         #expect(store.gattMemo.json.find(0x000D, Self.locations[0].1, byHandle: false) == nil)
     }
+
+    @Test("a location given as its shared entry: the same text and JSON, found by reference or by value")
+    func byReference() {
+        let memo = GATTRenderMemo()
+        var withMemo = TextBytes()
+        withMemo.memo = memo
+        let store = ByteStore()
+        // Each location as a new entry, twice over: the second pass finds the first pass's entries by value.
+        for (h, loc) in Self.locations + Self.locations {
+            let ref = GATTLocationRef(loc)
+            for _ in 0..<2 {
+                withMemo.removeAll()
+                GATTContextRender.writeHandle(h, ref: ref, into: &withMemo)
+                var plain = TextBytes()
+                GATTContextRender.writeHandle(h, loc, into: &plain)
+                #expect(withMemo.string == plain.string)
+
+                store.count = 0
+                var j = JSONBytes(writingInto: store)
+                j.beginObject()
+                GATTContextRender.writeMember(ref: ref, into: &j)
+                j.endObject()
+                let fresh = ByteStore()
+                var k = JSONBytes(writingInto: fresh)
+                k.beginObject()
+                GATTContextRender.writeMember(loc, into: &k)
+                k.endObject()
+                #expect(String(decoding: store.bytes, as: UTF8.self) == String(decoding: fresh.bytes, as: UTF8.self))
+            }
+        }
+        // The entry kept in a slot is found by reference; another entry is found only when its location is equal.
+        let (h, cccd) = Self.locations[1]
+        let kept = GATTLocationRef(cccd)
+        GATTContextRender.writeHandle(h, ref: kept, into: &withMemo)
+        #expect(memo.text.find(h, ref: kept, byHandle: true) != nil)
+        #expect(memo.text.find(h, ref: GATTLocationRef(cccd), byHandle: true) != nil)
+        #expect(memo.text.find(h, ref: GATTLocationRef(Self.locations[5].1), byHandle: true) == nil)
+        // A text past the room empties its slot: the entry kept there before is not found by reference either.
+        let long = GATTLocationRef(Self.locations[5].1)
+        GATTContextRender.writeHandle(Self.locations[5].0, ref: long, into: &withMemo)
+        #expect(memo.text.find(h, ref: kept, byHandle: true) == nil)
+        #expect(memo.text.find(h, ref: long, byHandle: true) == nil)
+    }
 }

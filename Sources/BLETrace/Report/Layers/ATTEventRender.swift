@@ -69,7 +69,8 @@ extension ATTEvent: LayerBody {
 
     func writeLayers<S: FieldSink>(into s: inout S) {
         s.object("att") { s in writeATT(into: &s) }
-        GATTContextRender.writeMember(gattLocation, into: &s)
+        // `gattLocation`, as the database's shared entry.
+        if handle != nil { GATTContextRender.writeMember(ref: locationRef, into: &s) }
     }
 
     // MARK: JSON

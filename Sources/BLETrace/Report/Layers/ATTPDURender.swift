@@ -31,6 +31,8 @@ extension ATTEvent {
     func writeDetail(into b: inout TextBytes) {
         b.append(string: ATTNames.opcode(opcode ?? 0))
         func h(_ x: UInt16, _ loc: GATTLocation?) { GATTContextRender.writeHandle(x, loc, into: &b) }
+        // The event's own location, as the database's shared entry.
+        func own(_ x: UInt16) { GATTContextRender.writeHandle(x, ref: locationRef, into: &b) }
         func colon() { b.append(string: ": ") }
         let entries = extra?.entries ?? []
         switch content {
@@ -40,7 +42,7 @@ extension ATTEvent {
             colon()
             b.append(string: ATTNames.opcode(reqOp))
             b.append(UInt8(ascii: " "))
-            h(eh, location)
+            own(eh)
             colon()
             b.append(string: decoded?.text ?? ATTNames.error(code))
         case let .pdu(.exchangeMTURequest(mtu)):
@@ -128,21 +130,21 @@ extension ATTEvent {
             if list.count > 8 { b.append(string: ", … ("); b.append(decimal: list.count); b.append(UInt8(ascii: ")")) }
         case let .pdu(.readRequest(x)):
             colon()
-            h(x, location)
+            own(x)
         case let .pdu(.readBlobRequest(x, o)):
             colon()
-            h(x, location)
+            own(x)
             b.append(string: ", offset ")
             b.append(decimal: Int(o))
         case let .pdu(.readResponse(v)):
             colon()
             guard let x = handle else { ATTEvent.writeValue(v, into: &b); return }
-            h(x, location)
+            own(x)
             colon()
             ATTEvent.writeValue(v, decoded, into: &b)
         case let .pdu(.readBlobResponse(v)):
             colon()
-            if let x = handle { h(x, location); colon() }
+            if let x = handle { own(x); colon() }
             ATTEvent.writeValue(v, into: &b)
             if let l = extra?.longValue, let d = l.decoded {
                 b.append(string: " → ")
@@ -187,16 +189,16 @@ extension ATTEvent {
         case let .pdu(.indication(x, v)): writeHandleValue(x, v, into: &b)
         case let .pdu(.signedWriteCommand(x, v, sig)):
             colon()
-            h(x, location)
+            own(x)
             colon()
             ATTEvent.writeValue(v, decoded, into: &b)
             b.append(string: ", signature ")
             b.append(string: Hex.string(sig))
         case .pdu(.writeResponse):
-            if let x = handle { colon(); h(x, location) }
+            if let x = handle { colon(); own(x) }
         case let .pdu(.prepareWriteRequest(x, o, v)), let .pdu(.prepareWriteResponse(x, o, v)):
             colon()
-            h(x, location)
+            own(x)
             b.append(string: ", offset ")
             b.append(decimal: Int(o))
             colon()
@@ -233,7 +235,7 @@ extension ATTEvent {
     /// ": handle 0x000E Battery Level (Battery): 64 %": the handle and its value, decoded when a dissector knew it.
     func writeHandleValue(_ x: UInt16, _ v: ArraySlice<UInt8>, into b: inout TextBytes) {
         b.append(string: ": ")
-        GATTContextRender.writeHandle(x, location, into: &b)
+        GATTContextRender.writeHandle(x, ref: locationRef, into: &b)
         b.append(string: ": ")
         ATTEvent.writeValue(v, decoded, into: &b)
     }

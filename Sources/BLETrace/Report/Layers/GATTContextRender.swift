@@ -19,6 +19,21 @@ enum GATTContextRender {
         b.withBytes { memo.text.remember(h, loc, UnsafeBufferPointer(rebasing: $0[start...])) }
     }
 
+    /// `writeHandle` of a location given as the database's shared entry: the memo knows it by reference.
+    static func writeHandle(_ h: UInt16, ref: GATTLocationRef?, into b: inout TextBytes) {
+        guard let ref, let memo = b.memo else {
+            writeHandle(h, ref?.location, into: &b)
+            return
+        }
+        if let made = memo.text.find(h, ref: ref, byHandle: true) {
+            b.append(contentsOf: made)
+            return
+        }
+        let start = b.count
+        makeHandle(h, ref.location, into: &b)
+        b.withBytes { memo.text.remember(h, ref.location, UnsafeBufferPointer(rebasing: $0[start...]), ref: ref) }
+    }
+
     /// "handle 0x000E".
     static func writeHandleNumber(_ h: UInt16, into b: inout TextBytes) {
         b.append(string: "handle ")
@@ -103,6 +118,12 @@ enum GATTContextRender {
             }
         }
         if loc.role != .unknown { s.field("role", loc.role.rawValue) }
+    }
+
+    /// `writeMember` of a location given as the database's shared entry.
+    static func writeMember<S: FieldSink>(ref: GATTLocationRef?, into s: inout S) {
+        guard let ref, !ref.location.isEmpty else { return }
+        s.gattMember(ref: ref)
     }
 
     /// A `gatt` member of the current object, when the location says something.
