@@ -75,12 +75,19 @@ final class GATTRenderMemo {
 
 extension JSONBytes {
     /// `gattMember` of a location given as the database's shared entry.
-    public mutating func gattMember(ref: GATTLocationRef) {
-        let location = ref.location
+    public mutating func gattMember(ref: GATTLocationRef) { gattMember(ref.location, ref: ref) }
+
+    /// The `gatt` member of a location that says something, copied from the output's memo when it was made before.
+    public mutating func gattMember(_ location: GATTLocation) { gattMember(location, ref: nil) }
+
+    /// `gattMember`, looking the memo up by the shared entry when there is one (then by value), else by value.
+    mutating func gattMember(_ location: GATTLocation, ref: GATTLocationRef?) {
         key("gatt")
         let memo = store.gattMemo
         let h = location.characteristic?.handle ?? location.descriptor?.handle ?? location.service?.start ?? 0
-        if let made = memo.json.find(h, ref: ref, byHandle: false) {
+        let found: UnsafeBufferPointer<UInt8>?
+        if let ref { found = memo.json.find(h, ref: ref, byHandle: false) } else { found = memo.json.find(h, location, byHandle: false) }
+        if let made = found {
             store.put(made)
             return
         }
@@ -89,21 +96,5 @@ extension JSONBytes {
         GATTContextRender.writeFields(location, into: &self)
         endObject()
         store.withBytes { memo.json.remember(h, location, UnsafeBufferPointer(rebasing: $0[start...]), ref: ref) }
-    }
-
-    /// The `gatt` member of a location that says something, copied from the output's memo when it was made before.
-    public mutating func gattMember(_ location: GATTLocation) {
-        key("gatt")
-        let memo = store.gattMemo
-        let h = location.characteristic?.handle ?? location.descriptor?.handle ?? location.service?.start ?? 0
-        if let made = memo.json.find(h, location, byHandle: false) {
-            store.put(made)
-            return
-        }
-        let start = store.count
-        beginObject()
-        GATTContextRender.writeFields(location, into: &self)
-        endObject()
-        store.withBytes { memo.json.remember(h, location, UnsafeBufferPointer(rebasing: $0[start...])) }
     }
 }
