@@ -134,8 +134,7 @@ public struct AnalyzeRun {
             filterSink = f
             sink = f
         }
-        // Text and JSON with `--summary-only` read no event: none is handed to them (unless a filter or the
-        // records written out follow the events).
+        // Text and JSON with `--summary-only` read no event: none is handed to them (a filter still reads them).
         let readsEvents = !(summaryOnly && [.text, .json, .jsonl].contains(format) && filterSink == nil)
         let analyzer = Analyzer(options: options, sink: sink, events: readsEvents)
         filterSink?.pipeline = analyzer.pipeline

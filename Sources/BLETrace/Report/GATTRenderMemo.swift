@@ -5,9 +5,9 @@
 /// 256 slots per table, chosen by a handle; a slot holds the last location made in it, compared by value (a
 /// location is a few numbers and UUIDs), or first by reference when the caller has the database's shared entry
 /// (`GATTLocationRef`, immutable: the same entry is the same location), and a location that comes back after
-/// another took its slot is made again. The bytes go in a block of fixed room per slot, made once: a text longer than the room is not kept.
-/// So the memo stays small whatever the capture, and keeping a text allocates nothing. The names are those of
-/// the run the output belongs to (`--uuids` names included).
+/// another took its slot is made again. The bytes go in a block of fixed room per slot, made once: a text longer
+/// than the room is not kept. So the memo stays small whatever the capture, and keeping a text allocates nothing.
+/// The names are those of the run the output belongs to (`--uuids` names included).
 final class GATTRenderMemo {
     static let slots = 256
 
@@ -86,7 +86,11 @@ extension JSONBytes {
         let memo = store.gattMemo
         let h = location.characteristic?.handle ?? location.descriptor?.handle ?? location.service?.start ?? 0
         let found: UnsafeBufferPointer<UInt8>?
-        if let ref { found = memo.json.find(h, ref: ref, byHandle: false) } else { found = memo.json.find(h, location, byHandle: false) }
+        if let ref {
+            found = memo.json.find(h, ref: ref, byHandle: false)
+        } else {
+            found = memo.json.find(h, location, byHandle: false)
+        }
         if let made = found {
             store.put(made)
             return
