@@ -7,8 +7,10 @@ import PackageDescription
 // - `-enable-lexical-lifetimes=false`: a local reference may be released at its last use rather than at the end
 //   of its scope, so the optimizer removes more retain and release pairs (about 90 instructions a record with
 //   `--summary-only`, 310 in JSON). Nothing in these targets needs a reference kept to the end of its scope.
-let compilerSettings: [SwiftSetting] = [.unsafeFlags(["-Xfrontend", "-disable-type-layout",
-                                                      "-Xfrontend", "-enable-lexical-lifetimes=false"])]
+// SwiftPM refuses a product built with such flags as a dependency by version (by path, branch or revision it
+// accepts it); `BLETRACE_PLAIN_FLAGS=1` in the environment leaves them out, for a package that needs that.
+let compilerSettings: [SwiftSetting] = Context.environment["BLETRACE_PLAIN_FLAGS"] != nil ? [] :
+    [.unsafeFlags(["-Xfrontend", "-disable-type-layout", "-Xfrontend", "-enable-lexical-lifetimes=false"])]
 
 let package = Package(
     name: "bletrace",
