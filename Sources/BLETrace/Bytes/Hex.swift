@@ -16,7 +16,7 @@ public enum Hex {
         out.reserveCapacity(bytes.count * 2)
         for b in bytes {
             out.append(lower(Int(b >> 4)))
-            out.append(lower(Int(b & 0xF)))
+            out.append(lower(Int(b)))
         }
         return String(decoding: out, as: UTF8.self)
     }
@@ -29,7 +29,7 @@ public enum Hex {
             if n == limit { out.append(contentsOf: Array(" …".utf8)); break }
             if n > 0 { out.append(UInt8(ascii: " ")) }
             out.append(lower(Int(b >> 4)))
-            out.append(lower(Int(b & 0xF)))
+            out.append(lower(Int(b)))
             n += 1
         }
         return String(decoding: out, as: UTF8.self)

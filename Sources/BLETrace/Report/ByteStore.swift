@@ -200,13 +200,11 @@ public final class ByteStore {
         let n = v.count &* 2 &+ 2
         let p = room(n)
         p[0] = UInt8(ascii: "\"")
-        do {
-            var i = 1
-            for x in v {
-                p[i] = Hex.lower(Int(x >> 4))
-                p[i &+ 1] = Hex.lower(Int(x))
-                i &+= 2
-            }
+        var i = 1
+        for x in v {
+            p[i] = Hex.lower(Int(x >> 4))
+            p[i &+ 1] = Hex.lower(Int(x))
+            i &+= 2
         }
         p[n &- 1] = UInt8(ascii: "\"")
         count &+= n
@@ -244,48 +242,46 @@ public final class ByteStore {
             return
         }
         var start = 0
-        do {
-            let raw = UnsafeRawPointer(base)
-            var j = 0
-            while j < u.count {
-                // Eight bytes at a time past a run with nothing to escape.
-                if j &+ 8 <= u.count, !ByteScan.needsJSONEscape(raw.loadUnaligned(fromByteOffset: j, as: UInt64.self)) {
-                    j &+= 8
-                    continue
-                }
-                let x = base[j]
-                if x >= 0x20 && x != UInt8(ascii: "\"") && x != UInt8(ascii: "\\") {
-                    j &+= 1
-                    continue
-                }
-                if j > start {
-                    (p + i).initialize(from: base + start, count: j &- start)
-                    i &+= j &- start
-                }
+        let raw = UnsafeRawPointer(base)
+        var j = 0
+        while j < u.count {
+            // Eight bytes at a time past a run with nothing to escape.
+            if j &+ 8 <= u.count, !ByteScan.needsJSONEscape(raw.loadUnaligned(fromByteOffset: j, as: UInt64.self)) {
+                j &+= 8
+                continue
+            }
+            let x = base[j]
+            if x >= 0x20 && x != UInt8(ascii: "\"") && x != UInt8(ascii: "\\") {
                 j &+= 1
-                start = j
-                switch x {
-                case UInt8(ascii: "\""), UInt8(ascii: "\\"): pair(x)
-                case 0x0A: pair(UInt8(ascii: "n"))
-                case 0x0D: pair(UInt8(ascii: "r"))
-                case 0x09: pair(UInt8(ascii: "t"))
-                case 0..<0x20:
-                    p[i] = UInt8(ascii: "\\")
-                    p[i &+ 1] = UInt8(ascii: "u")
-                    p[i &+ 2] = UInt8(ascii: "0")
-                    p[i &+ 3] = UInt8(ascii: "0")
-                    p[i &+ 4] = Hex.lower(Int(x >> 4))
-                    p[i &+ 5] = Hex.lower(Int(x))
-                    i &+= 6
-                default: // not reached: the bytes above are the only ones that stop a run
-                    p[i] = x
-                    i &+= 1
-                }
+                continue
             }
-            if u.count > start {
-                (p + i).initialize(from: base + start, count: u.count &- start)
-                i &+= u.count &- start
+            if j > start {
+                (p + i).initialize(from: base + start, count: j &- start)
+                i &+= j &- start
             }
+            j &+= 1
+            start = j
+            switch x {
+            case UInt8(ascii: "\""), UInt8(ascii: "\\"): pair(x)
+            case 0x0A: pair(UInt8(ascii: "n"))
+            case 0x0D: pair(UInt8(ascii: "r"))
+            case 0x09: pair(UInt8(ascii: "t"))
+            case 0..<0x20:
+                p[i] = UInt8(ascii: "\\")
+                p[i &+ 1] = UInt8(ascii: "u")
+                p[i &+ 2] = UInt8(ascii: "0")
+                p[i &+ 3] = UInt8(ascii: "0")
+                p[i &+ 4] = Hex.lower(Int(x >> 4))
+                p[i &+ 5] = Hex.lower(Int(x))
+                i &+= 6
+            default: // not reached: the bytes above are the only ones that stop a run
+                p[i] = x
+                i &+= 1
+            }
+        }
+        if u.count > start {
+            (p + i).initialize(from: base + start, count: u.count &- start)
+            i &+= u.count &- start
         }
         p[i] = UInt8(ascii: "\"")
         count &+= i &+ 1

@@ -28,20 +28,20 @@ final class GATTRenderMemo {
 
         @inline(__always) static func slot(_ handle: UInt16) -> Int { Int(handle) & (GATTRenderMemo.slots &- 1) }
 
-        /// The bytes made for `location` (and `handle`, when `byHandle`), if its slot holds them.
-        @inline(__always) func find(_ handle: UInt16, _ location: GATTLocation, byHandle: Bool) -> UnsafeBufferPointer<UInt8>? {
+        /// The bytes made for `location` (and `handle`, when `byHandle`), if its slot holds them. `ref`, when given,
+        /// is the location's shared entry: the entry the slot was made from matches without reading the location.
+        @inline(__always) func find(_ handle: UInt16, _ location: @autoclosure () -> GATTLocation,
+                                    ref: GATTLocationRef? = nil, byHandle: Bool) -> UnsafeBufferPointer<UInt8>? {
             guard let block else { return nil }
             let i = Table.slot(handle)
-            guard !byHandle || handles[i] == handle, locations[i] == location else { return nil }
+            guard !byHandle || handles[i] == handle else { return nil }
+            if ref == nil || refs[i] !== ref { guard locations[i] == location() else { return nil } }
             return UnsafeBufferPointer(start: block + i &* room, count: lengths[i])
         }
 
-        /// `find` for a location given as its shared entry: the same entry is a match without comparing values.
+        /// `find` of a location given as its shared entry (its location read only when the entry is not the slot's).
         @inline(__always) func find(_ handle: UInt16, ref: GATTLocationRef, byHandle: Bool) -> UnsafeBufferPointer<UInt8>? {
-            guard let block else { return nil }
-            let i = Table.slot(handle)
-            guard !byHandle || handles[i] == handle, refs[i] === ref || locations[i] == ref.location else { return nil }
-            return UnsafeBufferPointer(start: block + i &* room, count: lengths[i])
+            find(handle, ref.location, ref: ref, byHandle: byHandle)
         }
 
         mutating func remember(_ handle: UInt16, _ location: GATTLocation, _ made: UnsafeBufferPointer<UInt8>,
@@ -85,13 +85,7 @@ extension JSONBytes {
         key("gatt")
         let memo = store.gattMemo
         let h = location.characteristic?.handle ?? location.descriptor?.handle ?? location.service?.start ?? 0
-        let found: UnsafeBufferPointer<UInt8>?
-        if let ref {
-            found = memo.json.find(h, ref: ref, byHandle: false)
-        } else {
-            found = memo.json.find(h, location, byHandle: false)
-        }
-        if let made = found {
+        if let made = memo.json.find(h, location, ref: ref, byHandle: false) {
             store.put(made)
             return
         }
