@@ -35,7 +35,7 @@ extension ATTLayer {
         case .controllerToHost: peerIsServer = !client
         }
         a.peerIsServer = peerIsServer
-        let serverKey = peerIsServer ? ATTLayer.deviceKey(connection, state) : "local"
+        let serverKey = peerIsServer ? ATTLayer.deviceKey(connection, state) : DeviceKey.local
 
         // Transactions.
         let request: ATTPDU? = transaction(pdu, &a, state: state, bearer: bearer, peerIsServer: peerIsServer,
@@ -221,7 +221,7 @@ extension ATTLayer {
     /// Where a value travels: the PDU and connection around it, for the dissectors' context.
     struct ValueSite {
         var connection: Int
-        var device: String
+        var device: DeviceKey
         var record: Int
         var time: Timestamp
         var opcode: UInt8

@@ -13,10 +13,10 @@ public final class ATTLayer: ChannelDecoder, AnalysisLayer {
     var values = AttributeValueConsumers()
     let loaded: GATTDatabaseSet?
     /// Each GATT server's database in order of first use, at a dense slot; `serverSlots` finds a server's
-    /// slot by its key (the peer's address, or "local"), `serverKeys` names each slot.
+    /// slot by its key (the peer's address, or the local host), `serverKeys` names each slot.
     @exclusivity(unchecked) var servers: [GATTDatabase] = []
     @exclusivity(unchecked) var serverKeys: [String] = []
-    @exclusivity(unchecked) var serverSlots: [String: Int] = [:]
+    @exclusivity(unchecked) var serverSlots: [DeviceKey: Int] = [:]
     /// The slot of the local host's database ("local"), once it has one.
     @exclusivity(unchecked) var localSlot: Int?
 
@@ -49,7 +49,7 @@ public final class ATTLayer: ChannelDecoder, AnalysisLayer {
         /// The server's database key for this connection's peer (nil before it is needed), the peer it was made
         /// for, and the database's slot once it has one: kept while the peer stays the same. Three fields, not one
         /// optional tuple: reading a part of the tuple copied all of it, key included.
-        @exclusivity(unchecked) var peerKey: String?
+        @exclusivity(unchecked) var peerKey: DeviceKey?
         @exclusivity(unchecked) var keyPeer: BDAddr?
         @exclusivity(unchecked) var peerSlot: Int?
         /// Remembers the peer's database slot, once the peer has its key.
@@ -118,7 +118,7 @@ public final class ATTLayer: ChannelDecoder, AnalysisLayer {
     @exclusivity(unchecked) var closedMTU: [Int: (client: UInt16?, server: UInt16?, mtu: Int)] = [:]
 
     /// Values sent before discovery named their handles, per server (`EarlyValues.swift`), and those named since.
-    @exclusivity(unchecked) var early: [String: [EarlyValue]] = [:]
+    @exclusivity(unchecked) var early: [DeviceKey: [EarlyValue]] = [:]
     /// Lengths of whole values read, per server slot and handle: how a Read Multiple Response is split.
     @exclusivity(unchecked) var valueLengths: [[UInt16: Int]] = []
     @exclusivity(unchecked) var earlyNamed: [EarlyValueNamed] = []

@@ -36,7 +36,7 @@ extension ATTLayer {
     }
 
     /// Discovery added to `key`'s database: decodes the early values whose handles it now names, in their order.
-    func resolveEarly(_ key: String) {
+    func resolveEarly(_ key: DeviceKey) {
         guard let list = early[key], let slot = serverSlots[key] else { return }
         var left: [EarlyValue] = []
         for ev in list {
@@ -48,7 +48,7 @@ extension ATTLayer {
             let d = dissectValue(ev.value[...], location: loc, handle: ev.handle, site: ev.site)
             earlyNamedCount += 1
             if earlyNamed.count < ATTLayer.maxEarly {
-                earlyNamed.append(EarlyValueNamed(record: ev.site.record, connection: ev.site.connection, device: key, handle: ev.handle,
+                earlyNamed.append(EarlyValueNamed(record: ev.site.record, connection: ev.site.connection, device: key.description, handle: ev.handle,
                                                   opcode: ev.site.opcode, location: loc, decoded: d, value: ev.value))
             }
         }

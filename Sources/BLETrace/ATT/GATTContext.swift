@@ -30,12 +30,13 @@ extension ATTLayer {
 
     // MARK: Databases
 
-    static func deviceKey(_ c: Connection) -> String { c.peer?.description ?? c.peerKey }
+    static func deviceKey(_ c: Connection) -> String { DeviceKey(c).description }
 
-    /// `deviceKey`, remembered in the connection's state while its peer stays the same.
-    static func deviceKey(_ c: Connection, _ state: ConnState) -> String {
+    /// The key of `c`'s peer, remembered in the connection's state (with the peer's database slot) while its peer
+    /// stays the same.
+    static func deviceKey(_ c: Connection, _ state: ConnState) -> DeviceKey {
         if let k = state.peerKey, state.keyPeer == c.peer { return k }
-        let key = deviceKey(c)
+        let key = DeviceKey(c)
         state.peerKey = key
         state.keyPeer = c.peer
         state.peerSlot = nil
@@ -43,7 +44,7 @@ extension ATTLayer {
     }
 
     /// The slot of the database of the server the PDU is about, when it has one (none is made here).
-    func knownSlot(_ key: String, _ state: ConnState, peerIsServer: Bool) -> Int? {
+    func knownSlot(_ key: DeviceKey, _ state: ConnState, peerIsServer: Bool) -> Int? {
         guard peerIsServer else { return localSlot }
         if let s = state.peerSlot { return s }
         guard let s = serverSlots[key] else { return nil }
@@ -52,7 +53,7 @@ extension ATTLayer {
     }
 
     /// `serverSlot`, made now if need be, and remembered in the connection's state when the peer is the server.
-    func madeSlot(_ key: String, _ state: ConnState, peerIsServer: Bool) -> Int? {
+    func madeSlot(_ key: DeviceKey, _ state: ConnState, peerIsServer: Bool) -> Int? {
         let s = serverSlot(key)
         if peerIsServer, let s { state.remember(slot: s) }
         return s
@@ -60,7 +61,7 @@ extension ATTLayer {
 
     /// The database of `key`, when the capture has one for it.
     public func database(stored key: String) -> GATTDatabase? {
-        serverSlots[key].map { servers[$0] }
+        DeviceKey(key).flatMap { serverSlots[$0] }.map { servers[$0] }
     }
 
     /// The databases by server key.
@@ -88,22 +89,28 @@ extension ATTLayer {
 
     /// The slot of `key`'s database, made (from a `--gatt` file when one matches) on first use; nil past
     /// `maxDatabases`.
-    func serverSlot(_ key: String) -> Int? {
+    func serverSlot(_ key: DeviceKey) -> Int? {
         if let s = serverSlots[key] { return s }
         guard servers.count < ATTLayer.maxDatabases else { return nil }
-        var db = GATTDatabase(device: key)
-        if let l = loaded?.databases[key] {
+        let name = key.description
+        var db = GATTDatabase(device: name)
+        if let l = loaded?.databases[name] {
             db.merge(l)
             db.source = l.source
         }
         let s = servers.count
         servers.append(db)
-        serverKeys.append(key)
+        serverKeys.append(name)
         valueLengths.append([:])
         serverSlots[key] = s
-        if key == "local" { localSlot = s }
+        if key.isLocal { localSlot = s }
         generation += 1
         return s
+    }
+
+    /// `fallback` of the key's text, made only when a `--gatt` file was loaded.
+    func fallback(_ key: DeviceKey) -> String? {
+        loaded == nil ? nil : fallback(key.description)
     }
 
     /// The key into `fallbacks` for a server without discovery: a loaded database of the same device, or
@@ -121,7 +128,7 @@ extension ATTLayer {
     /// the connection's state for the PDU (`borrowContext`) and given back after it (`giveBack`). It holds no
     /// reference: the layer and the state are the caller's.
     struct DescribeContext {
-        let serverKey: String
+        let serverKey: DeviceKey
         /// The server's database slot, once it has one.
         var slot: Int?
         let peerIsServer: Bool
@@ -131,7 +138,7 @@ extension ATTLayer {
     }
 
     /// The context of a PDU about `serverKey`'s database, with the connection's memo for that side moved in.
-    func borrowContext(_ serverKey: String, slot: Int?, _ state: ConnState, peerIsServer: Bool) -> DescribeContext {
+    func borrowContext(_ serverKey: DeviceKey, slot: Int?, _ state: ConnState, peerIsServer: Bool) -> DescribeContext {
         let memo = peerIsServer ? moveOut(&state.peerLocated, leaving: LocateMemo())
             : moveOut(&state.localLocated, leaving: LocateMemo())
         return DescribeContext(serverKey: serverKey, slot: slot, peerIsServer: peerIsServer, mtu: state.mtu, memo: memo)

@@ -3,7 +3,9 @@
 /// app display names and the ANCS errors. Summary section `ancs`.
 public final class ANCSViewLayer: AnalysisLayer {
     public struct Record: Sendable, Equatable {
-        public var device: String
+        /// The iPhone (the GATT server).
+        public var deviceKey: DeviceKey
+        public var device: String { deviceKey.description }
         public var connection: Int
         public var uid: UInt32
         public var categoryID: UInt8 = 0
@@ -25,7 +27,7 @@ public final class ANCSViewLayer: AnalysisLayer {
         }
 
         public static func == (a: Record, b: Record) -> Bool {
-            a.device == b.device && a.uid == b.uid && a.categoryID == b.categoryID && a.flags == b.flags && a.attributes == b.attributes
+            a.deviceKey == b.deviceKey && a.uid == b.uid && a.categoryID == b.categoryID && a.flags == b.flags && a.attributes == b.attributes
                 && a.addedRecord == b.addedRecord && a.removedRecord == b.removedRecord && a.modified == b.modified
                 && a.actions.map(\.record) == b.actions.map(\.record) && a.actions.map(\.action) == b.actions.map(\.action)
         }
@@ -34,7 +36,7 @@ public final class ANCSViewLayer: AnalysisLayer {
     }
 
     struct Key: Hashable {
-        var device: String
+        var device: DeviceKey
         var uid: UInt32
     }
 
@@ -63,11 +65,11 @@ public final class ANCSViewLayer: AnalysisLayer {
         observe(ev, ctx)
     }
 
-    func record(_ device: String, _ uid: UInt32, _ ctx: ValueContext) -> Int? {
+    func record(_ device: DeviceKey, _ uid: UInt32, _ ctx: ValueContext) -> Int? {
         let k = Key(device: device, uid: uid)
         if let i = index[k] { return i }
         guard records.count < ANCSViewLayer.maxRecords else { dropped += 1; return nil }
-        records.append(Record(device: device, connection: ctx.connection, uid: uid, firstRecord: ctx.record))
+        records.append(Record(deviceKey: device, connection: ctx.connection, uid: uid, firstRecord: ctx.record))
         index[k] = records.count - 1
         return records.count - 1
     }

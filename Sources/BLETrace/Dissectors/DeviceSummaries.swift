@@ -22,9 +22,9 @@ public final class BatteryHistoryLayer: AnalysisLayer {
 
     /// Each device's history in order of its first reading, and where each device's is.
     @exclusivity(unchecked) var list: [History] = []
-    @exclusivity(unchecked) var slots: [String: Int] = [:]
+    @exclusivity(unchecked) var slots: [DeviceKey: Int] = [:]
     /// The device of the last reading and its slot (readings come in runs from one device).
-    @exclusivity(unchecked) var last: (device: String, slot: Int)?
+    @exclusivity(unchecked) var last: (device: DeviceKey, slot: Int)?
     static let maxDevices = 10_000
 
     public var histories: [String: History] {
@@ -40,7 +40,7 @@ public final class BatteryHistoryLayer: AnalysisLayer {
         add(r.percent, device: ctx.device, record: ctx.record)
     }
 
-    func add(_ p: Int, device: String, record: Int) {
+    func add(_ p: Int, device: DeviceKey, record: Int) {
         if let l = last, l.device == device {
             list[l.slot].add(p, record: record)
         } else if let i = slots[device] {
@@ -49,7 +49,7 @@ public final class BatteryHistoryLayer: AnalysisLayer {
         } else if list.count < BatteryHistoryLayer.maxDevices {
             slots[device] = list.count
             last = (device, list.count)
-            list.append(History(device: device, first: p, last: p, min: p, max: p, count: 1, firstRecord: record, lastRecord: record))
+            list.append(History(device: device.description, first: p, last: p, min: p, max: p, count: 1, firstRecord: record, lastRecord: record))
         }
     }
 
@@ -101,8 +101,8 @@ public final class IdentityLayer: AnalysisLayer {
     /// The cards in the order their devices were first seen, where each device's is, and the device of the last
     /// value with its slot (values come in runs from one server).
     @exclusivity(unchecked) var list: [Card] = []
-    @exclusivity(unchecked) var slots: [String: Int] = [:]
-    @exclusivity(unchecked) var last: (device: String, slot: Int)?
+    @exclusivity(unchecked) var slots: [DeviceKey: Int] = [:]
+    @exclusivity(unchecked) var last: (device: DeviceKey, slot: Int)?
     public var cards: [String: Card] {
         Dictionary(list.map { ($0.device, $0) }, uniquingKeysWith: { a, _ in a })
     }
@@ -119,7 +119,7 @@ public final class IdentityLayer: AnalysisLayer {
         add(item, device: ctx.device)
     }
 
-    func add(_ item: IdentityItem, device: String) {
+    func add(_ item: IdentityItem, device: DeviceKey) {
         let i: Int
         if let l = last, l.device == device {
             i = l.slot
@@ -129,7 +129,7 @@ public final class IdentityLayer: AnalysisLayer {
             guard list.count < IdentityLayer.maxDevices else { return }
             i = list.count
             slots[device] = i
-            list.append(Card(device: device))
+            list.append(Card(device: device.description))
         }
         last = (device, i)
         switch item {

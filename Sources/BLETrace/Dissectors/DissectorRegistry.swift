@@ -121,14 +121,14 @@ public struct ValueContext {
     public var time: Timestamp
     /// The connection's number in the capture.
     public var connection: Int
-    /// The GATT server the attribute lives on: the peer's address, or "local".
-    public var device: String
+    /// The GATT server the attribute lives on: the peer (by address), or the local host.
+    public var device: DeviceKey
     /// State kept for this connection on behalf of stateful dissectors (ANCS, cycling speed and cadence).
     public let state: DissectorState
 
     public init(uuid: BLEUUID, characteristic: BLEUUID? = nil, isDescriptor: Bool = false, opcode: UInt8, fromClient: Bool,
                 handle: UInt16 = 0, record: Int = 0, time: Timestamp = Timestamp(micros: 0), connection: Int = 0,
-                device: String = "local", state: DissectorState = DissectorState()) {
+                device: DeviceKey = .local, state: DissectorState = DissectorState()) {
         self.uuid = uuid
         self.characteristic = characteristic
         self.isDescriptor = isDescriptor

@@ -67,7 +67,7 @@ public final class AudioStreams: AnalysisLayer {
             guard streams.count < AudioStreams.maxStreams else { return }
             i = streams.count
             index[key] = i
-            streams.append(Stream(connection: ctx.connection, device: ctx.device, ase: f.aseID, sink: f.direction == .sink))
+            streams.append(Stream(connection: ctx.connection, device: ctx.device.description, ase: f.aseID, sink: f.direction == .sink))
         }
         if let c = f.codec { streams[i].codec = c }
         if let v = f.cigID { streams[i].cig = v }

@@ -38,9 +38,9 @@ import Testing
 
     @Test func identityCardWithAnEmptyNamePrintsNothing() throws {
         let layer = IdentityLayer()
-        layer.add(.string(key: "device_name", value: ""), device: "C0:00:00:00:00:01")
+        layer.add(.string(key: "device_name", value: ""), device: DeviceKey(address: BDAddr(0xC0_00_00_00_00_01)))
         #expect(layer.summary()?.text == [])
-        layer.add(.string(key: "model_number", value: "X1"), device: "C0:00:00:00:00:02")
+        layer.add(.string(key: "model_number", value: "X1"), device: DeviceKey(address: BDAddr(0xC0_00_00_00_00_02)))
         #expect(layer.summary()?.text == ["  Identity:", "    C0:00:00:00:00:02: X1"])
     }
 
