@@ -75,12 +75,16 @@ final class ControllerResetRule: DiagnosisRule {
 /// a cancel with nothing to cancel, and the same command again after it had just succeeded.
 final class CommandRejectedRule: DiagnosisRule {
     override var inputs: [DiagnosisInput] { [.hciCommand, .hciEvent] }
-    /// Per opcode: the last command sent, and the last that succeeded with its record and time (bounded: one
-    /// entry per opcode, at most `maxOpcodes`).
-    @exclusivity(unchecked) var sent: [UInt16: HCICommandBody] = [:]
-    /// Per opcode: the connection the last command sent named, when one was open on its handle.
-    @exclusivity(unchecked) var sentOn: [UInt16: Int] = [:]
-    @exclusivity(unchecked) var succeeded: [UInt16: (command: HCICommandBody, record: Int, time: Int64)] = [:]
+    /// Per opcode (one entry each, at most `maxOpcodes`, found through `slots`: one lookup a command and one an
+    /// answer): the last command sent, the connection it named when one was open on its handle, and the last that
+    /// succeeded with its record and time.
+    struct Sent {
+        var command: HCICommandBody
+        var on: Int?
+        var succeeded: (command: HCICommandBody, record: Int, time: Int64)?
+    }
+    @exclusivity(unchecked) var sent: [Sent] = []
+    @exclusivity(unchecked) var slots: [UInt16: Int] = [:]
     static let maxOpcodes = 512
     /// How long after a success the same command counts as a repeat.
     static let repeatWindow: Int64 = 5_000_000
@@ -91,9 +95,13 @@ final class CommandRejectedRule: DiagnosisRule {
     static let setupISODataPath: UInt16 = 0x206E
 
     override func hciCommand(_ c: HCICommandBody, _ e: TraceEvent, _ ctx: DiagnosisContext) {
-        if sent[c.opcode] != nil || sent.count < CommandRejectedRule.maxOpcodes {
-            sent[c.opcode] = c
-            sentOn[c.opcode] = ctx.connection(e.connection).flatMap { $0.closedRecord == nil ? $0.id : nil }
+        let on = ctx.connection(e.connection).flatMap { $0.closedRecord == nil ? $0.id : nil }
+        if let i = slots[c.opcode] {
+            sent[i].command = c
+            sent[i].on = on
+        } else if sent.count < CommandRejectedRule.maxOpcodes {
+            slots[c.opcode] = sent.count
+            sent.append(Sent(command: c, on: on))
         }
     }
 
@@ -109,21 +117,20 @@ final class CommandRejectedRule: DiagnosisRule {
             return
         }
         guard op != 0 else { return }
-        let command = sent[op]
+        let slot = slots[op]
         if status == 0 {
-            if let command, succeeded[op] != nil || succeeded.count < CommandRejectedRule.maxOpcodes {
-                succeeded[op] = (command, e.record, e.timestamp.micros)
-            }
+            if let i = slot { sent[i].succeeded = (sent[i].command, e.record, e.timestamp.micros) }
             return
         }
+        let entry = slot.map { sent[$0] }
         // A data path refused on an open stream is iso_path_missing's evidence: one incident, one diagnosis.
-        if op == CommandRejectedRule.setupISODataPath, sentOn[op] != nil { return }
+        if op == CommandRejectedRule.setupISODataPath, entry?.on != nil { return }
         var f = DiagnosisFacts(reason: status, opcode: op)
-        f.benign = benign(op, status: status, command: command, e, ctx)
+        f.benign = benign(op, status: status, entry, e, ctx)
         ctx.raise(Diagnosis(id: .commandRejected, facts: f, evidence: [e.record]))
     }
 
-    func benign(_ op: UInt16, status: UInt8, command: HCICommandBody?, _ e: TraceEvent, _ ctx: DiagnosisContext) -> Benign? {
+    func benign(_ op: UInt16, status: UInt8, _ entry: Sent?, _ e: TraceEvent, _ ctx: DiagnosisContext) -> Benign? {
         if op >> 10 == 0x3F { return .vendorCommand }
         // Unknown HCI Command, Unsupported Feature or Parameter Value, Unsupported Remote / LL Parameter Value.
         if [0x01, 0x11, 0x1A, 0x20].contains(status) { return .optionalFeature }
@@ -135,12 +142,12 @@ final class CommandRejectedRule: DiagnosisRule {
         // (or was not open when it was sent); a link still open was refused for real (a BIS the controller
         // cannot set a data path on).
         if status == 0x02 {
-            if let id = sentOn[op], ctx.connection(id)?.closedRecord == nil { return nil }
+            if let id = entry?.on, ctx.connection(id)?.closedRecord == nil { return nil }
             return .racedDisconnect
         }
         // The same parameters (compared in words, only here, on a failure) as a success moments before.
-        if let s = succeeded[op], let command, e.timestamp.micros &- s.time <= CommandRejectedRule.repeatWindow,
-           String(describing: s.command.params) == String(describing: command.params) {
+        if let entry, let s = entry.succeeded, e.timestamp.micros &- s.time <= CommandRejectedRule.repeatWindow,
+           String(describing: s.command.params) == String(describing: entry.command.params) {
             return .duplicate(record: s.record)
         }
         return nil
