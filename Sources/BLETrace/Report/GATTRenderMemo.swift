@@ -30,17 +30,22 @@ final class GATTRenderMemo {
 
         /// The bytes made for `location` (and `handle`, when `byHandle`), if its slot holds them. `ref`, when given,
         /// is the location's shared entry: the entry the slot was made from matches without reading the location.
-        @inline(__always) func find(_ handle: UInt16, _ location: @autoclosure () -> GATTLocation,
-                                    ref: GATTLocationRef? = nil, byHandle: Bool) -> UnsafeBufferPointer<UInt8>? {
+        /// A location found by value with a shared entry the slot does not hold takes that entry: the database
+        /// makes new entries for the same locations after a connection closes, and they are then found by reference.
+        @inline(__always) mutating func find(_ handle: UInt16, _ location: @autoclosure () -> GATTLocation,
+                                             ref: GATTLocationRef? = nil, byHandle: Bool) -> UnsafeBufferPointer<UInt8>? {
             guard let block else { return nil }
             let i = Table.slot(handle)
             guard !byHandle || handles[i] == handle else { return nil }
-            if ref == nil || refs[i] !== ref { guard locations[i] == location() else { return nil } }
+            if ref == nil || refs[i] !== ref {
+                guard locations[i] == location() else { return nil }
+                if let ref { refs[i] = ref }
+            }
             return UnsafeBufferPointer(start: block + i &* room, count: lengths[i])
         }
 
         /// `find` of a location given as its shared entry (its location read only when the entry is not the slot's).
-        @inline(__always) func find(_ handle: UInt16, ref: GATTLocationRef, byHandle: Bool) -> UnsafeBufferPointer<UInt8>? {
+        @inline(__always) mutating func find(_ handle: UInt16, ref: GATTLocationRef, byHandle: Bool) -> UnsafeBufferPointer<UInt8>? {
             find(handle, ref.location, ref: ref, byHandle: byHandle)
         }
 

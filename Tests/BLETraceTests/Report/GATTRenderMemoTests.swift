@@ -116,7 +116,10 @@ import Testing
         let kept = GATTLocationRef(cccd)
         GATTContextRender.writeHandle(h, ref: kept, into: &withMemo)
         #expect(memo.text.find(h, ref: kept, byHandle: true) != nil)
-        #expect(memo.text.find(h, ref: GATTLocationRef(cccd), byHandle: true) != nil)
+        // Another entry of the same location is found by value, and the slot keeps that entry from then on.
+        let remade = GATTLocationRef(cccd)
+        #expect(memo.text.find(h, ref: remade, byHandle: true) != nil)
+        #expect(memo.text.refs[GATTRenderMemo.Table.slot(h)] === remade)
         #expect(memo.text.find(h, ref: GATTLocationRef(Self.locations[5].1), byHandle: true) == nil)
         // A text past the room empties its slot: the entry kept there before is not found by reference either.
         let long = GATTLocationRef(Self.locations[5].1)
