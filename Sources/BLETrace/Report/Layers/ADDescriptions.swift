@@ -14,16 +14,16 @@ enum ADDescriptions {
     /// renderer asked for it.
     typealias Description = (fields: FieldValue, json: [UInt8]?, text: String)
 
-    /// The data as a slice: a lookup hashes the record's own bytes (no copy); a key kept in the table holds a
-    /// copy of its own, so the table does not keep the reader's buffer alive.
-    struct Key: Hashable {
+    /// The data as a slice: a lookup folds the record's own bytes (no copy); a key kept in the memo holds a
+    /// copy of its own, so the memo does not keep the reader's buffer alive.
+    struct Key: Equatable {
         var data: ArraySlice<UInt8>
         var rssi: Int?
 
-        /// The bytes folded eight at a time into one word, which alone goes to the hasher (hashing the bytes
-        /// themselves cost more than the rest of a lookup). Keys that fold alike are told apart by `==`. The fold
+        /// The bytes folded eight at a time into one word (hashing the bytes themselves cost more than the rest of
+        /// a lookup); its top bits choose the key's slot. Keys that fold alike are told apart by `==`. The fold
         /// starts from a seed drawn per process, so that a capture cannot be made of data that all folds alike.
-        func hash(into h: inout Hasher) {
+        var fold: UInt64 {
             var x = Key.seed ^ (UInt64(truncatingIfNeeded: data.count) &+ UInt64(bitPattern: Int64(rssi ?? 0x7FFF)) << 32)
             data.withUnsafeBytes { u in
                 guard let base = u.baseAddress else { return }
@@ -40,8 +40,11 @@ enum ADDescriptions {
                 }
                 x = (x ^ tail) &* 0x9E37_79B9_7F4A_7C15
             }
-            h.combine(x)
+            return x
         }
+
+        /// The slot of the memo the key goes in: the fold's top bits (a product's best mixed).
+        var slot: Int { Int(truncatingIfNeeded: fold >> UInt64(64 - ADDescriptions.slotBits)) }
 
         static let seed = UInt64.random(in: .min ... .max)
 
@@ -57,14 +60,17 @@ enum ADDescriptions {
         }
     }
 
+    /// `maxMemo` slots, each holding the last description made for data whose key chose it: one look a lookup,
+    /// no hashing past the fold, and a description that comes back after another took its slot is made again.
     final class Memo: @unchecked Sendable {
         let lock = NSLock()
-        /// Read and changed only under `lock`: no run-time exclusivity checks.
-        @exclusivity(unchecked) var table: [Key: Description] = [:]
+        /// Read and changed only under `lock`: no run-time exclusivity checks. Made on first use.
+        @exclusivity(unchecked) var slots: [(key: Key, description: Description)?] = []
     }
 
     static let memo = Memo()
-    static let maxMemo = 4096
+    static let slotBits = 12
+    static let maxMemo = 1 << slotBits
 
     /// `ADParser.describe` of the data's structures, remembered. Only service data (beacon distance) and
     /// manufacturer data decoders read the RSSI, so other data is looked up without it.
@@ -81,8 +87,10 @@ enum ADDescriptions {
     static func described(_ data: ArraySlice<UInt8>, rssi: Int?, json: Bool) -> Description {
         let readsRSSI = ADSequence.contains(data) { $0 == 0x16 || $0 == 0x20 || $0 == 0x21 || $0 == 0xFF }
         let key = Key(data: data, rssi: readsRSSI ? rssi : nil)
+        let slot = key.slot
         memo.lock.lock()
-        let known = memo.table[key]
+        var known: Description? = nil
+        if !memo.slots.isEmpty, let entry = memo.slots[slot], entry.key == key { known = entry.description }
         memo.lock.unlock()
         if let d = known, d.json != nil || !json { return d }
         var d: Description
@@ -98,8 +106,8 @@ enum ADDescriptions {
             d.json = bytes
         }
         memo.lock.lock()
-        if memo.table.count >= maxMemo && known == nil { memo.table.removeAll(keepingCapacity: true) }
-        memo.table[Key(data: Array(data)[...], rssi: key.rssi)] = d
+        if memo.slots.isEmpty { memo.slots = Array(repeating: nil, count: maxMemo) }
+        memo.slots[slot] = (Key(data: Array(data)[...], rssi: key.rssi), d)
         memo.lock.unlock()
         return d
     }
