@@ -35,7 +35,18 @@ enum ByteScan {
 
     /// Every byte is printable ASCII (0x20–0x7E).
     static func printableASCII(_ u: UnsafeBufferPointer<UInt8>) -> Bool {
-        !any(u, word: { $0 & high != 0 || hasLess($0, 0x20) || has($0, 0x7F) }, byte: { $0 < 0x20 || $0 >= 0x7F })
+        !any(u, word: notPrintable, byte: { $0 < 0x20 || $0 >= 0x7F })
+    }
+
+    /// Some byte of `w` is not printable ASCII: its high bit is set, or its low seven bits are 0x7F or below 0x20.
+    /// Without branches: each byte's low seven bits plus 0x01 reach the high bit only from 0x7F, plus 0x60 only
+    /// from 0x20 up, and neither sum carries into the next byte.
+    @inline(__always) static func notPrintable(_ w: UInt64) -> Bool { notPrintableBits(w) != 0 }
+
+    /// The high bit of each byte of `w` that is not printable ASCII (`notPrintable`), and no other bit.
+    @inline(__always) static func notPrintableBits(_ w: UInt64) -> UInt64 {
+        let low = w & 0x7F7F_7F7F_7F7F_7F7F
+        return (w | (low &+ ones) | ~(low &+ 0x6060_6060_6060_6060)) & high
     }
 
     /// Some byte needs escaping in a JSON string: a control character, `"` or `\`.

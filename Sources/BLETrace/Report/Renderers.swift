@@ -91,12 +91,8 @@ public final class TextRenderer: EventSink, RedactableOutput {
         if let r = redactor { r.redact(text: &scratch, from: bodyStart) }
         // Printable ASCII has no control character to escape (the usual line: one scan instead of two), and
         // neither has text of simple scalars only (arrows, dashes, Latin letters), which wraps by bytes too.
-        let printable = scratch.withBytes { ByteScan.printableASCII(UnsafeBufferPointer(rebasing: $0[bodyStart...])) }
-        var simple = printable
-        if !printable {
-            simple = scratch.withBytes { TextRenderer.allSimple(UnsafeBufferPointer(rebasing: $0[bodyStart...])) }
-            if !simple { SafeText.escape(&scratch, from: bodyStart) }
-        }
+        let (printable, simple) = scratch.withBytes { TextRenderer.classify(UnsafeBufferPointer(rebasing: $0[bodyStart...])) }
+        if !simple { SafeText.escape(&scratch, from: bodyStart) }
         let tint = color ? TextRenderer.tint(facts, scratch) : nil
         if let t = tint { out.write(t) }
         writeWrapped(indentWithTint: tint, printable: printable, simple: simple)
@@ -234,15 +230,36 @@ public final class TextRenderer: EventSink, RedactableOutput {
         }
     }
 
-    /// True when every scalar of the UTF-8 text `isSimple` (decoded here: all of them take one to three bytes).
-    static func allSimple(_ u: UnsafeBufferPointer<UInt8>) -> Bool {
+    /// Whether the text is all printable ASCII, and whether every scalar of it `isSimple` (printable text is): one
+    /// pass, the scalars decoded only from the first word that is not printable ASCII.
+    static func classify(_ u: UnsafeBufferPointer<UInt8>) -> (printable: Bool, simple: Bool) {
         var i = 0
+        if let raw = u.baseAddress.map(UnsafeRawPointer.init) {
+            // Sixteen bytes at a time (two words, one test), then eight.
+            while i &+ 16 <= u.count {
+                let a = raw.loadUnaligned(fromByteOffset: i, as: UInt64.self)
+                let b = raw.loadUnaligned(fromByteOffset: i &+ 8, as: UInt64.self)
+                guard ByteScan.notPrintableBits(a) | ByteScan.notPrintableBits(b) == 0 else { break }
+                i &+= 16
+            }
+            while i &+ 8 <= u.count && !ByteScan.notPrintable(raw.loadUnaligned(fromByteOffset: i, as: UInt64.self)) { i &+= 8 }
+        }
+        var j = i
+        while j < u.count && u[j] >= 0x20 && u[j] < 0x7F { j &+= 1 }
+        if j == u.count { return (true, true) }
+        return (false, allSimple(u, from: i))
+    }
+
+    /// True when every scalar of the UTF-8 text from `start` (the start of a character) `isSimple` (decoded here:
+    /// all of them take one to three bytes).
+    static func allSimple(_ u: UnsafeBufferPointer<UInt8>, from start: Int = 0) -> Bool {
+        var i = start
         let raw = u.baseAddress.map(UnsafeRawPointer.init)
         while i < u.count {
             // Eight printable ASCII bytes at a time.
             if let raw, i &+ 8 <= u.count {
                 let w = raw.loadUnaligned(fromByteOffset: i, as: UInt64.self)
-                if w & ByteScan.high == 0 && !ByteScan.hasLess(w, 0x20) && !ByteScan.has(w, 0x7F) {
+                if !ByteScan.notPrintable(w) {
                     i &+= 8
                     continue
                 }

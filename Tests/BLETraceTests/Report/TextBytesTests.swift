@@ -67,6 +67,10 @@ import Testing
             let expected = s.unicodeScalars.allSatisfy { TextRenderer.isSimple($0.value) }
             let found = Array(s.utf8).withUnsafeBufferPointer { TextRenderer.allSimple($0) }
             #expect(found == expected, "\(s.debugDescription)")
+            // The one-pass look the timeline makes: printable ASCII, and simple from the first word that is not.
+            let printable = s.utf8.allSatisfy { $0 >= 0x20 && $0 < 0x7F }
+            let classified = Array(s.utf8).withUnsafeBufferPointer { TextRenderer.classify($0) }
+            #expect(classified.printable == printable && classified.simple == expected, "\(s.debugDescription)")
         }
     }
 }
