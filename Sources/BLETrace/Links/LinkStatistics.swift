@@ -68,6 +68,41 @@ public final class LinkStatistics: AnalysisLayer {
         public var channels: [Channel] = []
         /// Where the last frame's channel is in `channels` (a run of frames is mostly one channel's).
         var lastChannel = 0
+
+        /// A complete L2CAP frame as the link counts it: its channel, PSM, length and the SDUs it started.
+        struct Frame {
+            var channel: UInt16
+            var psm: UInt16?
+            var length: Int
+            var sdu: Int
+        }
+
+        /// Counts an ACL packet of `bytes` one way, and the complete frame it carries, if any, on its channel.
+        /// Returns whether the link is LE (its buffer pool).
+        @inline(__always) mutating func packet(_ bytes: Int, frame: Frame?, tx: Bool, at t: Timestamp) -> Bool {
+            var length = 0
+            if let f = frame {
+                length = f.length
+                count(f, tx: tx)
+            }
+            if tx { self.tx.add(bytes, frame: length, at: t) } else { rx.add(bytes, frame: length, at: t) }
+            return le
+        }
+
+        /// Counts a frame on its channel, made on its first frame (up to `maxChannels`). A dynamic CID is reused
+        /// once its channel closed: the new channel (its own PSM) is a row of its own.
+        mutating func count(_ f: Frame, tx: Bool) {
+            let last = lastChannel
+            var k: Int? = last < channels.count && channels[last].cid == f.channel && channels[last].psm == f.psm
+                ? last : channels.firstIndex { $0.cid == f.channel && $0.psm == f.psm }
+            if k == nil, channels.count < LinkStatistics.maxChannels {
+                channels.append(Channel(cid: f.channel, psm: f.psm))
+                k = channels.count - 1
+            }
+            guard let c = k else { return }
+            lastChannel = c
+            channels[c].count(length: f.length, sdu: f.sdu, tx: tx)
+        }
     }
 
     /// A controller buffer pool: LE, or BR/EDR (which LE shares when the controller gives LE none).
@@ -225,31 +260,12 @@ public final class LinkStatistics: AnalysisLayer {
         }
     }
 
-    /// The index of connection `id`'s link, made on its first packet.
-    /// Counts a complete frame on its channel.
-    /// Counts the event's complete L2CAP frame, if it carries one, on its channel; returns the frame's length
-    /// (0 without one).
-    @inline(__always) func countFrame(_ i: Int, _ e: TraceEvent, tx: Bool) -> Int {
-        guard let cid = e.l2cap?.cid, let length = e.l2cap?.length else { return 0 }
-        channel(i, id: e.l2cap?.channel ?? cid, psm: e.l2cap?.psm, length: length, sdu: e.l2cap?.sduLength != nil ? 1 : 0, tx: tx)
-        return length
-    }
-
     /// The frame's channel (its dynamic channel's requester CID, else its CID), PSM, length and whether it
-    /// starts an SDU: read field by field, as a copy of the header would retain the SDU it may hold.
-    func channel(_ i: Int, id: UInt16, psm: UInt16?, length: Int, sdu: Int, tx: Bool) {
-        let last = orderedLinks[i].lastChannel
-        // A dynamic CID is reused once its channel closed: the new channel (its own PSM) is a row of its own.
-        var k: Int? = last < orderedLinks[i].channels.count && orderedLinks[i].channels[last].cid == id && orderedLinks[i].channels[last].psm == psm
-            ? last : orderedLinks[i].channels.firstIndex { $0.cid == id && $0.psm == psm }
-        if k == nil, orderedLinks[i].channels.count < LinkStatistics.maxChannels {
-            orderedLinks[i].channels.append(Channel(cid: id, psm: psm))
-            k = orderedLinks[i].channels.count - 1
-        }
-        guard let c = k else { return }
-        orderedLinks[i].lastChannel = c
-        // One access to the channel (each statement through the two arrays checks both are unshared).
-        orderedLinks[i].channels[c].count(length: length, sdu: sdu, tx: tx)
+    /// starts an SDU, read field by field (a copy of the header would retain the SDU it may hold); nil without a
+    /// complete frame.
+    @inline(__always) static func frame(_ e: TraceEvent) -> Link.Frame? {
+        guard let cid = e.l2cap?.cid, let length = e.l2cap?.length else { return nil }
+        return Link.Frame(channel: e.l2cap?.channel ?? cid, psm: e.l2cap?.psm, length: length, sdu: e.l2cap?.sduLength != nil ? 1 : 0)
     }
 
     /// The link of an HCI event about `handle` (made if the connection has none yet).
@@ -278,16 +294,13 @@ public final class LinkStatistics: AnalysisLayer {
 
     func acl(_ a: ACLHeader, connection id: Int, _ e: TraceEvent) {
         guard let i = index(id, handle: a.handle) else { return }
-        let n = Int(a.length)
-        let frame = countFrame(i, e, tx: e.direction == .hostToController)
-        if e.direction == .hostToController {
-            orderedLinks[i].tx.add(n, frame: frame, at: e.timestamp)
+        let tx = e.direction == .hostToController
+        // One access to the link for its way's counts and the frame's channel.
+        let le = orderedLinks[i].packet(Int(a.length), frame: LinkStatistics.frame(e), tx: tx, at: e.timestamp)
+        if tx {
             handles[slotOf(a.handle)].pending.push(e.timestamp, connection: id)
-            let le = orderedLinks[i].le
             updatePool(le: le) { p in p.outstanding += 1 }
             takeBuffer(le: le, e)
-        } else {
-            orderedLinks[i].rx.add(n, frame: frame, at: e.timestamp)
         }
     }
 

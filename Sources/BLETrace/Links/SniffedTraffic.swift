@@ -6,9 +6,7 @@ extension LinkStatistics {
     func sniffed(_ e: TraceEvent, payload n: Int) {
         guard let id = e.connection, let handle = e.handle, let i = index(id, handle: handle) else { return }
         orderedLinks[i].sniffed = true
-        let tx = e.direction == .hostToController
-        let frame = countFrame(i, e, tx: tx)
-        if tx { orderedLinks[i].tx.add(n, frame: frame, at: e.timestamp) } else { orderedLinks[i].rx.add(n, frame: frame, at: e.timestamp) }
+        _ = orderedLinks[i].packet(n, frame: LinkStatistics.frame(e), tx: e.direction == .hostToController, at: e.timestamp)
     }
 
     /// The other side acknowledged a data PDU of the central (`fromCentral`) or the peripheral `waited` µs
