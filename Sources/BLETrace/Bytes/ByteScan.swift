@@ -12,30 +12,37 @@ enum ByteScan {
     /// Some byte of `w` equals `b`.
     @inline(__always) static func has(_ w: UInt64, _ b: UInt8) -> Bool { hasZero(w ^ (ones &* UInt64(b))) }
 
-    /// True when some eight-byte word passes `word`, or, in a buffer shorter than eight bytes, some byte passes
-    /// `byte`. A longer buffer's tail is tested as its last eight bytes (overlapping the word before: a word
-    /// test only answers whether some byte matches, so bytes tested twice change nothing).
-    @inline(__always) static func any(_ u: UnsafeBufferPointer<UInt8>, word: (UInt64) -> Bool, byte: (UInt8) -> Bool) -> Bool {
+    /// True when some eight-byte word has a bit in `bits`, or, in a buffer shorter than eight bytes, some byte
+    /// passes `byte`. Sixteen bytes a test (the two words' bits joined), then eight; a longer buffer's tail is
+    /// tested as its last eight bytes (overlapping the word before: a word test only answers whether some byte
+    /// matches, so bytes tested twice change nothing).
+    @inline(__always) static func any(_ u: UnsafeBufferPointer<UInt8>, bits: (UInt64) -> UInt64, byte: (UInt8) -> Bool) -> Bool {
         guard let base = u.baseAddress else { return false }
         let raw = UnsafeRawPointer(base)
         var i = 0
-        while i + 8 <= u.count {
-            if word(raw.loadUnaligned(fromByteOffset: i, as: UInt64.self)) { return true }
-            i += 8
+        while i &+ 16 <= u.count {
+            let a = raw.loadUnaligned(fromByteOffset: i, as: UInt64.self)
+            let b = raw.loadUnaligned(fromByteOffset: i &+ 8, as: UInt64.self)
+            if bits(a) | bits(b) != 0 { return true }
+            i &+= 16
+        }
+        if i &+ 8 <= u.count {
+            if bits(raw.loadUnaligned(fromByteOffset: i, as: UInt64.self)) != 0 { return true }
+            i &+= 8
         }
         if i < u.count && u.count >= 8 {
-            return word(raw.loadUnaligned(fromByteOffset: u.count - 8, as: UInt64.self))
+            return bits(raw.loadUnaligned(fromByteOffset: u.count &- 8, as: UInt64.self)) != 0
         }
         while i < u.count {
             if byte(u[i]) { return true }
-            i += 1
+            i &+= 1
         }
         return false
     }
 
     /// Every byte is printable ASCII (0x20–0x7E).
     static func printableASCII(_ u: UnsafeBufferPointer<UInt8>) -> Bool {
-        !any(u, word: notPrintable, byte: { $0 < 0x20 || $0 >= 0x7F })
+        !any(u, bits: notPrintableBits, byte: { $0 < 0x20 || $0 >= 0x7F })
     }
 
     /// Some byte of `w` is not printable ASCII: its high bit is set, or its low seven bits are 0x7F or below 0x20.
@@ -51,11 +58,18 @@ enum ByteScan {
 
     /// Some byte needs escaping in a JSON string: a control character, `"` or `\`.
     static func needsJSONEscape(_ u: UnsafeBufferPointer<UInt8>) -> Bool {
-        any(u, word: needsJSONEscape, byte: { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C })
+        any(u, bits: needsJSONEscapeBits, byte: { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C })
     }
 
     /// Some byte of `w` needs escaping in a JSON string.
-    @inline(__always) static func needsJSONEscape(_ w: UInt64) -> Bool { hasLess(w, 0x20) || has(w, 0x22) || has(w, 0x5C) }
+    @inline(__always) static func needsJSONEscape(_ w: UInt64) -> Bool { needsJSONEscapeBits(w) != 0 }
+
+    /// Nonzero when some byte of `w` needs escaping in a JSON string: the three tests of `hasLess` and `has`,
+    /// each exact as a yes or no, joined without branches.
+    @inline(__always) static func needsJSONEscapeBits(_ w: UInt64) -> UInt64 {
+        let quote = w ^ (ones &* 0x22), backslash = w ^ (ones &* 0x5C)
+        return ((w &- ones &* 0x20) & ~w | (quote &- ones) & ~quote | (backslash &- ones) & ~backslash) & high
+    }
 
     /// The high bit of each byte of `w` that is zero, and no other bit (no borrow: each byte's low seven bits are
     /// added on their own, so that a match's position can be read, not only its presence).

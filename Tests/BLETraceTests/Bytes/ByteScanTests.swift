@@ -7,7 +7,7 @@ import Testing
     static func naiveEscape(_ b: [UInt8]) -> Bool { b.contains { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C } }
 
     @Test func everyByteAtEveryPosition() {
-        for length in [1, 7, 8, 9, 16, 17, 23] {
+        for length in [1, 7, 8, 9, 15, 16, 17, 23, 24, 31, 32, 40] {
             for position in 0..<length {
                 for value in 0...255 {
                     var bytes = [UInt8](repeating: UInt8(ascii: "a"), count: length)
@@ -24,7 +24,7 @@ import Testing
     @Test func randomBuffers() {
         var rng = SeededGenerator(seed: 0x5EED_0002)
         for _ in 0..<5000 {
-            let n = Int.random(in: 0...40, using: &rng)
+            let n = Int.random(in: 0...80, using: &rng)
             // Mostly printable, with some of everything.
             let bytes = (0..<n).map { _ in Int.random(in: 0..<10, using: &rng) == 0 ? UInt8.random(in: 0...255, using: &rng) : UInt8.random(in: 0x20...0x7E, using: &rng) }
             bytes.withUnsafeBufferPointer { u in
