@@ -179,8 +179,12 @@ public struct JSONBytes: FieldSink {
     /// Everything written (tests and small documents).
     public var bytes: [UInt8] { store.bytes }
 
+    /// The bit of the container at `level` (containers past 64 deep share the last bit). Shifts that mask their
+    /// count and wrapping arithmetic: no checks on the path of every member and item.
+    @inline(__always) static func bit(_ level: Int) -> UInt64 { 1 &<< UInt64(truncatingIfNeeded: min(level, 63)) }
+
     @inline(__always) mutating func item() {
-        if depth > 0 && lists & (1 << UInt64(min(depth - 1, 63))) != 0 {
+        if depth > 0 && lists & JSONBytes.bit(depth &- 1) != 0 {
             if !first { store.put(UInt8(ascii: ",")) }
             first = false
         }
@@ -249,15 +253,15 @@ public struct JSONBytes: FieldSink {
     @inline(__always) mutating func open(_ byte: UInt8, list: Bool) {
         item()
         store.put(byte)
-        let bit: UInt64 = 1 << UInt64(min(depth, 63))
+        let bit = JSONBytes.bit(depth)
         if list { lists |= bit } else { lists &= ~bit }
-        depth += 1
+        depth &+= 1
         first = true
     }
 
     @inline(__always) mutating func close(_ byte: UInt8) {
         store.put(byte)
-        depth -= 1
+        depth &-= 1
         first = false
     }
 
