@@ -2,7 +2,9 @@
 /// summary section `battery`.
 public final class BatteryHistoryLayer: AnalysisLayer {
     public struct History: Sendable, Equatable {
-        public var device: String
+        /// The GATT server; its text (`device`) is made when shown.
+        public var key: DeviceKey
+        public var device: String { key.description }
         public var first: Int
         public var last: Int
         public var min: Int
@@ -49,7 +51,7 @@ public final class BatteryHistoryLayer: AnalysisLayer {
         } else if list.count < BatteryHistoryLayer.maxDevices {
             slots[device] = list.count
             last = (device, list.count)
-            list.append(History(device: device.description, first: p, last: p, min: p, max: p, count: 1, firstRecord: record, lastRecord: record))
+            list.append(History(key: device, first: p, last: p, min: p, max: p, count: 1, firstRecord: record, lastRecord: record))
         }
     }
 
