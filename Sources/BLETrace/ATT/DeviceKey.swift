@@ -22,17 +22,21 @@ public struct DeviceKey: Hashable, Sendable, CustomStringConvertible {
         if let p = c.peer { self.init(address: p) } else { self.init(handle: c.handle) }
     }
 
-    /// The key whose `description` is `text`, when the text is one a key makes.
+    /// The key whose `description` is exactly `text`, when the text is one a key makes.
     public init?(_ text: String) {
+        let key: DeviceKey
         if text == "local" {
-            self = .local
+            key = .local
         } else if let a = BDAddr(string: text) {
-            self.init(address: a)
+            key = DeviceKey(address: a)
         } else if text.hasPrefix("handle-0x"), text.utf8.count == 13, let h = UInt16(text.dropFirst(9), radix: 16) {
-            self.init(handle: h)
+            key = DeviceKey(handle: h)
         } else {
             return nil
         }
+        // Another spelling of the same number (lower-case digits, a sign) names no key.
+        guard key.description == text else { return nil }
+        self = key
     }
 
     public var isLocal: Bool { bits == DeviceKey.localTag }

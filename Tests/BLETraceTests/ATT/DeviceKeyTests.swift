@@ -15,6 +15,8 @@ import Testing
         }
         #expect(DeviceKey("peer") == nil)
         #expect(DeviceKey("handle-0x40") == nil)
+        #expect(DeviceKey("handle-0x+0FF") == nil)
+        #expect(DeviceKey("c4:7c:8d:6a:11:22") == nil)
         #expect(DeviceKey.local.isLocal && !address.isLocal && !handle.isLocal)
     }
 
