@@ -180,7 +180,8 @@ public final class TextRenderer: EventSink, RedactableOutput {
                 let limit = first ? room : room - 2
                 // The end of the first `limit` characters (in ASCII text, the first `limit` bytes).
                 var end = start
-                if ascii {
+                if ascii || u.count &- start <= limit {
+                    // ASCII: a byte a character. Any text: what is left fits when its bytes do.
                     end = min(u.count, start + limit)
                 } else {
                     var chars = 0
