@@ -245,10 +245,15 @@ public final class ByteStore {
         let raw = UnsafeRawPointer(base)
         var j = 0
         while j < u.count {
-            // Eight bytes at a time past a run with nothing to escape.
-            if j &+ 8 <= u.count, !ByteScan.needsJSONEscape(raw.loadUnaligned(fromByteOffset: j, as: UInt64.self)) {
-                j &+= 8
-                continue
+            // Eight bytes at a time past a run with nothing to escape, then straight to the first byte that needs
+            // it (a word test's lowest bit is exact: a borrow only marks bytes above a match).
+            if j &+ 8 <= u.count {
+                let found = ByteScan.needsJSONEscapeBits(raw.loadUnaligned(fromByteOffset: j, as: UInt64.self))
+                if found == 0 {
+                    j &+= 8
+                    continue
+                }
+                j &+= found.trailingZeroBitCount &>> 3
             }
             let x = base[j]
             if x >= 0x20 && x != UInt8(ascii: "\"") && x != UInt8(ascii: "\\") {

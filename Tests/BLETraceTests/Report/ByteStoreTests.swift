@@ -105,7 +105,9 @@ import Testing
                                   Array("tab\tnew\nline\r".utf8), Array("caf\u{E9} \u{2192} \u{1B}".utf8),
                                   // Escapes first, last, side by side and alone, between runs of several lengths.
                                   Array("\"".utf8), Array("\"a".utf8), Array("a\"".utf8), Array("\"\\\u{1}".utf8),
-                                  Array("ab\u{0}cde\\fghij\"".utf8), Array("\u{1F}x\u{1F}".utf8)]
+                                  Array("ab\u{0}cde\\fghij\"".utf8), Array("\u{1F}x\u{1F}".utf8),
+                                  // Each escape followed by the byte one above it (a borrow's false mark): one word.
+                                  Array("a\u{1F} \"#\\]\u{0}\u{1}".utf8)]
         for u in samples { Self.expectEscapedAsJSONOut(u) }
     }
 
