@@ -45,7 +45,7 @@ public struct DeviceKey: Hashable, Sendable, CustomStringConvertible {
         switch bits >> 48 {
         case 0: return BDAddr(bits).description
         case 1: return "local"
-        default: return "handle-" + Hex.hex(UInt16(truncatingIfNeeded: bits), width: 4)
+        default: return Connection.handleKey(UInt16(truncatingIfNeeded: bits))
         }
     }
 }

@@ -30,7 +30,7 @@ extension ATTLayer {
 
     // MARK: Databases
 
-    static func deviceKey(_ c: Connection) -> String { DeviceKey(c).description }
+    static func deviceKey(_ c: Connection) -> String { c.peerKey }
 
     /// The key of `c`'s peer, remembered in the connection's state (with the peer's database slot) while its peer
     /// stays the same.

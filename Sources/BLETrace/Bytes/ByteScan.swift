@@ -61,9 +61,6 @@ enum ByteScan {
         any(u, bits: needsJSONEscapeBits, byte: { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C })
     }
 
-    /// Some byte of `w` needs escaping in a JSON string.
-    @inline(__always) static func needsJSONEscape(_ w: UInt64) -> Bool { needsJSONEscapeBits(w) != 0 }
-
     /// Nonzero when some byte of `w` needs escaping in a JSON string: the three tests of `hasLess` and `has`,
     /// each exact as a yes or no, joined without branches.
     @inline(__always) static func needsJSONEscapeBits(_ w: UInt64) -> UInt64 {

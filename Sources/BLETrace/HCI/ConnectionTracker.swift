@@ -51,7 +51,10 @@ public final class Connection {
     }
 
     /// A stable name for the peer: its address, or the handle when the address is unknown.
-    public var peerKey: String { peer?.description ?? "handle-\(Hex.hex(handle, width: 4))" }
+    public var peerKey: String { peer?.description ?? Connection.handleKey(handle) }
+
+    /// The name of a peer known only by its handle: "handle-0x0040".
+    public static func handleKey(_ handle: UInt16) -> String { "handle-" + Hex.hex(handle, width: 4) }
 }
 
 /// Maps connection handles to connections over the life of a capture.
