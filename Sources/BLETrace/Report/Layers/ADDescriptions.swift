@@ -21,8 +21,10 @@ enum ADDescriptions {
         var rssi: Int?
 
         /// The bytes folded eight at a time into one word (hashing the bytes themselves cost more than the rest of
-        /// a lookup); its top bits choose the key's slot. Keys that fold alike are told apart by `==`. The fold
-        /// starts from a seed drawn per process, so that a capture cannot be made of data that all folds alike.
+        /// a lookup); its top bits choose the key's set. Keys that fold alike are told apart by `==`. The fold is
+        /// the same in every run, so that a capture's allocations and instructions are the same in every run (a
+        /// seed drawn per process once put two busy advertisers in one slot in about one run in eighty). Data made
+        /// to fold alike costs a description made again for each record, as with no memo: nothing worse.
         var fold: UInt64 {
             var x = Key.seed ^ (UInt64(truncatingIfNeeded: data.count) &+ UInt64(bitPattern: Int64(rssi ?? 0x7FFF)) << 32)
             data.withUnsafeBytes { u in
@@ -43,10 +45,10 @@ enum ADDescriptions {
             return x
         }
 
-        /// The slot of the memo the key goes in: the fold's top bits (a product's best mixed).
-        var slot: Int { Int(truncatingIfNeeded: fold >> UInt64(64 - ADDescriptions.slotBits)) }
+        /// The first of the two slots of the key's set: the fold's top bits (a product's best mixed).
+        var set: Int { Int(truncatingIfNeeded: fold >> UInt64(64 - ADDescriptions.setBits)) << 1 }
 
-        static let seed = UInt64.random(in: .min ... .max)
+        static let seed: UInt64 = 0x5851_F42D_4C95_7F2D
 
         /// The bytes compared as one block (the synthesized comparison walks the slices an element at a time).
         static func == (a: Key, b: Key) -> Bool {
@@ -60,17 +62,50 @@ enum ADDescriptions {
         }
     }
 
-    /// `maxMemo` slots, each holding the last description made for data whose key chose it: one look a lookup,
-    /// no hashing past the fold, and a description that comes back after another took its slot is made again.
+    /// `maxMemo` slots in sets of two, the one looked at or made last first: two busy advertisers whose data
+    /// chose the same set both stay; a description that comes back after two others took its set is made again.
+    /// No hashing past the fold, no probing past the set.
     final class Memo: @unchecked Sendable {
         let lock = NSLock()
         /// Read and changed only under `lock`: no run-time exclusivity checks. Made on first use.
         @exclusivity(unchecked) var slots: [(key: Key, description: Description)?] = []
+
+        /// The description kept for the key, moved first in its set.
+        func find(_ key: Key) -> Description? {
+            let first = key.set
+            lock.lock()
+            defer { lock.unlock() }
+            guard !slots.isEmpty else { return nil }
+            if let entry = slots[first], entry.key == key { return entry.description }
+            guard let entry = slots[first + 1], entry.key == key else { return nil }
+            slots.swapAt(first, first + 1)
+            return entry.description
+        }
+
+        /// Keeps the description first in the key's set: in place of the key's own entry (a description that
+        /// gained its JSON), or of the set's older one.
+        func keep(_ key: Key, _ description: Description) {
+            let first = key.set
+            let entry = (key: Key(data: Array(key.data)[...], rssi: key.rssi), description: description)
+            lock.lock()
+            defer { lock.unlock() }
+            if slots.isEmpty { slots = Array(repeating: nil, count: maxMemo) }
+            if let kept = slots[first], kept.key == key {
+                slots[first] = entry
+                return
+            }
+            if let kept = slots[first + 1], kept.key == key {
+                // Another thread moved it second since it was found.
+                slots[first + 1] = entry
+            }
+            slots.swapAt(first, first + 1)
+            slots[first] = entry
+        }
     }
 
     static let memo = Memo()
-    static let slotBits = 12
-    static let maxMemo = 1 << slotBits
+    static let setBits = 11
+    static let maxMemo = 2 << setBits
 
     /// `ADParser.describe` of the data's structures, remembered. Only service data (beacon distance) and
     /// manufacturer data decoders read the RSSI, so other data is looked up without it.
@@ -87,11 +122,7 @@ enum ADDescriptions {
     static func described(_ data: ArraySlice<UInt8>, rssi: Int?, json: Bool) -> Description {
         let readsRSSI = ADSequence.contains(data) { $0 == 0x16 || $0 == 0x20 || $0 == 0x21 || $0 == 0xFF }
         let key = Key(data: data, rssi: readsRSSI ? rssi : nil)
-        let slot = key.slot
-        memo.lock.lock()
-        var known: Description? = nil
-        if !memo.slots.isEmpty, let entry = memo.slots[slot], entry.key == key { known = entry.description }
-        memo.lock.unlock()
+        let known = memo.find(key)
         if let d = known, d.json != nil || !json { return d }
         var d: Description
         if let known {
@@ -105,10 +136,7 @@ enum ADDescriptions {
             JSONOut.write(d.fields, into: &bytes)
             d.json = bytes
         }
-        memo.lock.lock()
-        if memo.slots.isEmpty { memo.slots = Array(repeating: nil, count: maxMemo) }
-        memo.slots[slot] = (Key(data: Array(data)[...], rssi: key.rssi), d)
-        memo.lock.unlock()
+        memo.keep(key, d)
         return d
     }
 }
