@@ -11,11 +11,18 @@ extension ATTLayer {
 
     /// Service and characteristic counts of each database with content, in order of first use.
     var databaseCounts: [(device: String, services: Int, characteristics: Int, source: String)] {
-        zip(serverKeys, servers).compactMap { k, db in
-            var db = db
-            guard !db.isEmpty else { return nil }
-            return (k, db.orderedServices().count, db.orderedCharacteristics().count, db.source)
+        databaseCounts(limit: .max).listed
+    }
+
+    /// The first `limit` of `databaseCounts`, and how many databases have content.
+    func databaseCounts(limit: Int) -> (listed: [(device: String, services: Int, characteristics: Int, source: String)], count: Int) {
+        var listed: [(device: String, services: Int, characteristics: Int, source: String)] = []
+        var count = 0
+        for (k, db) in zip(serverKeys, servers) where !db.isEmpty {
+            count += 1
+            if listed.count < limit { listed.append((k, db.serviceCount, db.characteristicCount, db.source)) }
         }
+        return (listed, count)
     }
 
     /// The section's members, against any sink (JSON output writes them without building a tree).
@@ -91,8 +98,8 @@ extension ATTLayer {
         if unexpectedCount > 0 {
             text.append("    responses with no matching request: \(unexpectedCount) (records " + unexpected.prefix(10).map { String($0.record) }.joined(separator: ", ") + (unexpectedCount > 10 ? ", …" : "") + ")")
         }
-        let dbs = databaseCounts
-        for d in dbs.prefix(SummaryRender.textListed) {
+        let dbs = databaseCounts(limit: SummaryRender.textListed)
+        for d in dbs.listed {
             text.append("    GATT database of \(d.device): \(d.services) service\(d.services == 1 ? "" : "s"), \(d.characteristics) characteristic\(d.characteristics == 1 ? "" : "s")" + (d.source == "capture" ? "" : " (from \(d.source))"))
         }
         if dbs.count > SummaryRender.textListed { text.append("    … and \(dbs.count - SummaryRender.textListed) more GATT databases (bletrace gatt lists them all)") }

@@ -228,6 +228,20 @@ public struct GATTDatabase: Sendable {
         return sortedCharacteristics
     }
 
+    /// How many services `orderedServices` lists, without ordering them.
+    public var serviceCount: Int {
+        var n = services.count
+        for (h, t) in types where (t.uuid16 == 0x2800 || t.uuid16 == 0x2801) && services[h] == nil { n += 1 }
+        return n
+    }
+
+    /// How many characteristics `orderedCharacteristics` lists, without ordering them.
+    public var characteristicCount: Int {
+        var n = characteristics.count
+        for (h, t) in types where t.uuid16 == 0x2803 && characteristics[h] == nil && h < 0xFFFF { n += 1 }
+        return n
+    }
+
     /// The service, characteristic and descriptor `handle` belongs to. Memoized until the database changes.
     public mutating func locate(_ handle: UInt16) -> GATTLocation { locateRef(handle).location }
 

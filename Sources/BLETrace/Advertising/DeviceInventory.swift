@@ -187,6 +187,8 @@ public final class DeviceInventory: AnalysisLayer {
         var out = DeviceInventory.resolvePrivateAddresses(list, identityKeys())
         guard let tracker else { return out }
         var byAddress: [BDAddr: [Int]] = [:]
+        byAddress.reserveCapacity(out.count)
+        out.reserveCapacity(Swift.min(out.count + tracker.all.count, DeviceInventory.maxDevices))
         for (i, d) in out.enumerated() {
             byAddress[d.address, default: []].append(i)
             for a in d.resolvedFrom where a != d.address { byAddress[a, default: []].append(i) }
@@ -298,13 +300,29 @@ public final class DeviceInventory: AnalysisLayer {
 
     public static func text(_ all: [Device], overflowReports: Int, limit: Int?) -> [String] {
         // A device that was connected to was connectable, whether or not the capture saw it advertise so.
-        let connectable = all.filter { $0.connectable || $0.connected }.count, connected = all.filter(\.connected).count
+        var connectable = 0, connected = 0
+        for d in all {
+            if d.connectable || d.connected { connectable += 1 }
+            if d.connected { connected += 1 }
+        }
         var lines = ["  Devices:     \(all.count) (\(connectable) connectable, \(connected) connected)"]
         // A cut list leads with the connected devices, so that the one the capture is about is never cut.
-        let shown = limit.map { (all.filter(\.connected) + all.filter { !$0.connected }).prefix($0) } ?? all[...]
-        for d in shown { lines.append(contentsOf: text(d)) }
-        if shown.count < all.count {
-            lines.append("    … and \(all.count - shown.count) more (bletrace devices lists them all)")
+        var shown = 0
+        if let limit {
+            for d in all where d.connected && shown < limit {
+                lines.append(contentsOf: text(d))
+                shown += 1
+            }
+            for d in all where !d.connected && shown < limit {
+                lines.append(contentsOf: text(d))
+                shown += 1
+            }
+        } else {
+            for d in all { lines.append(contentsOf: text(d)) }
+            shown = all.count
+        }
+        if shown < all.count {
+            lines.append("    … and \(all.count - shown) more (bletrace devices lists them all)")
         }
         if overflowReports > 0 {
             lines.append("    \(overflowReports) reports from devices beyond the first \(maxDevices) were not inventoried")

@@ -55,7 +55,9 @@ extension DeviceInventory {
     static func resolvePrivateAddresses(_ list: [Device], _ keys: IdentityKeys) -> [Device] {
         guard !keys.entries.isEmpty else { return list }
         var out: [Device] = []
+        out.reserveCapacity(list.count)
         var position: [Key: Int] = [:]
+        position.reserveCapacity(list.count)
         var firstResolved: [Int: Key] = [:]
         for d in list {
             var key = Key(address: d.address, addressType: d.addressType)

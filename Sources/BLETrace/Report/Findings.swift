@@ -227,9 +227,8 @@ public final class Findings: AnalysisLayer {
         public var text: String
         /// The peer, while all of the group's findings had the same one; nil once a second peer joined.
         public var peer: String?
-        /// How many different peers (the first 32 are told apart).
+        /// How many different peers.
         public var peerCount = 0
-        var peers: [String] = []
         public var count: Int
         public var firstRecord: Int
         public var lastRecord: Int
@@ -260,30 +259,37 @@ public final class Findings: AnalysisLayer {
     /// The listed findings grouped, in order of first appearance. `peers` names each connection's peer.
     public static func groups(_ list: [Finding], peer: (Int) -> String?) -> [Group] {
         struct Key: Hashable { var kind: Finding.Kind; var text: String }
+        struct PeerKey: Hashable { var group: Int; var peer: String }
         var out: [Group] = []
         var index: [Key: Int] = [:]
+        // Each group's peers, told apart by group and peer (the list is bounded, so is this).
+        var seen = Set<PeerKey>()
         for f in list {
             let p = f.connection.flatMap(peer)
-            let k = Key(kind: f.kind, text: f.text)
-            if let i = index[k] {
+            // One hash: a new key is given the next group's index as it is looked up.
+            let i = value(&index[Key(kind: f.kind, text: f.text), default: out.count])
+            if i < out.count {
                 out[i].count += 1
                 out[i].lastRecord = max(out[i].lastRecord, f.record)
                 if let c = f.connection, !out[i].connections.contains(c), out[i].connections.count < 32 { out[i].connections.append(c) }
-                if let p, !out[i].peers.contains(p) {
-                    if out[i].peers.count < 32 { out[i].peers.append(p) }
+                if let p, seen.insert(PeerKey(group: i, peer: p)).inserted {
                     out[i].peerCount += 1
                     out[i].peer = nil
                 }
             } else {
-                index[k] = out.count
                 var g = Group(kind: f.kind, text: f.text, peer: p, count: 1, firstRecord: f.record, lastRecord: f.record,
                               connections: f.connection.map { [$0] } ?? [])
-                if let p { g.peers = [p]; g.peerCount = 1 }
+                if let p {
+                    seen.insert(PeerKey(group: i, peer: p))
+                    g.peerCount = 1
+                }
                 out.append(g)
             }
         }
         return out
     }
+
+    private static func value(_ v: inout Int) -> Int { v }
 
     func peerName(_ id: Int) -> String? { tracker?.connection(id: id)?.peer?.description }
 

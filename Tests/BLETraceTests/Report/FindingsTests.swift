@@ -86,6 +86,28 @@ import Testing
         #expect(groups.first?.objectValue?["peer"] == .null)
     }
 
+    /// Peers are counted once each however many there are (the first 32 only were told apart before), and the
+    /// groups keep the order in which their first findings came.
+    @Test func peersPastThirtyTwoAreCountedOnce() {
+        var list: [Finding] = []
+        for round in 0 ..< 3 {
+            for c in 0 ..< 40 {
+                list.append(Finding(kind: .attError, record: round * 100 + c, connection: c, text: "same error"))
+                if c % 10 == 0 {
+                    list.append(Finding(kind: .disconnect, record: round * 100 + c, connection: c, text: "other"))
+                }
+            }
+        }
+        let groups = Findings.groups(list) { "peer-\($0 % 35)" }
+        #expect(groups.map(\.text) == ["same error", "other"])
+        #expect(groups[0].count == 120 && groups[0].peerCount == 35 && groups[0].peer == nil)
+        #expect(groups[0].firstRecord == 0 && groups[0].lastRecord == 239 && groups[0].connections.count == 32)
+        #expect(groups[1].count == 12 && groups[1].peerCount == 4)
+        let one = Findings.groups([Finding(kind: .malformed, record: 5, connection: 1, text: "x"),
+                                   Finding(kind: .malformed, record: 9, connection: 2, text: "x")]) { _ in "peer" }
+        #expect(one.count == 1 && one[0].peer == "peer" && one[0].peerCount == 1 && one[0].count == 2)
+    }
+
     /// 300 sessions hitting the same error: one line with the count and the record range (the JSON keeps the list).
     @Test func identicalFindingsAreOneLine() throws {
         let s = Scenario(format: .btsnoop(datalink: 1002))
