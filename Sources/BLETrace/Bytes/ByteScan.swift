@@ -75,6 +75,23 @@ enum ByteScan {
         return ~(((w & low) &+ low) | w | low)
     }
 
+    /// The index of the first byte of `u` at or after `from` that is not ASCII (its high bit set), or `u.count`:
+    /// eight bytes at a time.
+    static func firstNonASCII(in u: UnsafeBufferPointer<UInt8>, from: Int) -> Int {
+        var i = from
+        if let base = u.baseAddress {
+            let raw = UnsafeRawPointer(base)
+            while i &+ 8 <= u.count {
+                let h = raw.loadUnaligned(fromByteOffset: i, as: UInt64.self) & high
+                // Little-endian: the lowest set bit is the byte at the lowest address.
+                if h != 0 { return i &+ h.trailingZeroBitCount / 8 }
+                i &+= 8
+            }
+        }
+        while i < u.count && u[i] < 0x80 { i &+= 1 }
+        return i
+    }
+
     /// The index of the last `byte` in `u[from..<to]`, eight bytes at a time.
     static func lastIndex(of byte: UInt8, in u: UnsafeBufferPointer<UInt8>, from: Int, to: Int) -> Int? {
         var i = to

@@ -170,6 +170,8 @@ public final class TextRenderer: EventSink, RedactableOutput {
             var start = 0
             var first = true
             let space = UInt8(ascii: " ")
+            // The bytes from `start` up to `plainEnd` are ASCII, a character each (found when first needed).
+            var plainEnd = -1
             while start < u.count {
                 if !first {
                     if tint != nil { b.put(string: ANSI.reset) }
@@ -180,11 +182,16 @@ public final class TextRenderer: EventSink, RedactableOutput {
                 let limit = first ? room : room - 2
                 // The end of the first `limit` characters (in ASCII text, the first `limit` bytes).
                 var end = start
-                if ascii || u.count &- start <= limit {
+                if plainEnd < start && !ascii && u.count &- start > limit {
+                    plainEnd = ByteScan.firstNonASCII(in: u, from: start)
+                }
+                if ascii || u.count &- start <= limit || start &+ limit <= plainEnd {
                     // ASCII: a byte a character. Any text: what is left fits when its bytes do.
                     end = min(u.count, start + limit)
                 } else {
-                    var chars = 0
+                    // The ASCII run, a byte a character, then the characters counted.
+                    end = plainEnd
+                    var chars = plainEnd &- start
                     // Eight bytes at a time while the characters starting in them stay short of `limit`
                     // (a character starts at every byte that is not a continuation byte, 10xxxxxx)...
                     if let raw = u.baseAddress.map(UnsafeRawPointer.init) {

@@ -34,6 +34,12 @@ import Testing
             }
             texts.append(t)
         }
+        // Long ASCII runs before, between and after other characters (the wrap takes an ASCII run a byte a
+        // character and counts from its end).
+        texts += [String(repeating: "plain ascii words ", count: 12) + "— then more",
+                  String(repeating: "x", count: 150) + "é" + String(repeating: " y", count: 40),
+                  "café " + String(repeating: "ascii ", count: 40) + "→ end " + String(repeating: "z ", count: 30) + "±",
+                  String(repeating: "ab ", count: 13) + "µ" + String(repeating: "cd ", count: 30)]
         for width in [45, 60, 100] {
             for tint in [nil, ANSI.cyan] {
                 for text in texts {
