@@ -13,6 +13,8 @@ public final class ByteStore {
     @exclusivity(unchecked) var scratch = TextBytes()
     /// The `uuid` and `name` members of the UUIDs written so far (`putUUIDAndName`).
     @exclusivity(unchecked) var uuidNames = UUIDNameMemo()
+    /// The digits of the last record number written (`putRecordNumber`).
+    @exclusivity(unchecked) var recordDigits = RecordNumberDigits()
     /// The GATT locations this output named (`GATTRenderMemo`; its tables are made on first use).
     let gattMemo = GATTRenderMemo()
 

@@ -67,7 +67,7 @@ public final class TextRenderer: EventSink, RedactableOutput {
         // The prefix, straight into the writer's store.
         let b = out.store
         if color { b.put(string: ANSI.dim) }
-        b.putDecimal(e.record, width: 7, zeroPad: false)
+        b.putRecordNumber(e.record, width: 7)
         b.put(0x20)
         switch time {
         case .relative: b.putSeconds(e.timestamp.micros - (origin?.micros ?? 0), width: 13)
@@ -550,7 +550,7 @@ enum EventJSON {
             r.redact(text: &w.scratch)
         }
         b.put("{\"record\":")
-        b.putDecimal(e.record)
+        b.putRecordNumber(e.record)
         b.put(",\"time\":\"")
         b.putISO8601(e.timestamp)
         b.put("\",\"direction\":\"")

@@ -9,6 +9,36 @@ import Testing
                                   65_535, 1_000_000, 99_999_999, 100_000_000, 123_456_789, Int(Int32.max), Int.max,
                                   -1, -9, -10, -100, -12_345, -10_000, Int.min]
 
+    @Test("record numbers counted up in place, plain and in a column, equal decimals made afresh")
+    func recordNumbers() {
+        // Runs across every carry (9, 99, … 99,999,999 and past the eight digits the word holds), jumps back
+        // and forward, a repeated number, negatives and the extremes.
+        var numbers: [Int] = []
+        for start in [0, 7, 95, 995, 9_995, 99_995, 999_995, 9_999_995, 99_999_995, 100_000_000] {
+            numbers += Array(start ... start + 8)
+        }
+        numbers += [5, 5, 6, 1_000, 42, 43, -3, -2, -1, 0, 1, Int.max, 12, 13, Int.min, 14]
+        let plain = ByteStore(), column = ByteStore()
+        let plainWant = ByteStore(), columnWant = ByteStore()
+        for v in numbers {
+            plain.putRecordNumber(v)
+            plainWant.putDecimal(v)
+            plain.put(0x2C)
+            plainWant.put(0x2C)
+            if v != Int.min {
+                for width in [7, 1, 8, 12] {
+                    column.putRecordNumber(v, width: width)
+                    columnWant.putDecimal(v, width: width, zeroPad: false)
+                    column.put(0x7C)
+                    columnWant.put(0x7C)
+                }
+            }
+        }
+        #expect(String(decoding: plain.bytes, as: UTF8.self) == String(decoding: plainWant.bytes, as: UTF8.self))
+        #expect(String(decoding: column.bytes, as: UTF8.self) == String(decoding: columnWant.bytes, as: UTF8.self))
+        #expect(String(decoding: plain.bytes, as: UTF8.self).hasPrefix("0,1,2,3,4,5,6,7,8,7,8,9,10,11,"))
+    }
+
     @Test("decimals, plain and padded, equal the text formatting")
     func decimals() {
         for v in Self.integers {
