@@ -13,8 +13,10 @@ public final class ByteStore {
     @exclusivity(unchecked) var scratch = TextBytes()
     /// The `uuid` and `name` members of the UUIDs written so far (`putUUIDAndName`).
     @exclusivity(unchecked) var uuidNames = UUIDNameMemo()
-    /// The digits of the last record number written (`putRecordNumber`).
-    @exclusivity(unchecked) var recordDigits = RecordNumberDigits()
+    /// The digits of the last record number written (`putRecordNumber`) and of the last whole seconds
+    /// (`putSeconds`).
+    @exclusivity(unchecked) var recordDigits = CountedDigits()
+    @exclusivity(unchecked) var secondsDigits = CountedDigits()
     /// The GATT locations this output named (`GATTRenderMemo`; its tables are made on first use).
     let gattMemo = GATTRenderMemo()
 
@@ -153,16 +155,26 @@ public final class ByteStore {
         let neg = micros < 0
         let m = micros.magnitude
         let whole = UInt(m / 1_000_000)
+        // The whole seconds' digits, the last ones again when the second is the same (`secondsDigits`).
+        let counted = secondsDigits.set(Int(truncatingIfNeeded: whole))
         // Sign, whole seconds, point and six decimals, measured once and stored in one piece of room.
-        let wholeDigits = DecimalDigits.count(whole)
+        let wholeDigits = counted ? secondsDigits.length : DecimalDigits.count(whole)
         let total = wholeDigits &+ 7 &+ (neg ? 1 : 0)
         let pad = total < width ? width &- total : 0
         let p = room(max(pad &+ total, ByteStore.padWords))
         if pad > 0 { ByteStore.pad(p, pad, with: UInt8(ascii: " ")) }
         var q = p + pad
         if neg { q[0] = UInt8(ascii: "-"); q += 1 }
-        q += wholeDigits
-        DecimalDigits.write(whole, endingAt: q)
+        if counted {
+            // The word's top bytes (the digits) as a word stored at `q`: the point and decimals overwrite
+            // what lies past them.
+            let w = secondsDigits.word >> UInt64(truncatingIfNeeded: (8 &- wholeDigits) &* 8)
+            UnsafeMutableRawPointer(q).storeBytes(of: w.littleEndian, as: UInt64.self)
+            q += wholeDigits
+        } else {
+            q += wholeDigits
+            DecimalDigits.write(whole, endingAt: q)
+        }
         q[0] = UInt8(ascii: ".")
         let f = Int(m % 1_000_000)
         DecimalDigits.pair(f / 10_000, at: q + 1)

@@ -88,6 +88,22 @@ import Testing
                 #expect(s.bytes == a.array, "\(micros) width \(width)")
             }
         }
+        // One store in turn, as a timeline writes them: the same second again, the next one, a carry, jumps,
+        // negatives and seconds past the eight digits the kept word holds.
+        let times: [Int64] = [0, 5, 999_999, 1_000_000, 1_200_000, 9_000_001, 9_999_999, 10_000_000, 10_000_001,
+                              99_500_000, 100_000_000, 3_000_000, -2_000_000, -2_500_000, -3_000_000,
+                              99_999_999_000_000, 100_000_000_000_000, 100_000_001_000_000, 7_000_000, 7_000_001]
+        let one = ByteStore()
+        var want = TextBytes()
+        for micros in times {
+            for width in [13, 0] {
+                one.putSeconds(micros, width: width)
+                want.append(seconds: micros, width: width)
+                one.put(0x7C)
+                want.append(0x7C)
+            }
+        }
+        #expect(String(decoding: one.bytes, as: UTF8.self) == String(decoding: want.array, as: UTF8.self))
         for v: UInt64 in [0, 1, 0xF, 0x10, 0x40, 0xFFFF, 0x1_0000, 0xDEAD_BEEF, UInt64.max] {
             for width in [0, 1, 2, 4, 8, 16, 20] {
                 let s = ByteStore()

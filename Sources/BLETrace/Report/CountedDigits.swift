@@ -1,14 +1,15 @@
-/// The digits of the record number an output wrote last. Events come in record order, so the next number is
-/// nearly always the last plus one: its digits are the last ones counted up in place (a byte changed, most of
-/// the time) instead of being made again by division.
+/// The digits of the number an output wrote last in one place: the record number of the last event, the whole
+/// seconds of its time. Events come in record order, so the next record number is nearly always the last plus
+/// one, and the next time nearly always in the same second: the digits are the last ones again, or counted up in
+/// place (a byte changed, most of the time), instead of being made again by division.
 ///
 /// The digits are kept right-aligned in one word, padded with spaces, the last digit in the word's highest
 /// byte (the byte stored last, little-endian): numbers of up to eight digits. Others are made as any number is.
-struct RecordNumberDigits {
+struct CountedDigits {
     /// The last number, or `Int.min` when the word holds none.
     private(set) var value = Int.min
     /// Spaces, then the digits.
-    private(set) var word: UInt64 = RecordNumberDigits.spaces
+    private(set) var word: UInt64 = CountedDigits.spaces
     /// How many digits the word holds.
     private(set) var length = 0
 
@@ -16,6 +17,7 @@ struct RecordNumberDigits {
 
     /// Puts `v`'s digits in the word. False when `v` is negative or has more than eight digits.
     @inline(__always) mutating func set(_ v: Int) -> Bool {
+        if v == value { return true }
         if v == value &+ 1 && countUp() {
             value = v
             return true
@@ -24,7 +26,7 @@ struct RecordNumberDigits {
             value = .min
             return false
         }
-        var w = RecordNumberDigits.spaces
+        var w = CountedDigits.spaces
         var x = UInt(v)
         var shift: UInt64 = 56
         var n = 0
