@@ -38,9 +38,11 @@ let package = Package(
             pkgConfig: "zlib",
             providers: [.apt(["zlib1g-dev"]), .brew(["zlib"])]
         ),
+        // Byte scans sixteen bytes an instruction for the output's hot loops (static inline C, inlined by Swift).
+        .target(name: "CByteScan"),
         .target(
             name: "BLETrace",
-            dependencies: ["CPcap", "CZlibShim", .product(name: "ZIPFoundation", package: "ZIPFoundation"),
+            dependencies: ["CPcap", "CZlibShim", "CByteScan", .product(name: "ZIPFoundation", package: "ZIPFoundation"),
                            .product(name: "Yams", package: "Yams"),
                            .product(name: "Crypto", package: "swift-crypto"),
                            .product(name: "_CryptoExtras", package: "swift-crypto"),

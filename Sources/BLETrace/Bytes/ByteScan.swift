@@ -1,6 +1,9 @@
-/// Tests over a whole byte buffer, eight bytes at a time (the text and JSON writers check every string they
-/// write). Each word test is exact as a yes/no answer: a borrow that crosses into a neighbouring byte only
-/// starts at a byte that already matches.
+import CByteScan
+
+/// Tests over a whole byte buffer (the text and JSON writers check every string they write): where the first
+/// byte of a kind is, sixteen bytes an instruction (`CByteScan`), and word tests eight bytes at a time. Each word
+/// test is exact as a yes/no answer: a borrow that crosses into a neighbouring byte only starts at a byte that
+/// already matches.
 enum ByteScan {
     static let high: UInt64 = 0x8080_8080_8080_8080
     static let ones: UInt64 = 0x0101_0101_0101_0101
@@ -12,60 +15,25 @@ enum ByteScan {
     /// Some byte of `w` equals `b`.
     @inline(__always) static func has(_ w: UInt64, _ b: UInt8) -> Bool { hasZero(w ^ (ones &* UInt64(b))) }
 
-    /// True when some eight-byte word has a bit in `bits`, or, in a buffer shorter than eight bytes, some byte
-    /// passes `byte`. Sixteen bytes a test (the two words' bits joined), then eight; a longer buffer's tail is
-    /// tested as its last eight bytes (overlapping the word before: a word test only answers whether some byte
-    /// matches, so bytes tested twice change nothing).
-    @inline(__always) static func any(_ u: UnsafeBufferPointer<UInt8>, bits: (UInt64) -> UInt64, byte: (UInt8) -> Bool) -> Bool {
-        guard let base = u.baseAddress else { return false }
-        let raw = UnsafeRawPointer(base)
-        var i = 0
-        while i &+ 16 <= u.count {
-            let a = raw.loadUnaligned(fromByteOffset: i, as: UInt64.self)
-            let b = raw.loadUnaligned(fromByteOffset: i &+ 8, as: UInt64.self)
-            if bits(a) | bits(b) != 0 { return true }
-            i &+= 16
-        }
-        if i &+ 8 <= u.count {
-            if bits(raw.loadUnaligned(fromByteOffset: i, as: UInt64.self)) != 0 { return true }
-            i &+= 8
-        }
-        if i < u.count && u.count >= 8 {
-            return bits(raw.loadUnaligned(fromByteOffset: u.count &- 8, as: UInt64.self)) != 0
-        }
-        while i < u.count {
-            if byte(u[i]) { return true }
-            i &+= 1
-        }
-        return false
+    /// The index of the first byte of `u` at or after `from` that a scan of `kind` looks for (`CByteScan`:
+    /// sixteen bytes an instruction), or `u.count`.
+    @inline(__always) static func first(_ kind: Int32, in u: UnsafeBufferPointer<UInt8>, from: Int = 0) -> Int {
+        guard let base = u.baseAddress else { return u.count }
+        return bt_scan_first(base, u.count, from, kind)
     }
+
+    static let jsonEscape = Int32(BT_SCAN_JSON_ESCAPE)
+    static let notPrintableASCII = Int32(BT_SCAN_NOT_PRINTABLE)
+    static let nonASCII = Int32(BT_SCAN_NON_ASCII)
 
     /// Every byte is printable ASCII (0x20–0x7E).
     static func printableASCII(_ u: UnsafeBufferPointer<UInt8>) -> Bool {
-        !any(u, bits: notPrintableBits, byte: { $0 < 0x20 || $0 >= 0x7F })
-    }
-
-    /// Some byte of `w` is not printable ASCII: its high bit is set, or its low seven bits are 0x7F or below 0x20.
-    /// Without branches: each byte's low seven bits plus 0x01 reach the high bit only from 0x7F, plus 0x60 only
-    /// from 0x20 up, and neither sum carries into the next byte.
-    @inline(__always) static func notPrintable(_ w: UInt64) -> Bool { notPrintableBits(w) != 0 }
-
-    /// The high bit of each byte of `w` that is not printable ASCII (`notPrintable`), and no other bit.
-    @inline(__always) static func notPrintableBits(_ w: UInt64) -> UInt64 {
-        let low = w & 0x7F7F_7F7F_7F7F_7F7F
-        return (w | (low &+ ones) | ~(low &+ 0x6060_6060_6060_6060)) & high
+        first(notPrintableASCII, in: u) == u.count
     }
 
     /// Some byte needs escaping in a JSON string: a control character, `"` or `\`.
     static func needsJSONEscape(_ u: UnsafeBufferPointer<UInt8>) -> Bool {
-        any(u, bits: needsJSONEscapeBits, byte: { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C })
-    }
-
-    /// Nonzero when some byte of `w` needs escaping in a JSON string: the three tests of `hasLess` and `has`,
-    /// each exact as a yes or no, joined without branches.
-    @inline(__always) static func needsJSONEscapeBits(_ w: UInt64) -> UInt64 {
-        let quote = w ^ (ones &* 0x22), backslash = w ^ (ones &* 0x5C)
-        return ((w &- ones &* 0x20) & ~w | (quote &- ones) & ~quote | (backslash &- ones) & ~backslash) & high
+        first(jsonEscape, in: u) < u.count
     }
 
     /// The high bit of each byte of `w` that is zero, and no other bit (no borrow: each byte's low seven bits are
@@ -75,21 +43,9 @@ enum ByteScan {
         return ~(((w & low) &+ low) | w | low)
     }
 
-    /// The index of the first byte of `u` at or after `from` that is not ASCII (its high bit set), or `u.count`:
-    /// eight bytes at a time.
+    /// The index of the first byte of `u` at or after `from` that is not ASCII (its high bit set), or `u.count`.
     static func firstNonASCII(in u: UnsafeBufferPointer<UInt8>, from: Int) -> Int {
-        var i = from
-        if let base = u.baseAddress {
-            let raw = UnsafeRawPointer(base)
-            while i &+ 8 <= u.count {
-                let h = raw.loadUnaligned(fromByteOffset: i, as: UInt64.self) & high
-                // Little-endian: the lowest set bit is the byte at the lowest address.
-                if h != 0 { return i &+ h.trailingZeroBitCount / 8 }
-                i &+= 8
-            }
-        }
-        while i < u.count && u[i] < 0x80 { i &+= 1 }
-        return i
+        first(nonASCII, in: u, from: from)
     }
 
     /// The index of the last `byte` in `u[from..<to]`, eight bytes at a time.

@@ -256,24 +256,12 @@ public final class ByteStore {
             return
         }
         var start = 0
-        let raw = UnsafeRawPointer(base)
         var j = 0
         while j < u.count {
-            // Eight bytes at a time past a run with nothing to escape, then straight to the first byte that needs
-            // it (a word test's lowest bit is exact: a borrow only marks bytes above a match).
-            if j &+ 8 <= u.count {
-                let found = ByteScan.needsJSONEscapeBits(raw.loadUnaligned(fromByteOffset: j, as: UInt64.self))
-                if found == 0 {
-                    j &+= 8
-                    continue
-                }
-                j &+= found.trailingZeroBitCount &>> 3
-            }
+            // Straight to the next byte that needs an escape, sixteen bytes a test.
+            j = ByteScan.first(ByteScan.jsonEscape, in: u, from: j)
+            guard j < u.count else { break }
             let x = base[j]
-            if x >= 0x20 && x != UInt8(ascii: "\"") && x != UInt8(ascii: "\\") {
-                j &+= 1
-                continue
-            }
             if j > start {
                 (p + i).initialize(from: base + start, count: j &- start)
                 i &+= j &- start

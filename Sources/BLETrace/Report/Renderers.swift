@@ -239,22 +239,11 @@ public final class TextRenderer: EventSink, RedactableOutput {
     }
 
     /// Whether the text is all printable ASCII, and whether every scalar of it `isSimple` (printable text is): one
-    /// pass, the scalars decoded only from the first word that is not printable ASCII.
+    /// pass, the scalars decoded only from the first byte that is not printable ASCII.
     static func classify(_ u: UnsafeBufferPointer<UInt8>) -> (printable: Bool, simple: Bool) {
-        var i = 0
-        if let raw = u.baseAddress.map(UnsafeRawPointer.init) {
-            // Sixteen bytes at a time (two words, one test), then eight.
-            while i &+ 16 <= u.count {
-                let a = raw.loadUnaligned(fromByteOffset: i, as: UInt64.self)
-                let b = raw.loadUnaligned(fromByteOffset: i &+ 8, as: UInt64.self)
-                guard ByteScan.notPrintableBits(a) | ByteScan.notPrintableBits(b) == 0 else { break }
-                i &+= 16
-            }
-            while i &+ 8 <= u.count && !ByteScan.notPrintable(raw.loadUnaligned(fromByteOffset: i, as: UInt64.self)) { i &+= 8 }
-        }
-        var j = i
-        while j < u.count && u[j] >= 0x20 && u[j] < 0x7F { j &+= 1 }
-        if j == u.count { return (true, true) }
+        // Everything before the first byte that is not printable ASCII is: the scalars are decoded from there.
+        let i = ByteScan.first(ByteScan.notPrintableASCII, in: u)
+        if i == u.count { return (true, true) }
         return (false, allSimple(u, from: i))
     }
 
@@ -262,16 +251,10 @@ public final class TextRenderer: EventSink, RedactableOutput {
     /// all of them take one to three bytes).
     static func allSimple(_ u: UnsafeBufferPointer<UInt8>, from start: Int = 0) -> Bool {
         var i = start
-        let raw = u.baseAddress.map(UnsafeRawPointer.init)
         while i < u.count {
-            // Eight printable ASCII bytes at a time.
-            if let raw, i &+ 8 <= u.count {
-                let w = raw.loadUnaligned(fromByteOffset: i, as: UInt64.self)
-                if !ByteScan.notPrintable(w) {
-                    i &+= 8
-                    continue
-                }
-            }
+            // Past printable ASCII to the next byte that is not, sixteen bytes a test.
+            i = ByteScan.first(ByteScan.notPrintableASCII, in: u, from: i)
+            guard i < u.count else { break }
             let b = u[i]
             if b < 0x80 {
                 guard b >= 0x20 && b < 0x7F else { return false }

@@ -1,7 +1,8 @@
 import Testing
 @testable import BLETrace
 
-/// The word-at-a-time scans agree with a byte-by-byte check for every byte value at every position.
+/// The scans (sixteen bytes a test, words of eight) agree with a byte-by-byte check for every byte value at every
+/// position.
 @Suite struct ByteScanTests {
     static func naivePrintable(_ b: [UInt8]) -> Bool { b.allSatisfy { $0 >= 0x20 && $0 < 0x7F } }
     static func naiveEscape(_ b: [UInt8]) -> Bool { b.contains { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C } }
@@ -15,6 +16,33 @@ import Testing
                     bytes.withUnsafeBufferPointer { u in
                         #expect(ByteScan.printableASCII(u) == Self.naivePrintable(bytes), "\(length) \(position) \(value)")
                         #expect(ByteScan.needsJSONEscape(u) == Self.naiveEscape(bytes), "\(length) \(position) \(value)")
+                    }
+                }
+            }
+        }
+    }
+
+    /// The index a scan finds, from every start, against a forward byte walk: two marked bytes placed anywhere
+    /// (the second one found when the start passes the first), in buffers short of, at and past sixteen bytes
+    /// (the vector loop, its overlapping last load and the byte loop).
+    @Test func firstIndexFromEveryStart() {
+        let kinds: [(Int32, (UInt8) -> Bool)] = [
+            (ByteScan.jsonEscape, { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C }),
+            (ByteScan.notPrintableASCII, { $0 < 0x20 || $0 >= 0x7F }),
+            (ByteScan.nonASCII, { $0 >= 0x80 }),
+        ]
+        let values: [UInt8] = [0x00, 0x1F, 0x20, 0x21, 0x22, 0x5B, 0x5C, 0x5D, 0x7E, 0x7F, 0x80, 0xC3, 0xFF]
+        var rng = SeededGenerator(seed: 0x5EED_0004)
+        for n in [0, 1, 5, 15, 16, 17, 31, 32, 33, 47, 70] {
+            for _ in 0..<60 {
+                var bytes = [UInt8](repeating: UInt8(ascii: "a"), count: n)
+                for _ in 0..<2 where n > 0 { bytes[Int.random(in: 0..<n, using: &rng)] = values.randomElement(using: &rng)! }
+                bytes.withUnsafeBufferPointer { u in
+                    for (kind, marked) in kinds {
+                        for from in 0...n {
+                            let want = (from..<n).first { marked(bytes[$0]) } ?? n
+                            #expect(ByteScan.first(kind, in: u, from: from) == want, "\(kind) \(bytes) from \(from)")
+                        }
                     }
                 }
             }
