@@ -266,9 +266,10 @@ public final class Findings: AnalysisLayer {
         var seen = Set<PeerKey>()
         for f in list {
             let p = f.connection.flatMap(peer)
-            // One hash: a new key is given the next group's index as it is looked up.
-            let i = value(&index[Key(kind: f.kind, text: f.text), default: out.count])
-            if i < out.count {
+            let key = Key(kind: f.kind, text: f.text)
+            // (A lookup with a default through `inout` ran the dictionary's modify coroutine, whose frame was
+            // allocated: one allocation a finding.)
+            if let i = index[key] {
                 out[i].count += 1
                 out[i].lastRecord = max(out[i].lastRecord, f.record)
                 if let c = f.connection, !out[i].connections.contains(c), out[i].connections.count < 32 { out[i].connections.append(c) }
@@ -277,6 +278,8 @@ public final class Findings: AnalysisLayer {
                     out[i].peer = nil
                 }
             } else {
+                let i = out.count
+                index[key] = i
                 var g = Group(kind: f.kind, text: f.text, peer: p, count: 1, firstRecord: f.record, lastRecord: f.record,
                               connections: f.connection.map { [$0] } ?? [])
                 if let p {
@@ -288,8 +291,6 @@ public final class Findings: AnalysisLayer {
         }
         return out
     }
-
-    private static func value(_ v: inout Int) -> Int { v }
 
     func peerName(_ id: Int) -> String? { tracker?.connection(id: id)?.peer?.description }
 
