@@ -203,7 +203,7 @@ public struct JSONBytes: FieldSink {
         store.put(UInt8(ascii: ":"))
     }
 
-    public mutating func int(_ v: Int) { item(); store.putDecimal(v) }
+    @inline(__always) public mutating func int(_ v: Int) { item(); store.putDecimal(v) }
     public mutating func double(_ v: Double) { item(); store.put(string: v.isFinite ? String(v) : "null") }
     public mutating func bool(_ v: Bool) { item(); store.put(v ? "true" : "false") }
     public mutating func string(_ v: String) { item(); store.putJSONString(v) }

@@ -39,6 +39,21 @@ import Testing
         #expect(String(decoding: plain.bytes, as: UTF8.self).hasPrefix("0,1,2,3,4,5,6,7,8,7,8,9,10,11,"))
     }
 
+    @Test("runs of one byte (indents) of every length around the word stores, followed by other bytes")
+    func repeatedBytes() {
+        let s = ByteStore(capacity: 64)
+        var want: [UInt8] = []
+        for n in [0, 1, 2, 7, 8, 9, 15, 16, 17, 33, 63, 64, 65, 100, 3, 0, 40] {
+            s.put(repeating: 0x20, count: n)
+            want += [UInt8](repeating: 0x20, count: n)
+            s.put(0x7C)
+            want.append(0x7C)
+            s.put(repeating: UInt8(n & 0x7F), count: n % 11)
+            want += [UInt8](repeating: UInt8(n & 0x7F), count: n % 11)
+        }
+        #expect(s.bytes == want)
+    }
+
     @Test("decimals, plain and padded, equal the text formatting")
     func decimals() {
         for v in Self.integers {
