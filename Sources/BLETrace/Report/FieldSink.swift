@@ -265,10 +265,10 @@ public struct JSONBytes: FieldSink {
         first = false
     }
 
-    public mutating func beginObject() { open(UInt8(ascii: "{"), list: false) }
-    public mutating func endObject() { close(UInt8(ascii: "}")) }
-    public mutating func beginList() { open(UInt8(ascii: "["), list: true) }
-    public mutating func endList() { close(UInt8(ascii: "]")) }
+    @inline(__always) public mutating func beginObject() { open(UInt8(ascii: "{"), list: false) }
+    @inline(__always) public mutating func endObject() { close(UInt8(ascii: "}")) }
+    @inline(__always) public mutating func beginList() { open(UInt8(ascii: "["), list: true) }
+    @inline(__always) public mutating func endList() { close(UInt8(ascii: "]")) }
 }
 
 /// Builds a `Fields` tree from what is written: the members written at the top level become `result`.
