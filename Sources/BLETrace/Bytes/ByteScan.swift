@@ -43,11 +43,6 @@ enum ByteScan {
         return ~(((w & low) &+ low) | w | low)
     }
 
-    /// The index of the first byte of `u` at or after `from` that is not ASCII (its high bit set), or `u.count`.
-    static func firstNonASCII(in u: UnsafeBufferPointer<UInt8>, from: Int) -> Int {
-        first(nonASCII, in: u, from: from)
-    }
-
     /// The index of the last `byte` in `u[from..<to]`, eight bytes at a time.
     static func lastIndex(of byte: UInt8, in u: UnsafeBufferPointer<UInt8>, from: Int, to: Int) -> Int? {
         var i = to

@@ -166,10 +166,8 @@ public final class ByteStore {
         var q = p + pad
         if neg { q[0] = UInt8(ascii: "-"); q += 1 }
         if counted {
-            // The word's top bytes (the digits) as a word stored at `q`: the point and decimals overwrite
-            // what lies past them.
-            let w = secondsDigits.word >> UInt64(truncatingIfNeeded: (8 &- wholeDigits) &* 8)
-            UnsafeMutableRawPointer(q).storeBytes(of: w.littleEndian, as: UInt64.self)
+            // The digits as a word at `q`: the point and decimals overwrite what lies past them.
+            secondsDigits.store(width: wholeDigits, at: q)
             q += wholeDigits
         } else {
             q += wholeDigits

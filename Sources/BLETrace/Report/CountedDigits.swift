@@ -43,6 +43,13 @@ struct CountedDigits {
         return true
     }
 
+    /// Stores the word's last `width` bytes (spaces, then the digits; `length` ≤ `width` ≤ 8) as the first bytes
+    /// of a word at `p`, which has room for eight.
+    @inline(__always) func store(width: Int, at p: UnsafeMutablePointer<UInt8>) {
+        let w = word >> UInt64(truncatingIfNeeded: (8 &- width) &* 8)
+        UnsafeMutableRawPointer(p).storeBytes(of: w.littleEndian, as: UInt64.self)
+    }
+
     /// Adds one to the digits in the word. False when they are all nines and fill it.
     private mutating func countUp() -> Bool {
         var shift: UInt64 = 56
@@ -74,9 +81,7 @@ extension ByteStore {
             return
         }
         let n = recordDigits.length
-        // The word's top `n` bytes, stored as the first bytes of a word of room.
-        let w = recordDigits.word >> UInt64(truncatingIfNeeded: (8 &- n) &* 8)
-        UnsafeMutableRawPointer(room(8)).storeBytes(of: w.littleEndian, as: UInt64.self)
+        recordDigits.store(width: n, at: room(8))
         count &+= n
     }
 
@@ -86,9 +91,7 @@ extension ByteStore {
             putDecimal(v, width: width, zeroPad: false)
             return
         }
-        // The word's top `width` bytes: spaces, then the digits.
-        let w = recordDigits.word >> UInt64(truncatingIfNeeded: (8 &- width) &* 8)
-        UnsafeMutableRawPointer(room(8)).storeBytes(of: w.littleEndian, as: UInt64.self)
+        recordDigits.store(width: width, at: room(8))
         count &+= width
     }
 }

@@ -183,7 +183,7 @@ public final class TextRenderer: EventSink, RedactableOutput {
                 // The end of the first `limit` characters (in ASCII text, the first `limit` bytes).
                 var end = start
                 if plainEnd < start && !ascii && u.count &- start > limit {
-                    plainEnd = ByteScan.firstNonASCII(in: u, from: start)
+                    plainEnd = ByteScan.first(ByteScan.nonASCII, in: u, from: start)
                 }
                 if ascii || u.count &- start <= limit || start &+ limit <= plainEnd {
                     // ASCII: a byte a character. Any text: what is left fits when its bytes do.

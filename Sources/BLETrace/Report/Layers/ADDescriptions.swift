@@ -94,10 +94,8 @@ enum ADDescriptions {
                 slots[first] = entry
                 return
             }
-            if let kept = slots[first + 1], kept.key == key {
-                // Another thread moved it second since it was found.
-                slots[first + 1] = entry
-            }
+            // The older of the two goes (or the key's own entry, when another thread moved it second since it
+            // was found): the first moves second.
             slots.swapAt(first, first + 1)
             slots[first] = entry
         }
