@@ -9,8 +9,8 @@ public final class ATTLayer: ChannelDecoder, AnalysisLayer {
     /// Bound on the problems listed in the summary (all are counted).
     static let maxListed = 1000
 
-    /// The consumers of the values the dissectors decode, handed over by the chain when it is made (`Chain.init`).
-    var values = AttributeValueConsumers()
+    /// The consumers of the values the dissectors decode (the chain's: `Chain.standard`), a constant.
+    let values: AttributeValueConsumers
     let loaded: GATTDatabaseSet?
     /// Each GATT server's database in order of first use, at a dense slot; `serverSlots` finds a server's
     /// slot by its key (the peer's address, or the local host), `serverKeys` names each slot.
@@ -130,7 +130,8 @@ public final class ATTLayer: ChannelDecoder, AnalysisLayer {
     /// The value dissectors: the built-in ones, then those of a `--uuids` file.
     public let registry: DissectorRegistry
 
-    public init(options: DecodeOptions = DecodeOptions()) {
+    public init(options: DecodeOptions = DecodeOptions(), values: AttributeValueConsumers = AttributeValueConsumers()) {
+        self.values = values
         self.loaded = options.gatt
         if let n = options.uuids?.names, !n.isEmpty { userNames = n }
         var r = DissectorRegistry.standard

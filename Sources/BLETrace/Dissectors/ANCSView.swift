@@ -55,10 +55,10 @@ public final class ANCSViewLayer: AnalysisLayer {
 
     public func attach(to pipeline: Pipeline) {}
 
-    func value(_ d: Dissection, _ ctx: ValueContext) {
+    func value(_ d: Dissection, _ fact: SummaryFact?, _ ctx: ValueContext) {
         guard d.dissector == "ancs" else { return }
         seen = true
-        guard case let .ancs(ev)? = d.fact else {
+        guard case let .ancs(ev)? = fact else {
             if d.problem != nil { dataSourceProblems += 1 }
             return
         }

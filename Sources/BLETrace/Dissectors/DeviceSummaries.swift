@@ -37,8 +37,8 @@ public final class BatteryHistoryLayer: AnalysisLayer {
 
     public func attach(to pipeline: Pipeline) {}
 
-    func value(_ d: Dissection, _ ctx: ValueContext) {
-        guard !ctx.fromClient, case let .battery(r)? = d.fact else { return }
+    func value(_ fact: SummaryFact?, _ ctx: ValueContext) {
+        guard !ctx.fromClient, case let .battery(r)? = fact else { return }
         add(r.percent, device: ctx.device, record: ctx.record)
     }
 
@@ -116,8 +116,8 @@ public final class IdentityLayer: AnalysisLayer {
 
     public func attach(to pipeline: Pipeline) {}
 
-    func value(_ d: Dissection, _ ctx: ValueContext) {
-        guard !ctx.fromClient, d.problem == nil, case let .identity(item)? = d.fact else { return }
+    func value(_ d: Dissection, _ fact: SummaryFact?, _ ctx: ValueContext) {
+        guard !ctx.fromClient, d.problem == nil, case let .identity(item)? = fact else { return }
         add(item, device: ctx.device)
     }
 

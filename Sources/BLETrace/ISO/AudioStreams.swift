@@ -47,11 +47,11 @@ public final class AudioStreams: AnalysisLayer {
         self.pipeline = pipeline
     }
 
-    func value(_ d: Dissection, _ ctx: ValueContext) {
+    func value(_ fact: SummaryFact?, _ ctx: ValueContext) {
         // Only ASE values and ASE Control Point notifications are looked at.
         guard !ctx.fromClient, ctx.uuid == AudioStreams.sinkASE || ctx.uuid == AudioStreams.sourceASE || ctx.uuid == AudioStreams.controlPoint
         else { return }
-        switch d.fact {
+        switch fact {
         case let .ase(f)?: add(f, ctx)
         case let .aseControlResponse(r)?: refused(r, ctx)
         default: break

@@ -14,8 +14,8 @@
 /// ```
 ///
 /// Every consumer is a concrete, named property called directly from one hook below (the consumers of attribute
-/// values from `AttributeValueConsumers`, which the chain makes and hands to the ATT layer); no layer registers
-/// itself anywhere else. The channel decoders keep no reference to the pipeline: a call that holds or releases
+/// values from `AttributeValueConsumers`, which `standard(_:)` makes first and the ATT layer is made with); no layer
+/// registers itself anywhere else. The channel decoders keep no reference to the pipeline: a call that holds or releases
 /// events is lent it. Adding a consumer is a property, a line in `standard(_:)`, the calls in the hooks
 /// it reads, and its place in `layers` (whose `stages` a test checks against docs/architecture.md). `LinkLayerSummary` and
 /// `EncryptionSummary` read the pipeline's state at the end and see no record.
@@ -74,19 +74,24 @@ public final class Chain {
         self.findings = findings
         self.diagnosis = diagnosis
         self.diagnosesAdvertising = diagnosis?.readsAdvertising ?? false
-        att?.values = AttributeValueConsumers(battery: battery, identity: identity, ancs: ancs,
-                                              audioStreams: audioStreams, broadcasts: broadcasts)
+        if let att {
+            precondition(att.values.holds(battery: battery, identity: identity, ancs: ancs, audioStreams: audioStreams,
+                                          broadcasts: broadcasts),
+                         "the chain's ATT layer is made with the chain's consumers of attribute values")
+        }
     }
 
     /// The chain every analysis gets.
     public static func standard(_ options: DecodeOptions = DecodeOptions()) -> Chain {
-        let att = ATTLayer(options: options)
         let iso = ISOStreams()
+        let values = AttributeValueConsumers(battery: BatteryHistoryLayer(), identity: IdentityLayer(), ancs: ANCSViewLayer(),
+                                             audioStreams: AudioStreams(iso: iso), broadcasts: Broadcasts(iso: iso))
+        let att = ATTLayer(options: options, values: values)
         return Chain(att: att, signaling: SignalingLayer(att: att), smp: SMPLayer(),
-                     battery: BatteryHistoryLayer(), identity: IdentityLayer(), ancs: ANCSViewLayer(),
+                     battery: values.battery, identity: values.identity, ancs: values.ancs,
                      inventory: DeviceInventory(), linkLayerSummary: LinkLayerSummary(), encryption: EncryptionSummary(),
                      linkStatistics: LinkStatistics(att: att), isoStreams: iso,
-                     audioStreams: AudioStreams(iso: iso), broadcasts: Broadcasts(iso: iso),
+                     audioStreams: values.audioStreams, broadcasts: values.broadcasts,
                      findings: Findings(), diagnosis: DiagnosisEngine())
     }
 
@@ -307,22 +312,42 @@ public final class Chain {
     }
 }
 
-/// The consumers of attribute values, in the order each sees a value a dissector decoded. The chain hands them
-/// to the ATT layer when it is made; `ATTLayer.dissectValue`, the one place dissectors are called, calls `value`.
-struct AttributeValueConsumers {
-    var battery: BatteryHistoryLayer?
-    var identity: IdentityLayer?
-    var ancs: ANCSViewLayer?
-    var audioStreams: AudioStreams?
-    var broadcasts: Broadcasts?
+/// The consumers of attribute values, in the order each sees a value a dissector decoded. The ATT layer is made
+/// with them (`ATTLayer(options:values:)`, `Chain.standard`) and keeps them as a constant: calling a consumer it
+/// holds in a variable retained and released each one for every value. `ATTLayer.dissectValue`, the one place
+/// dissectors are called, calls `value`.
+public struct AttributeValueConsumers {
+    let battery: BatteryHistoryLayer?
+    let identity: IdentityLayer?
+    let ancs: ANCSViewLayer?
+    let audioStreams: AudioStreams?
+    let broadcasts: Broadcasts?
 
-    /// A value a dissector decoded.
+    public init(battery: BatteryHistoryLayer? = nil, identity: IdentityLayer? = nil, ancs: ANCSViewLayer? = nil,
+                audioStreams: AudioStreams? = nil, broadcasts: Broadcasts? = nil) {
+        self.battery = battery
+        self.identity = identity
+        self.ancs = ancs
+        self.audioStreams = audioStreams
+        self.broadcasts = broadcasts
+    }
+
+    /// A value a dissector decoded. Its summary fact is made once here for the consumers that read it (each making
+    /// it again called through the value's existential, and copied what it holds).
     @inline(__always) func value(_ d: Dissection, _ ctx: ValueContext) {
-        battery?.value(d, ctx)
-        identity?.value(d, ctx)
-        ancs?.value(d, ctx)
-        audioStreams?.value(d, ctx)
+        let fact = d.fact
+        battery?.value(fact, ctx)
+        identity?.value(d, fact, ctx)
+        ancs?.value(d, fact, ctx)
+        audioStreams?.value(fact, ctx)
         broadcasts?.value(d, ctx)
+    }
+
+    /// Whether these are the given parts (each the same object, or both absent).
+    func holds(battery: BatteryHistoryLayer?, identity: IdentityLayer?, ancs: ANCSViewLayer?, audioStreams: AudioStreams?,
+               broadcasts: Broadcasts?) -> Bool {
+        self.battery === battery && self.identity === identity && self.ancs === ancs
+            && self.audioStreams === audioStreams && self.broadcasts === broadcasts
     }
 }
 
