@@ -3,10 +3,12 @@
 /// The byte parsing here is pure; the request a Data Source response answers, and the bytes of a response
 /// split over several notifications, are kept in `ANCSSession` (one per connection).
 public enum ANCS {
-    public static let service = BLEUUID(string: "7905F431-B5CE-4E99-A40F-4B1E122D00D0")!
-    public static let notificationSource = BLEUUID(string: "9FBF120D-6301-42D9-8C58-25E699A21DBD")!
-    public static let controlPoint = BLEUUID(string: "69D1D8F3-45E1-49A8-9821-9BBDFDAAD9D9")!
-    public static let dataSource = BLEUUID(string: "22EAC6E9-24D6-4BB5-BE44-B36ACE7C7BFB")!
+    // The UUIDs as their two halves (7905F431-B5CE-4E99-A40F-4B1E122D00D0, …), constants the compiler lays out:
+    // parsed from their text they were made on first use, and every read went through a check that they were.
+    public static let service = BLEUUID(high: 0x7905_F431_B5CE_4E99, low: 0xA40F_4B1E_122D_00D0)
+    public static let notificationSource = BLEUUID(high: 0x9FBF_120D_6301_42D9, low: 0x8C58_25E6_99A2_1DBD)
+    public static let controlPoint = BLEUUID(high: 0x69D1_D8F3_45E1_49A8, low: 0x9821_9BBD_FDAA_D9D9)
+    public static let dataSource = BLEUUID(high: 0x22EA_C6E9_24D6_4BB5, low: 0xBE44_B36A_CE7C_7BFB)
 
     public static func eventName(_ id: UInt8) -> String {
         switch id {

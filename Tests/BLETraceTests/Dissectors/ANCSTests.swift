@@ -7,6 +7,14 @@ struct ANCSTests {
 
     static func ancs(_ d: Dissection?) -> Fields? { d?.fields["ancs"]?.objectValue }
 
+    @Test("the UUIDs written as halves are Apple's, as text spells them")
+    func uuidsAsText() {
+        #expect(ANCS.service == BLEUUID(string: "7905F431-B5CE-4E99-A40F-4B1E122D00D0"))
+        #expect(ANCS.notificationSource == BLEUUID(string: "9FBF120D-6301-42D9-8C58-25E699A21DBD"))
+        #expect(ANCS.controlPoint == BLEUUID(string: "69D1D8F3-45E1-49A8-9821-9BBDFDAAD9D9"))
+        #expect(ANCS.dataSource == BLEUUID(string: "22EAC6E9-24D6-4BB5-BE44-B36ACE7C7BFB"))
+    }
+
     @Test("the write-up's exchange: notification 00 02 01 01 15 00 00 00, Title request and its answer")
     func embeddedExchange() throws {
         let state = DissectorState()
