@@ -292,9 +292,10 @@ public final class Redactor {
         }
         r.warnings = s.warnings.map { redact($0) }
         let names = s.peerNames
-        r.peerNames = {
+        // Every name is made and redacted: the peers asked for are redacted addresses, which the names are not.
+        r.peerNames = { _ in
             var out: [String: String] = [:]
-            for (address, name) in names() { out[self.redact(address)] = self.redact(name) }
+            for (address, name) in names(nil) { out[self.redact(address)] = self.redact(name) }
             return out
         }
         // The renderers write diagnoses from their typed facts: the peer is the one identifying value they hold.

@@ -142,7 +142,7 @@ public enum SummaryRender {
     }
 
     /// A name for each peer address: the first name it advertised, else the Device Name its GATT server gave.
-    static func peerNames(_ s: Summary) -> [String: String] { s.peerNames() }
+    static func peerNames(_ s: Summary, only: Set<BDAddr>? = nil) -> [String: String] { s.peerNames(only) }
 
     public static func text(_ s: Summary) -> [String] {
         var lines: [String] = []
@@ -182,7 +182,9 @@ public enum SummaryRender {
         lines.append("  Connections: \(s.connectionCount)")
         // The text lists the first connections; JSON has them all.
         let listed = textListed
-        let names = s.connections.contains { $0.le && $0.peer != nil } ? peerNames(s) : [:]
+        // Names only for the listed connections' peers that have no name of their own.
+        let names = s.connections.contains { $0.le && $0.peer != nil }
+            ? peerNames(s, only: Set(s.connections.prefix(listed).compactMap { $0.name == nil ? $0.peer : nil })) : [:]
         for c in s.connections.prefix(listed) {
             var line = "    #\(c.id) handle \(Hex.hex(c.handle, width: 4))"
             if let p = c.peer {

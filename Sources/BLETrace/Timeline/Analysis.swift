@@ -92,8 +92,9 @@ public struct Summary {
     /// The causes found, errors first (also the `diagnoses` section).
     public var diagnoses: [Diagnosis] = []
     /// The peers' names by address, made when a renderer asks: each GATT server's Device Name, then the first
-    /// name each device advertised (which wins).
-    public var peerNames: () -> [String: String] = { [:] }
+    /// name each device advertised (which wins). `only`: the peers the renderer shows (nil: every one), so that a
+    /// summary that lists a few connections does not name every device of the capture.
+    public var peerNames: (_ only: Set<BDAddr>?) -> [String: String] = { _ in [:] }
 }
 
 /// Receives the timeline as it is decoded.
@@ -192,7 +193,7 @@ public final class Analyzer {
                               connectionCount: pipeline.connections.total,
                               sections: layers.compactMap { $0.summary() }, warnings: warnings, error: failure)
         summary.diagnoses = engine?.diagnoses ?? []
-        summary.peerNames = { [chain] in PeerNames.make(identity: chain.identity, inventory: chain.inventory) }
+        summary.peerNames = { [chain] only in PeerNames.make(identity: chain.identity, inventory: chain.inventory, only: only) }
         sink?.end(summary)
         return summary
     }

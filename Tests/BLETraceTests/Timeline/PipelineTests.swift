@@ -15,6 +15,21 @@ import Testing
 }
 
 @Suite struct SummaryTextTests {
+    @Test("a listed connection's peer is named by what it advertised; a device that only advertised is not asked for")
+    func listedPeersAreNamed() throws {
+        let s = Scenario(format: .btsnoop(datalink: 1002))
+        let peer = BDAddr(0xC4_7C_8D_6A_00_01), other = BDAddr(0xC4_7C_8D_6A_00_02)
+        let name: [UInt8] = [0x07, 0x09] + Array("Sensor".utf8)
+        s.advert(addressType: 0, address: peer, data: name, rssi: -40)
+        s.advert(addressType: 0, address: other, data: [0x06, 0x09] + Array("Other".utf8), rssi: -50)
+        s.connect(handle: 0x40, peer: peer, peerType: 0)
+        let (_, summary) = try TestSupport.analyze(s)
+        let text = SummaryRender.text(summary)
+        #expect(text.contains { $0.hasPrefix("    #1 handle 0x0040 \(peer)") && $0.contains("\"Sensor\"") })
+        #expect(summary.peerNames([peer]) == [peer.description: "Sensor"])
+        #expect(summary.peerNames(nil) == [peer.description: "Sensor", other.description: "Other"])
+    }
+
     @Test func longConnectionListsAreCutInTextOnly() throws {
         let s = Scenario(format: .btsnoop(datalink: 1002))
         for i in 0..<60 {
