@@ -109,6 +109,15 @@ public final class ConnectionTracker {
     /// The most recent connection on `handle`, open or closed (events that arrive after a disconnect).
     public func latest(_ handle: UInt16) -> Connection? { open[handle] ?? lastOnHandle[handle] }
 
+    /// `existing(handle)?.id` read in place: no reference handed out, so none retained and released.
+    @inline(__always) public func existingID(_ handle: UInt16) -> Int? { open[handle]?.id }
+
+    /// `latest(handle)?.id` read in place.
+    @inline(__always) public func latestID(_ handle: UInt16) -> Int? {
+        if let id = open[handle]?.id { return id }
+        return lastOnHandle[handle]?.id
+    }
+
     /// The last connection each handle carried; bounded by the 12-bit handle space.
     @exclusivity(unchecked) var lastOnHandle = HandleTable<Connection>()
 

@@ -104,9 +104,10 @@ public final class Pipeline {
         return d
     }
     public var linkLayerIfUsed: LinkLayerDecoder? { linkLayerDecoder }
-    /// Events waiting to be emitted behind a held one, in record order (`hold`).
-    @exclusivity(unchecked) var queue: [TraceEvent] = []
-    @exclusivity(unchecked) var queueHead = 0
+    /// Events waiting to be emitted behind a held one, in record order (`hold`), each decoded in its slot.
+    let queue = EventQueue()
+    /// The slot an event is decoded into when nothing waits: it leaves from there, or moves into the queue once.
+    let scratch = UnsafeMutablePointer<TraceEvent>.allocate(capacity: 1)
     /// The records held, in ascending order: each is a queued event's (the oldest is the first).
     @exclusivity(unchecked) var held: HeldRecords = HeldRecords()
     /// Bound on the events kept behind a held one; beyond it the oldest hold is released.
@@ -130,10 +131,34 @@ public final class Pipeline {
         chain.bind(self)
     }
 
+    deinit { scratch.deallocate() }
+
     public func process(_ r: Record) {
         chain.record(r.number, at: r.timestamp, self)
         stats.arrived(r.number, at: r.timestamp)
-        var e = TraceEvent(record: r.number, timestamp: r.timestamp, direction: r.direction, body: .pending(.vendor))
+        // Behind a held event the event is decoded in the queue's next slot, where it waits (counted once decoded);
+        // otherwise in the pipeline's own slot, from which it leaves at once, or moves into the queue when it held
+        // itself (a request waiting for its answer).
+        let waiting = !queue.isEmpty || !held.isEmpty
+        let slot = waiting ? queue.reserve() : scratch
+        slot.initialize(to: TraceEvent(record: r.number, timestamp: r.timestamp, direction: r.direction, body: .pending(.vendor)))
+        decode(r, &slot.pointee)
+        if waiting {
+            queue.commit()
+            drain()
+        } else if held.isEmpty {
+            // The queue stays empty while nothing is held: only this function adds to it.
+            deliver(&slot.pointee)
+            slot.deinitialize(count: 1)
+        } else {
+            queue.reserve().moveInitialize(from: slot, count: 1)
+            queue.commit()
+            drain()
+        }
+    }
+
+    /// Decodes a record into its event (pre-filled with the record's number, time and direction).
+    func decode(_ r: Record, _ e: inout TraceEvent) {
         switch r.kind {
         case .command: decodeCommand(r, &e)
         case .event: decodeEvent(r, &e)
@@ -153,14 +178,6 @@ public final class Pipeline {
             linkLayer.decode(r, &e)
         }
         if let o = r.originalLength, !e.isFiltered { e.cut = CutShort(captured: r.data.count, original: o) }
-        // Nothing held and nothing queued (`drain` empties the queue once it has delivered all of it).
-        if queue.isEmpty && held.isEmpty {
-            deliver(&e)
-        } else {
-            // Its last use: moved into the queue, not copied (`consume` is refused for a variable lent before).
-            queue.append(moveOut(&e, leaving: TraceEvent(record: 0, timestamp: Timestamp(micros: 0), direction: .unknown, body: .empty)))
-            drain()
-        }
     }
 
     // MARK: Held events
@@ -179,9 +196,10 @@ public final class Pipeline {
     public func update(_ record: Int, _ body: (inout TraceEvent) -> Void) -> Bool {
         guard held.contains(record) else { return false }
         var i = queue.count - 1
-        while i >= queueHead {
-            if queue[i].record == record { body(&queue[i]); return true }
-            if queue[i].record < record { break }
+        while i >= 0 {
+            let p = queue[i]
+            if p.pointee.record == record { body(&p.pointee); return true }
+            if p.pointee.record < record { break }
             i -= 1
         }
         return false
@@ -194,24 +212,18 @@ public final class Pipeline {
     }
 
     func drain() {
-        while queueHead < queue.count {
-            let record = queue[queueHead].record
+        while !queue.isEmpty {
+            let first = queue.first
+            let record = first.pointee.record
             held.dropBefore(record)
             if held.first == record {
-                if queue.count - queueHead <= Pipeline.maxQueued { break }
+                if queue.count <= Pipeline.maxQueued { break }
                 held.remove(record)
             }
-            // Delivered where it is, not moved out: nothing the chain or the sink calls touches the queue, and what
-            // the sink leaves of the event goes when the queue is emptied.
-            deliver(&queue[queueHead])
-            queueHead += 1
-        }
-        if queueHead == queue.count {
-            queue.removeAll(keepingCapacity: true)
-            queueHead = 0
-        } else if queueHead > 4096 && queueHead * 2 > queue.count {
-            queue.removeFirst(queueHead)
-            queueHead = 0
+            // Delivered where it is, not moved out: nothing the chain or the sink calls touches the queue; what the
+            // sink leaves of the event goes with its slot.
+            deliver(&first.pointee)
+            queue.removeFirst()
         }
     }
 
@@ -257,7 +269,7 @@ public final class Pipeline {
                     connections.bredrOnly(h)
                 }
                 e.handle = h
-                e.connection = connections.existing(h)?.id
+                e.connection = connections.existingID(h)
             }
             chain.hciCommand(body, e)
         } catch {
@@ -280,7 +292,7 @@ public final class Pipeline {
                     // Mode Change: BR/EDR only.
                     if body.code == 0x14, connections.existing(h) != nil || connections.vendorHandles.contains(h) { connections.bredrOnly(h) }
                     e.handle = h
-                    if !body.failedConnectionComplete { e.connection = connections.latest(h)?.id }
+                    if !body.failedConnectionComplete { e.connection = connections.latestID(h) }
                 }
                 // Only LE Meta and Command Complete events can be isochronous (Number Of Completed Packets skips this).
                 if body.code == 0x3E || body.code == 0x0E { isochronous(body, record: number, at: time, &e) }
@@ -292,7 +304,7 @@ public final class Pipeline {
                         for found in list { chain.inquiry(found, record: number, at: time) }
                     case let .synchronousConnectionComplete(0, h, a, link, _, _, _, _, _):
                         connections.synchronous(handle: h, peer: a, linkType: link, record: number, at: time)
-                        e.connection = connections.latest(h)?.id
+                        e.connection = connections.latestID(h)
                     default:
                         connections.pairingEvent(c, record: number)
                     }
@@ -316,7 +328,7 @@ public final class Pipeline {
         switch body.params {
         case let .le(_, .iso(i)):
             iso.event(i, connections: connections, record: record, at: time)
-            if let h = i.handle { e.connection = connections.latest(h)?.id }
+            if let h = i.handle { e.connection = connections.latestID(h) }
         case let .commandComplete(cc):
             if case let .iso(ret) = cc.decoded {
                 iso.completed(cc.opcode, status: cc.status, ret, connections: connections, record: record, at: time)
@@ -409,7 +421,7 @@ public final class Pipeline {
         var c = ByteCursor(r.data)
         if let hf = try? c.u16le() {
             e.handle = hf & 0x0FFF
-            e.connection = connections.existing(hf & 0x0FFF)?.id
+            e.connection = connections.existingID(hf & 0x0FFF)
         }
         do {
             let h = try ISOData.parse(r.data)
