@@ -162,6 +162,9 @@ public struct JSONBytes: FieldSink {
     var depth = 0
     /// True until the current container has its first item.
     var first = true
+    /// Whether the current container is a list (its bit in `lists`): read by every value, set when a container
+    /// opens or closes.
+    var inList = false
 
     /// A fresh store.
     public init() { store = ByteStore() }
@@ -184,7 +187,7 @@ public struct JSONBytes: FieldSink {
     @inline(__always) static func bit(_ level: Int) -> UInt64 { 1 &<< UInt64(truncatingIfNeeded: min(level, 63)) }
 
     @inline(__always) mutating func item() {
-        if depth > 0 && lists & JSONBytes.bit(depth &- 1) != 0 {
+        if inList {
             if !first { store.put(UInt8(ascii: ",")) }
             first = false
         }
@@ -257,12 +260,14 @@ public struct JSONBytes: FieldSink {
         if list { lists |= bit } else { lists &= ~bit }
         depth &+= 1
         first = true
+        inList = list
     }
 
     @inline(__always) mutating func close(_ byte: UInt8) {
         store.put(byte)
         depth &-= 1
         first = false
+        inList = depth > 0 && lists & JSONBytes.bit(depth &- 1) != 0
     }
 
     @inline(__always) public mutating func beginObject() { open(UInt8(ascii: "{"), list: false) }
