@@ -180,22 +180,29 @@ public struct BDAddr: Hashable, Comparable, Sendable, CustomStringConvertible {
 
     /// The 17 bytes of `description`, appended without making a String.
     public func write(into b: inout TextBytes) {
-        withText { b.append(contentsOf: $0) }
+        b.append(address: self)
+    }
+
+    /// Stores `description`'s 17 bytes at `p`: each byte's two digits from the table of pairs, then a colon.
+    @inline(__always) public func writeText(at p: UnsafeMutablePointer<UInt8>) {
+        let t = Hex.upperPairs.utf8Start
+        let v = value
+        var n = 0
+        for i in stride(from: 5, through: 0, by: -1) {
+            let r = Int(truncatingIfNeeded: (v >> (UInt64(i) &* 8)) & 0xFF) &* 2
+            p[n] = t[r]
+            p[n &+ 1] = t[r &+ 1]
+            if i > 0 { p[n &+ 2] = UInt8(ascii: ":") }
+            n &+= 3
+        }
     }
 
     /// `description`'s bytes, made on the stack, lent to `body`.
     @inline(__always) public func withText<T>(_ body: (UnsafeBufferPointer<UInt8>) -> T) -> T {
-        let v = value
-        return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 17) { out in
-            var n = 0
-            for i in stride(from: 5, through: 0, by: -1) {
-                let b = Int(truncatingIfNeeded: (v >> (UInt64(i) * 8)) & 0xFF)
-                out[n] = Hex.upper(b >> 4)
-                out[n + 1] = Hex.upper(b)
-                n += 2
-                if i > 0 { out[n] = UInt8(ascii: ":"); n += 1 }
-            }
-            return body(UnsafeBufferPointer(out))
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 17) { out in
+            guard let p = out.baseAddress else { return body(UnsafeBufferPointer(out)) }
+            writeText(at: p)
+            return body(UnsafeBufferPointer(start: p, count: 17))
         }
     }
 

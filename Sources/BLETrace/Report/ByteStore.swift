@@ -207,6 +207,15 @@ public final class ByteStore {
         count &+= n &+ extra
     }
 
+    /// An address in quotes: its 19 bytes stored where they go.
+    @inline(__always) public func putQuotedAddress(_ a: BDAddr) {
+        let p = room(19)
+        p[0] = UInt8(ascii: "\"")
+        a.writeText(at: p + 1)
+        p[18] = UInt8(ascii: "\"")
+        count &+= 19
+    }
+
     /// `v` as lower-case hex digits in quotes.
     public func putQuotedHex(_ v: ArraySlice<UInt8>) {
         let n = v.count &* 2 &+ 2

@@ -223,9 +223,7 @@ public struct JSONBytes: FieldSink {
     /// An address never needs escaping: quotes around its 17 bytes.
     public mutating func address(_ a: BDAddr) {
         item()
-        store.put(UInt8(ascii: "\""))
-        a.withText { store.put($0) }
-        store.put(UInt8(ascii: "\""))
+        store.putQuotedAddress(a)
     }
 
     public mutating func value(_ v: FieldValue, json: [UInt8]) {

@@ -68,6 +68,12 @@ public struct TextBytes: ~Copyable {
         capacity = c
     }
 
+    /// An address's 17 bytes, stored where they go.
+    @inline(__always) public mutating func append(address a: BDAddr) {
+        a.writeText(at: room(17))
+        count &+= 17
+    }
+
     @inline(__always) public mutating func append(_ byte: UInt8) {
         room(1).pointee = byte
         count &+= 1

@@ -9,6 +9,25 @@ import Testing
                                   65_535, 1_000_000, 99_999_999, 100_000_000, 123_456_789, Int(Int32.max), Int.max,
                                   -1, -9, -10, -100, -12_345, -10_000, Int.min]
 
+    @Test("an address's text from the table of digit pairs: description, text bytes and quoted JSON agree")
+    func addressText() {
+        for v: UInt64 in [0, 0x0000_0000_00FF, 0xC4_7C_8D_6A_01_02, 0xFF_FF_FF_FF_FF_FF, 0x01_23_45_67_89_AB, 0xA0_0B_C0_0D_E0_0F] {
+            let a = BDAddr(v)
+            let expected = (0..<6).reversed().map { i -> String in
+                let b = Int((v >> (UInt64(i) * 8)) & 0xFF)
+                let digits = Array("0123456789ABCDEF")
+                return String([digits[b >> 4], digits[b & 0xF]])
+            }.joined(separator: ":")
+            #expect(a.description == expected)
+            var t = TextBytes()
+            a.write(into: &t)
+            #expect(t.string == expected)
+            var j = JSONBytes()
+            j.address(a)
+            #expect(j.bytes == Array("\"\(expected)\"".utf8))
+        }
+    }
+
     @Test("record numbers counted up in place, plain and in a column, equal decimals made afresh")
     func recordNumbers() {
         // Runs across every carry (9, 99, … 99,999,999 and past the eight digits the word holds), jumps back
