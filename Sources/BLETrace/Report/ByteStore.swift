@@ -221,11 +221,16 @@ public final class ByteStore {
         let n = v.count &* 2 &+ 2
         let p = room(n)
         p[0] = UInt8(ascii: "\"")
-        var i = 1
-        for x in v {
-            p[i] = Hex.lower(Int(x >> 4))
-            p[i &+ 1] = Hex.lower(Int(x))
-            i &+= 2
+        // Each byte's two digits from the table of pairs.
+        let t = Hex.lowerPairs.utf8Start
+        v.withUnsafeBufferPointer { u in
+            var i = 1
+            for x in u {
+                let r = Int(x) &* 2
+                p[i] = t[r]
+                p[i &+ 1] = t[r &+ 1]
+                i &+= 2
+            }
         }
         p[n &- 1] = UInt8(ascii: "\"")
         count &+= n

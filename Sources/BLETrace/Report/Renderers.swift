@@ -350,13 +350,22 @@ enum EventJSON {
 
     /// `direction(_:)` given what the body's look found: whether a link-layer body's PDU was advertising.
     static func direction(_ e: TraceEvent, linkLayerAdvertising: Bool?) -> String {
+        directionName(e, linkLayerAdvertising: linkLayerAdvertising).description
+    }
+
+    /// `direction(_:linkLayerAdvertising:)` as static bytes, for the JSON writer.
+    static func directionName(_ e: TraceEvent, linkLayerAdvertising: Bool?) -> StaticString {
         let advertising: Bool
         if let radio = e.radio {
             advertising = radio.advertising != nil
         } else if let a = linkLayerAdvertising {
             advertising = a
         } else {
-            return e.direction.jsonName
+            switch e.direction {
+            case .hostToController: return "host_to_controller"
+            case .controllerToHost: return "controller_to_host"
+            case .unknown: return "unknown"
+            }
         }
         switch e.direction {
         case .hostToController: return "central_to_peripheral"
@@ -537,9 +546,9 @@ enum EventJSON {
         b.put(",\"time\":\"")
         b.putISO8601(e.timestamp)
         b.put("\",\"direction\":\"")
-        b.put(string: EventJSON.direction(e, linkLayerAdvertising: facts.linkLayerAdvertising))
+        b.put(EventJSON.directionName(e, linkLayerAdvertising: facts.linkLayerAdvertising))
         b.put("\",\"kind\":\"")
-        b.put(string: facts.kind.rawValue)
+        b.put(facts.kind.jsonName)
         b.put(UInt8(ascii: "\""))
         if let h = e.handle { b.put(",\"handle\":"); b.putDecimal(Int(h)) }
         if let c = e.connection { b.put(",\"connection\":"); b.putDecimal(c) }

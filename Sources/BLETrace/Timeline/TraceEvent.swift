@@ -17,6 +17,26 @@ public enum EventKind: String, Sendable, CaseIterable {
 }
 
 extension EventKind {
+    /// `rawValue` as static bytes (the JSON writer copies them without looking at a String).
+    var jsonName: StaticString {
+        switch self {
+        case .hciCommand: return "hci_command"
+        case .hciEvent: return "hci_event"
+        case .acl: return "acl"
+        case .sco: return "sco"
+        case .iso: return "iso"
+        case .l2cap: return "l2cap"
+        case .att: return "att"
+        case .smp: return "smp"
+        case .signaling: return "signaling"
+        case .adv: return "adv"
+        case .linkLayer: return "link_layer"
+        case .vendor: return "vendor"
+        case .note: return "note"
+        case .malformed: return "malformed"
+        }
+    }
+
     /// Position in `allCases`.
     var index: Int {
         switch self {

@@ -9,6 +9,16 @@ import Testing
                                   65_535, 1_000_000, 99_999_999, 100_000_000, 123_456_789, Int(Int32.max), Int.max,
                                   -1, -9, -10, -100, -12_345, -10_000, Int.min]
 
+    @Test("quoted hex from the table of digit pairs: every byte value, an empty value and a slice not at zero")
+    func quotedHex() {
+        let all = (0...255).map { UInt8($0) }
+        for v in [all[...], all[250...], all[7..<7], [0x00, 0x0F, 0xF0][...]] {
+            let store = ByteStore()
+            store.putQuotedHex(v)
+            #expect(store.bytes == Array("\"\(Hex.string(v))\"".utf8))
+        }
+    }
+
     @Test("an address's text from the table of digit pairs: description, text bytes and quoted JSON agree")
     func addressText() {
         for v: UInt64 in [0, 0x0000_0000_00FF, 0xC4_7C_8D_6A_01_02, 0xFF_FF_FF_FF_FF_FF, 0x01_23_45_67_89_AB, 0xA0_0B_C0_0D_E0_0F] {

@@ -6,6 +6,16 @@ import Testing
         for (i, k) in EventKind.allCases.enumerated() { #expect(k.index == i, "\(k)") }
     }
 
+    @Test("the JSON writer's static kind and direction names are the typed values' names")
+    func staticNamesMatch() {
+        for k in EventKind.allCases { #expect(k.jsonName.description == k.rawValue) }
+        for d in [Direction.hostToController, .controllerToHost, .unknown] {
+            let e = TraceEvent(record: 1, timestamp: Timestamp(micros: 0), direction: d, body: .empty)
+            #expect(EventJSON.directionName(e, linkLayerAdvertising: nil).description == d.jsonName)
+            #expect(EventJSON.direction(e) == d.jsonName)
+        }
+    }
+
     @Test func oneEventPerRecordAndCountsByKind() throws {
         let (events, summary) = try TestSupport.analyze(Samples.gattSession())
         #expect(events.map(\.record) == Array(1...Samples.gattSession().writer.count))
