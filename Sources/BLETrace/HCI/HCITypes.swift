@@ -47,6 +47,21 @@ public enum AddressType: Sendable, Hashable {
         }
     }
 
+    /// `name` as static bytes, for every type but an unknown one (JSON copies them without a String).
+    public var staticName: StaticString? {
+        switch self {
+        case .public: return "public"
+        case .randomStatic: return "random static"
+        case .resolvablePrivate: return "resolvable private"
+        case .nonResolvablePrivate: return "non-resolvable private"
+        case .randomReserved: return "random (reserved subtype)"
+        case .publicIdentity: return "public identity"
+        case .randomIdentity: return "random static identity"
+        case .anonymous: return "anonymous"
+        case .unknown: return nil
+        }
+    }
+
     public var isRandom: Bool {
         switch self {
         case .public, .publicIdentity: return false

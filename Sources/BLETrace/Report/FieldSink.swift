@@ -13,6 +13,8 @@ public protocol FieldSink {
     mutating func double(_ v: Double)
     mutating func bool(_ v: Bool)
     mutating func string(_ v: String)
+    /// A string value from the project's own static names (plain ASCII, nothing to escape): JSON copies its bytes.
+    mutating func string(static v: StaticString)
     /// A string given as UTF-8 bytes.
     mutating func string(utf8 v: ArraySlice<UInt8>)
     /// A string member whose UTF-8 bytes `write` appends, left out when it writes none (JSON makes them on a
@@ -57,6 +59,8 @@ extension FieldSink {
     @inline(__always) public mutating func field(_ k: StaticString, _ v: Int) { key(k); int(v) }
     @inline(__always) public mutating func field<T: FixedWidthInteger>(_ k: StaticString, _ v: T) { key(k); int(Int(v)) }
     @inline(__always) public mutating func field(_ k: StaticString, _ v: String) { key(k); string(v) }
+    @inline(__always) public mutating func field(_ k: StaticString, static v: StaticString) { key(k); string(static: v) }
+    public mutating func string(static v: StaticString) { string(v.description) }
     public mutating func field(_ k: StaticString, writing write: (inout TextBytes) -> Void) {
         var b = TextBytes()
         write(&b)
@@ -210,6 +214,13 @@ public struct JSONBytes: FieldSink {
     public mutating func double(_ v: Double) { item(); store.put(string: v.isFinite ? String(v) : "null") }
     public mutating func bool(_ v: Bool) { item(); store.put(v ? "true" : "false") }
     public mutating func string(_ v: String) { item(); store.putJSONString(v) }
+    public mutating func string(static v: StaticString) {
+        assert(v.withUTF8Buffer { !ByteScan.needsJSONEscape($0) }, "a static name that needs escaping")
+        item()
+        store.put(UInt8(ascii: "\""))
+        store.put(v)
+        store.put(UInt8(ascii: "\""))
+    }
     public mutating func string(utf8 v: ArraySlice<UInt8>) { item(); v.withUnsafeBufferPointer { store.putJSONString($0) } }
     /// The bytes made on the store's scratch buffer (no array made per member), then escaped into the store.
     public mutating func field(_ k: StaticString, writing write: (inout TextBytes) -> Void) {

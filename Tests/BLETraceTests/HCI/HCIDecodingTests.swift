@@ -156,4 +156,17 @@ import Testing
         #expect(AddressType(hci: 1, address: BDAddr(0x00_00_00_00_00_01)) == .nonResolvablePrivate)
         #expect(AddressType(hci: 0, address: BDAddr(0xC0_00_00_00_00_00)) == .public)
     }
+
+    @Test("each address type's static name is its name; an unknown type has none")
+    func addressTypeStaticNames() {
+        let all: [AddressType] = [.public, .randomStatic, .resolvablePrivate, .nonResolvablePrivate, .randomReserved,
+                                  .publicIdentity, .randomIdentity, .anonymous]
+        for t in all { #expect(t.staticName?.description == t.name) }
+        #expect(AddressType.unknown(7).staticName == nil)
+        var j = JSONBytes()
+        j.beginObject()
+        j.field("address_type", static: "random static")
+        j.endObject()
+        #expect(j.bytes == Array(#"{"address_type":"random static"}"#.utf8))
+    }
 }

@@ -74,9 +74,10 @@ extension AdvertisingBody: LayerBody {
     }
 
     func writeReport<S: FieldSink>(_ r: AdvertisingReport, _ o: ExtendedAdvertisingReassembler.Outcome, into s: inout S) {
-        s.field("event_type", r.type.name)
+        // The type's name written where it goes (an extended type's was assembled in a String of its own).
+        s.field("event_type") { r.type.write(into: &$0) }
         s.field("address", address: r.address)
-        s.field("address_type", r.addressType.name)
+        if let n = r.addressType.staticName { s.field("address_type", static: n) } else { s.field("address_type", r.addressType.name) }
         s.field("connectable", r.connectable)
         s.field("scannable", r.scannable)
         s.field("scan_response", r.scanResponse)
