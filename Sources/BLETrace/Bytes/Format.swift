@@ -2,6 +2,19 @@
 public enum Fmt {
     /// `value / scale` with as many decimals as `scale` has zeros: fixed(3125, scale: 100) == "31.25".
     public static func fixed(_ value: Int, scale: Int) -> String {
+        // Made on the stack, so a short result is a String with no allocation.
+        withUnsafeTemporaryAllocation(of: UInt8.self, capacity: fixedMaximum) { out -> String in
+            guard let p = out.baseAddress else { return "" }
+            let n = writeFixed(value, scale: scale, at: p)
+            return String(decoding: UnsafeBufferPointer(start: p, count: n), as: UTF8.self)
+        }
+    }
+
+    /// The most bytes `writeFixed` stores: a sign, 20 digits, a point and 18 decimals.
+    static let fixedMaximum = 64
+
+    /// Stores `fixed(value, scale:)`'s bytes at `p` (room for `fixedMaximum`) and returns how many.
+    @inline(__always) static func writeFixed(_ value: Int, scale: Int, at out: UnsafeMutablePointer<UInt8>) -> Int {
         precondition(scale > 0)
         let neg = value < 0
         let mag = value.magnitude
@@ -10,26 +23,23 @@ public enum Fmt {
         var decimals = 0
         var s = scale
         while s > 1 { s /= 10; decimals += 1 }
-        // Made on the stack (at most 1 + 20 + 1 + 18 bytes), so a short result is a String with no allocation.
-        return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 64) { out -> String in
-            var n = 0
-            if neg { out[n] = UInt8(ascii: "-"); n += 1 }
-            var digits = 0
-            var w = whole
-            repeat { digits += 1; w /= 10 } while w > 0
-            w = whole
-            var k = n + digits - 1
-            repeat { out[k] = 48 &+ UInt8(truncatingIfNeeded: w % 10); w /= 10; k -= 1 } while w > 0
-            n += digits
-            if decimals > 0 {
-                out[n] = UInt8(ascii: ".")
-                n += 1
-                var i = n + decimals - 1
-                while i >= n { out[i] = 48 &+ UInt8(truncatingIfNeeded: frac % 10); frac /= 10; i -= 1 }
-                n += decimals
-            }
-            return String(decoding: UnsafeBufferPointer(rebasing: out[0..<n]), as: UTF8.self)
+        var n = 0
+        if neg { out[n] = UInt8(ascii: "-"); n += 1 }
+        var digits = 0
+        var w = whole
+        repeat { digits += 1; w /= 10 } while w > 0
+        w = whole
+        var k = n + digits - 1
+        repeat { out[k] = 48 &+ UInt8(truncatingIfNeeded: w % 10); w /= 10; k -= 1 } while w > 0
+        n += digits
+        if decimals > 0 {
+            out[n] = UInt8(ascii: ".")
+            n += 1
+            var i = n + decimals - 1
+            while i >= n { out[i] = 48 &+ UInt8(truncatingIfNeeded: frac % 10); frac /= 10; i -= 1 }
+            n += decimals
         }
+        return n
     }
 
     /// Microseconds as milliseconds with two decimals, rounded to the nearest 10 µs (half away from zero):

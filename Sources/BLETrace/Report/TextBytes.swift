@@ -68,6 +68,12 @@ public struct TextBytes: ~Copyable {
         capacity = c
     }
 
+    /// `Fmt.fixed(value, scale:)`'s bytes, stored where they go (no String made).
+    public mutating func append(fixed value: Int, scale: Int) {
+        let n = Fmt.writeFixed(value, scale: scale, at: room(Fmt.fixedMaximum))
+        count &+= n
+    }
+
     /// An address's 17 bytes, stored where they go.
     @inline(__always) public mutating func append(address a: BDAddr) {
         a.writeText(at: room(17))

@@ -97,6 +97,10 @@ import Testing
         for scale in [1, 10, 100, 1000, 1024, 1_000_000, 1_000_000_000_000_000_000] {
             for v in [0, 1, 5, 9, 10, 99, 125, 3125, 100_000, 4_000_123, -1, -125, -3125, Int.max, Int.min + 1, Int.min] {
                 #expect(Fmt.fixed(v, scale: scale) == Self.slowFixed(v, scale: scale), "\(v) / \(scale)")
+                var b = TextBytes(capacity: 16)
+                b.append(string: "x")
+                b.append(fixed: v, scale: scale)
+                #expect(b.string == "x" + Self.slowFixed(v, scale: scale), "in place: \(v) / \(scale)")
             }
         }
         #expect(Fmt.interval1250(24) == "30.00 ms")

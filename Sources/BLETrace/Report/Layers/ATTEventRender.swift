@@ -33,7 +33,7 @@ extension ATTEvent: LayerBody {
                 b.append(decimal: r.record)
                 if let l = r.latencyMicros {
                     b.append(string: ", ")
-                    b.append(string: Fmt.fixed(Int(l / 10), scale: 100))
+                    b.append(fixed: Int(l / 10), scale: 100)
                     b.append(string: " ms")
                 }
                 b.append(string: "]")
