@@ -33,21 +33,18 @@ public enum AddressType: Sendable, Hashable {
         }
     }
 
+    /// "public", "random static", …; "type 0x07" for an unknown one.
     public var name: String {
-        switch self {
-        case .public: return "public"
-        case .randomStatic: return "random static"
-        case .resolvablePrivate: return "resolvable private"
-        case .nonResolvablePrivate: return "non-resolvable private"
-        case .randomReserved: return "random (reserved subtype)"
-        case .publicIdentity: return "public identity"
-        case .randomIdentity: return "random static identity"
-        case .anonymous: return "anonymous"
-        case let .unknown(v): return "type \(Hex.hex(v, width: 2))"
-        }
+        if case let .unknown(v) = self { return "type \(Hex.hex(v, width: 2))" }
+        return staticName?.description ?? ""
     }
 
-    /// `name` as static bytes, for every type but an unknown one (JSON copies them without a String).
+    /// `name`'s bytes appended (a known type's from its static name, without making a String).
+    public func write(into b: inout TextBytes) {
+        if let s = staticName { s.withUTF8Buffer { b.append(contentsOf: $0) } } else { b.append(string: name) }
+    }
+
+    /// The name as static bytes, for every type but an unknown one (JSON copies them without a String).
     public var staticName: StaticString? {
         switch self {
         case .public: return "public"

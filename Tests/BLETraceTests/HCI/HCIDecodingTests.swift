@@ -161,8 +161,14 @@ import Testing
     func addressTypeStaticNames() {
         let all: [AddressType] = [.public, .randomStatic, .resolvablePrivate, .nonResolvablePrivate, .randomReserved,
                                   .publicIdentity, .randomIdentity, .anonymous]
-        for t in all { #expect(t.staticName?.description == t.name) }
-        #expect(AddressType.unknown(7).staticName == nil)
+        #expect(all.map(\.name) == ["public", "random static", "resolvable private", "non-resolvable private",
+                                     "random (reserved subtype)", "public identity", "random static identity", "anonymous"])
+        for t in all + [.unknown(7)] {
+            var b = TextBytes()
+            t.write(into: &b)
+            #expect(b.string == t.name)
+        }
+        #expect(AddressType.unknown(7).staticName == nil && AddressType.unknown(7).name == "type 0x07")
         var j = JSONBytes()
         j.beginObject()
         j.field("address_type", static: "random static")

@@ -14,7 +14,7 @@ extension AdvertisingBody: LayerBody {
             b.append(UInt8(ascii: " "))
             r.address.write(into: &b)
             b.append(string: " (")
-            b.append(string: r.addressType.name)
+            r.addressType.write(into: &b)
             b.append(UInt8(ascii: ")"))
             if let rssi = r.rssi {
                 b.append(string: " RSSI ")

@@ -150,7 +150,7 @@ extension HCIEventBody: LayerBody {
             b.append(string: ", ")
             b.append(string: c.peer.description)
             b.append(string: " (")
-            b.append(string: c.peerAddressType.name)
+            c.peerAddressType.write(into: &b)
             b.append(string: "), ")
             b.append(string: HCIText.role(c.role))
             b.appendConnectionParameters(c.interval, c.latency, c.timeout)
