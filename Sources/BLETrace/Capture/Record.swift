@@ -5,7 +5,10 @@ public enum Direction: UInt8, Sendable {
     case unknown
 
     /// The name used in JSON output.
-    public var jsonName: String {
+    public var jsonName: String { jsonStaticName.description }
+
+    /// `jsonName` as static bytes (the JSON event writer copies them without a String).
+    public var jsonStaticName: StaticString {
         switch self {
         case .hostToController: return "host_to_controller"
         case .controllerToHost: return "controller_to_host"

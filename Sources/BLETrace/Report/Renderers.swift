@@ -361,11 +361,7 @@ enum EventJSON {
         } else if let a = linkLayerAdvertising {
             advertising = a
         } else {
-            switch e.direction {
-            case .hostToController: return "host_to_controller"
-            case .controllerToHost: return "controller_to_host"
-            case .unknown: return "unknown"
-            }
+            return e.direction.jsonStaticName
         }
         switch e.direction {
         case .hostToController: return "central_to_peripheral"
