@@ -29,6 +29,8 @@ public protocol FieldSink {
     /// A field tree value whose compact JSON is already made (`JSONOut.write(v, into:)`): JSON copies the bytes,
     /// other sinks take the tree.
     mutating func value(_ v: FieldValue, json: [UInt8])
+    /// A string value from a table of names made once (`JSONName`): JSON copies its quoted bytes.
+    mutating func name(_ n: JSONName)
     /// A `uuid` member and, when the UUID has a name in its GATT role, a `name` member.
     mutating func uuidAndName(_ u: BLEUUID, role: GATTNameRole)
     /// The `gatt` member of a location that says something (`GATTContextRender.writeMember`; JSON copies it from
@@ -47,6 +49,7 @@ extension FieldSink {
     public mutating func address(_ a: BDAddr) { string(a.description) }
     public mutating func uuid(_ u: BLEUUID) { string(u.description) }
     public mutating func value(_ v: FieldValue, json: [UInt8]) { value(v) }
+    public mutating func name(_ n: JSONName) { string(n.string) }
     public mutating func gattMember(_ location: GATTLocation) {
         object("gatt") { GATTContextRender.writeFields(location, into: &$0) }
     }
@@ -240,6 +243,11 @@ public struct JSONBytes: FieldSink {
     public mutating func value(_ v: FieldValue, json: [UInt8]) {
         item()
         store.put(json)
+    }
+
+    public mutating func name(_ n: JSONName) {
+        item()
+        store.put(n.json)
     }
 
     /// The members' bytes as the output's memo keeps them (a capture names few UUIDs, each in many events).

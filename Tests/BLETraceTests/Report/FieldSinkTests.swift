@@ -83,5 +83,19 @@ struct FieldSinkTests {
         #expect(text.contains(#"{"uuid":"2A19","name":"Battery Level","n":1}"#))
         #expect(text.hasSuffix(#""name":"Handle Value Notification","role":"client","event":"LE Meta"}"#))
     }
+
+    @Test("A table name that needs escaping: JSON writes the escaped bytes, other sinks get the name itself")
+    func escapedTableName() {
+        let n = JSONName("say \"hi\" \\ — ü")
+        #expect(n.string == "say \"hi\" \\ — ü")
+        var j = JSONBytes()
+        j.beginObject()
+        j.field("name", n)
+        j.endObject()
+        let tree = FieldsBuilder.object { $0.field("name", n) }
+        let text = String(decoding: j.bytes, as: UTF8.self)
+        #expect(text == JSONOut.text(.object(tree)))
+        #expect(text == #"{"name":"say \"hi\" \\ — ü"}"#)
+    }
 }
 
