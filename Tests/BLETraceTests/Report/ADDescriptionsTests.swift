@@ -24,7 +24,7 @@ import Testing
     }
 
     static func description(_ text: String, json: [UInt8]? = nil) -> ADDescriptions.Description {
-        (fields: .string(text), json: json, text: text)
+        ADDescriptions.Description(fields: .string(text), text: text, json: json)
     }
 
     @Test("two keys of one set both stay; a third puts out the one looked at least recently")

@@ -11,8 +11,18 @@ enum ADDescriptions {
     static func fields(_ data: ArraySlice<UInt8>, rssi: Int?) -> FieldValue { describe(data, rssi: rssi).fields }
 
     /// What is remembered of a description: the field tree, the text, and the tree's compact JSON once a JSON
-    /// renderer asked for it.
-    typealias Description = (fields: FieldValue, json: [UInt8]?, text: String)
+    /// renderer asked for it. Shared, never changed: a lookup hands out one reference, not a copy of each part.
+    final class Description: @unchecked Sendable {
+        let fields: FieldValue
+        let text: String
+        let json: [UInt8]?
+
+        init(fields: FieldValue, text: String, json: [UInt8]?) {
+            self.fields = fields
+            self.text = text
+            self.json = json
+        }
+    }
 
     /// The data as a slice: a lookup folds the record's own bytes (no copy); a key kept in the memo holds a
     /// copy of its own, so the memo does not keep the reader's buffer alive.
@@ -112,9 +122,8 @@ enum ADDescriptions {
     }
 
     /// The description with its compact JSON, made once and remembered, for the JSON renderers.
-    static func describeJSON(_ data: ArraySlice<UInt8>, rssi: Int?) -> (fields: FieldValue, json: [UInt8]) {
-        let d = described(data, rssi: rssi, json: true)
-        return (d.fields, d.json ?? [])
+    static func describeJSON(_ data: ArraySlice<UInt8>, rssi: Int?) -> Description {
+        described(data, rssi: rssi, json: true)
     }
 
     static func described(_ data: ArraySlice<UInt8>, rssi: Int?, json: Bool) -> Description {
@@ -122,18 +131,20 @@ enum ADDescriptions {
         let key = Key(data: data, rssi: readsRSSI ? rssi : nil)
         let known = memo.find(key)
         if let d = known, d.json != nil || !json { return d }
-        var d: Description
+        let fields: FieldValue, text: String
         if let known {
-            d = known
+            (fields, text) = (known.fields, known.text)
         } else {
             let made = ADParser.describe(ADParser.parse(data), rssi: rssi)
-            d = (fields: made.fields, json: nil, text: made.text)
+            (fields, text) = (made.fields, made.text)
         }
+        var bytes: [UInt8]? = nil
         if json {
-            var bytes: [UInt8] = []
-            JSONOut.write(d.fields, into: &bytes)
-            d.json = bytes
+            var b: [UInt8] = []
+            JSONOut.write(fields, into: &b)
+            bytes = b
         }
+        let d = Description(fields: fields, text: text, json: bytes)
         memo.keep(key, d)
         return d
     }

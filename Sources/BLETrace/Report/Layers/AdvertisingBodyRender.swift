@@ -108,7 +108,7 @@ extension AdvertisingBody: LayerBody {
         }
         s.key("ad")
         let d = ADDescriptions.describeJSON(AdvertisingBody.completeData(r, o), rssi: r.rssi)
-        s.value(d.fields, json: d.json)
+        s.value(d.fields, json: d.json ?? [])
     }
 }
 
