@@ -19,8 +19,15 @@ public struct ADOverrun: Sendable, Equatable, CustomStringConvertible {
     public var length: Int
     public var left: Int
 
-    public var description: String {
-        "AD structure length \(length) runs past the payload (\(left) byte\(left == 1 ? "" : "s") left)"
+    public var description: String { TextBytes.string { write(into: &$0) } }
+
+    /// "AD structure length 9 runs past the payload (4 bytes left)"
+    func write(into b: inout TextBytes) {
+        b.append(string: "AD structure length ")
+        b.append(decimal: length)
+        b.append(string: " runs past the payload (")
+        b.append(decimal: left)
+        b.append(string: left == 1 ? " byte left)" : " bytes left)")
     }
 }
 

@@ -114,7 +114,27 @@ public struct AdvertisingBody: Sendable {
     var isMalformed: Bool { adMalformed ?? (firstOverrun() != nil) }
 
     func findMalformed() -> String? {
-        firstOverrun().map { "advertising data from \($0.address): \($0.overrun)" }
+        guard let o = firstOverrun() else { return nil }
+        return TextBytes.string { b in AdvertisingBody.writeMalformed(o, into: &b) }
+    }
+
+    /// "advertising data from <address>: <overrun>", written where it goes (an interpolated string cost thousands
+    /// of instructions for each malformed advert that made a finding).
+    static func writeMalformed(_ o: (address: BDAddr, overrun: ADOverrun), into b: inout TextBytes) {
+        b.append(string: "advertising data from ")
+        b.append(address: o.address)
+        b.append(string: ": ")
+        o.overrun.write(into: &b)
+    }
+
+    /// `malformedReason` after `prefix`, as one string (a finding's text).
+    func malformedReason(after prefix: String) -> String? {
+        if adMalformed == false { return nil }
+        guard let o = firstOverrun() else { return nil }
+        return TextBytes.string { b in
+            b.append(string: prefix)
+            AdvertisingBody.writeMalformed(o, into: &b)
+        }
     }
 
     /// The first report with complete data the controller did not truncate whose AD structures run past it.

@@ -134,7 +134,7 @@ public final class Findings: AnalysisLayer {
 
     func adv(_ x: AdvertisingBody, _ e: TraceEvent) {
         // The reason is made only for a finding that is listed.
-        if x.isMalformed { add(.malformed, e, "adv: " + (x.malformedReason ?? "")) }
+        if x.isMalformed { add(.malformed, e, x.malformedReason(after: "adv: ") ?? "adv: ") }
         other(e)
     }
 
