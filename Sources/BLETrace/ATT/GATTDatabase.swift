@@ -126,28 +126,41 @@ public struct GATTDatabase: Sendable {
         }
         if services.isEmpty { services.reserveCapacity(GATTDatabase.typicalServices) }
         services[start] = s
-        changed()
+        generation &+= 1
+        servicesSorted = false
     }
 
     public mutating func addInclude(_ i: GATTInclude) {
         if includes[i.handle] == i { return }
         includes[i.handle] = i
-        changed()
+        generation &+= 1
     }
 
     public mutating func addCharacteristic(_ ch: GATTCharacteristic) {
         if characteristics[ch.handle] == ch { return }
         if characteristics.isEmpty { characteristics.reserveCapacity(GATTDatabase.typicalCharacteristics) }
         characteristics[ch.handle] = ch
-        changed()
+        generation &+= 1
+        characteristicsSorted = false
     }
 
     public mutating func addType(_ handle: UInt16, _ uuid: BLEUUID) {
-        if types[handle] == uuid { return }
+        let old = types[handle]
+        if old == uuid { return }
         if types.isEmpty { types.reserveCapacity(GATTDatabase.typicalAttributes) }
         types[handle] = uuid
-        changed()
+        generation &+= 1
+        // Only declarations order the lists (a descriptor's type, the usual answer, leaves them as they are): a
+        // service declaration's type the services; a characteristic declaration's, or the type after one (its
+        // value's), the characteristics.
+        if GATTDatabase.declaresService(uuid) || old.map(GATTDatabase.declaresService) == true { servicesSorted = false }
+        if uuid.uuid16 == 0x2803 || old?.uuid16 == 0x2803 || (handle > 0 && types[handle &- 1]?.uuid16 == 0x2803) {
+            characteristicsSorted = false
+        }
     }
+
+    /// A primary or secondary service declaration's type.
+    static func declaresService(_ u: BLEUUID) -> Bool { u.uuid16 == 0x2800 || u.uuid16 == 0x2801 }
 
     /// Feeds a discovery response, given the request it answers. Returns true when the database changed.
     @discardableResult

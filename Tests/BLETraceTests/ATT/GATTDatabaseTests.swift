@@ -35,6 +35,33 @@ import Testing
         #expect(db.locate(0x12).characteristic?.handle == 0x11)
     }
 
+    @Test("a type from Find Information reorders a list only when it declares (or stops declaring) what it lists")
+    func typesReorderOnlyTheirList() {
+        var db = GATTDatabase(device: "peer")
+        db.addService(start: 0x01, end: 0x0F, uuid: BLEUUID(UInt16(0x180F)), primary: true)
+        db.addCharacteristic(GATTCharacteristic(handle: 0x02, properties: 0x12, valueHandle: 0x03, uuid: BLEUUID(UInt16(0x2A19))))
+        #expect(db.orderedServices().count == 1)
+        #expect(db.orderedCharacteristics().count == 1)
+        // A descriptor's type: the lists stay, the lookup names the descriptor.
+        db.addType(0x04, BLEUUID(UInt16(0x2902)))
+        #expect(db.locate(0x04).descriptor?.uuid == BLEUUID(UInt16(0x2902)))
+        #expect(db.orderedCharacteristics().map(\.handle) == [0x02])
+        // The value's type after a declaration known only from Find Information, given before the declaration.
+        db.addType(0x06, BLEUUID(UInt16(0x2A1A)))
+        db.addType(0x05, BLEUUID(UInt16(0x2803)))
+        #expect(db.orderedCharacteristics().map { [$0.handle, $0.valueHandle] } == [[0x02, 0x03], [0x05, 0x06]])
+        #expect(db.locate(0x06).characteristic?.uuid == BLEUUID(UInt16(0x2A1A)))
+        // ... and given again as another type: the derived characteristic's UUID follows.
+        db.addType(0x06, BLEUUID(UInt16(0x2A1B)))
+        #expect(db.orderedCharacteristics().last?.uuid == BLEUUID(UInt16(0x2A1B)))
+        // A service declaration's type, then the same handle's type changed to something else.
+        db.addType(0x10, BLEUUID(UInt16(0x2801)))
+        #expect(db.orderedServices().map(\.start) == [0x01, 0x10])
+        db.addType(0x10, BLEUUID(UInt16(0x2902)))
+        #expect(db.orderedServices().map(\.start) == [0x01])
+        db.addType(0x05, BLEUUID(UInt16(0x2902)))
+        #expect(db.orderedCharacteristics().map(\.handle) == [0x02])
+    }
 
     @Test("a lookup made before a change keeps its reference when the change left the location as it was")
     func referencesOutliveUnrelatedChanges() {
