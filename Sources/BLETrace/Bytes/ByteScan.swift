@@ -22,6 +22,34 @@ enum ByteScan {
         return bt_scan_first(base, u.count, from, kind)
     }
 
+    /// The bytes folded eight at a time into `x` (multiply and shift), the tail as one word: a cheap, fixed
+    /// (the same in every run) digest to choose a table slot or feed a hasher. Bytes made to fold alike only meet
+    /// in one slot; equality still decides.
+    static func fold(_ u: UnsafeRawBufferPointer, into start: UInt64) -> UInt64 {
+        var x = start
+        guard let base = u.baseAddress else { return x }
+        var i = 0
+        while i &+ 8 <= u.count {
+            x = (x ^ base.loadUnaligned(fromByteOffset: i, as: UInt64.self)) &* 0x9E37_79B9_7F4A_7C15
+            x ^= x >> 29
+            i &+= 8
+        }
+        var tail: UInt64 = 0
+        while i < u.count {
+            tail = tail << 8 | UInt64(u[i])
+            i &+= 1
+        }
+        return (x ^ tail) &* 0x9E37_79B9_7F4A_7C15
+    }
+
+    /// `fold` of a string's UTF-8 bytes, read where they are.
+    static func fold(_ s: String) -> UInt64 {
+        let seed = UInt64(truncatingIfNeeded: s.utf8.count)
+        if let x = s.utf8.withContiguousStorageIfAvailable({ fold(UnsafeRawBufferPointer($0), into: seed) }) { return x }
+        var s = s
+        return s.withUTF8 { fold(UnsafeRawBufferPointer($0), into: seed) }
+    }
+
     static let jsonEscape = Int32(BT_SCAN_JSON_ESCAPE)
     static let notPrintableASCII = Int32(BT_SCAN_NOT_PRINTABLE)
     static let nonASCII = Int32(BT_SCAN_NON_ASCII)

@@ -258,8 +258,24 @@ public final class Findings: AnalysisLayer {
 
     /// The listed findings grouped, in order of first appearance. `peers` names each connection's peer.
     public static func groups(_ list: [Finding], peer: (Int) -> String?) -> [Group] {
-        struct Key: Hashable { var kind: Finding.Kind; var text: String }
-        struct PeerKey: Hashable { var group: Int; var peer: String }
+        // Hashed by a fold of the text's bytes (hashing the text itself cost more than the rest of a finding's
+        // grouping); told apart by the text.
+        struct Key: Hashable {
+            var kind: Finding.Kind
+            var text: String
+            func hash(into h: inout Hasher) {
+                h.combine(kind)
+                h.combine(ByteScan.fold(text))
+            }
+        }
+        struct PeerKey: Hashable {
+            var group: Int
+            var peer: String
+            func hash(into h: inout Hasher) {
+                h.combine(group)
+                h.combine(ByteScan.fold(peer))
+            }
+        }
         var out: [Group] = []
         var index: [Key: Int] = [:]
         // Each group's peers, told apart by group and peer (the list is bounded, so is this).

@@ -36,23 +36,8 @@ enum ADDescriptions {
         /// seed drawn per process once put two busy advertisers in one slot in about one run in eighty). Data made
         /// to fold alike costs a description made again for each record, as with no memo: nothing worse.
         var fold: UInt64 {
-            var x = Key.seed ^ (UInt64(truncatingIfNeeded: data.count) &+ UInt64(bitPattern: Int64(rssi ?? 0x7FFF)) << 32)
-            data.withUnsafeBytes { u in
-                guard let base = u.baseAddress else { return }
-                var i = 0
-                while i &+ 8 <= u.count {
-                    x = (x ^ base.loadUnaligned(fromByteOffset: i, as: UInt64.self)) &* 0x9E37_79B9_7F4A_7C15
-                    x ^= x >> 29
-                    i &+= 8
-                }
-                var tail: UInt64 = 0
-                while i < u.count {
-                    tail = tail << 8 | UInt64(u[i])
-                    i &+= 1
-                }
-                x = (x ^ tail) &* 0x9E37_79B9_7F4A_7C15
-            }
-            return x
+            let x = Key.seed ^ (UInt64(truncatingIfNeeded: data.count) &+ UInt64(bitPattern: Int64(rssi ?? 0x7FFF)) << 32)
+            return data.withUnsafeBytes { ByteScan.fold($0, into: x) }
         }
 
         /// The first of the two slots of the key's set: the fold's top bits (a product's best mixed).
