@@ -48,6 +48,19 @@ public struct L2CAPReassembler {
 
     /// Feeds one ACL packet (with its 4-byte ACL header) sent in `direction`.
     public mutating func feed(_ acl: ArraySlice<UInt8>, record: Int, direction: Direction) throws -> (outcome: ACLOutcome, warning: String?) {
+        // The usual packet, read in place: a start fragment that holds one whole frame, on a stream with no frame
+        // open. What the general path below makes of it, without its cursor and second call.
+        let s = acl.startIndex
+        if acl.count >= 8, pending.isEmpty {
+            let hf = UInt16(acl[s]) | UInt16(acl[s &+ 1]) << 8
+            let length = Int(UInt16(acl[s &+ 2]) | UInt16(acl[s &+ 3]) << 8)
+            let l2len = Int(UInt16(acl[s &+ 4]) | UInt16(acl[s &+ 5]) << 8)
+            if (hf >> 12) & 0x3 != 0b01, l2len &+ 4 == length, length <= acl.count &- 4 {
+                let cid = UInt16(acl[s &+ 6]) | UInt16(acl[s &+ 7]) << 8
+                return (.frame(L2CAPFrame(handle: hf & 0x0FFF, cid: cid, payload: acl[(s &+ 8)..<(s &+ 4 &+ length)],
+                                          firstRecord: record, fragments: 1)), nil)
+            }
+        }
         var c = ByteCursor(acl)
         let hf = try c.u16le()
         let handle = hf & 0x0FFF

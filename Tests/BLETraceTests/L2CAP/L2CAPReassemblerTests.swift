@@ -17,6 +17,35 @@ struct L2CAPReassemblerTests {
         #expect(warning == nil)
     }
 
+    @Test("a whole frame is the same frame whether or not another stream has a frame open (read in place or not)")
+    func wholeFrameEitherPath() throws {
+        // Packets that hold one whole frame, one with bytes past the ACL length (not part of the packet), one whose
+        // ACL length runs past the bytes, and a continuation.
+        let packets: [ArraySlice<UInt8>] = [
+            Self.acl(0x0040, pb: 0b10, [0x03, 0x00, 0x04, 0x00, 0x0A, 0x03, 0x00]),
+            Self.acl(0x0041, pb: 0b00, [0x00, 0x00, 0x05, 0x00]),
+            (Self.acl(0x0042, pb: 0b11, [0x01, 0x00, 0x06, 0x00, 0x09]) + [0xEE, 0xEE])[...],
+            Self.acl(0x0040, pb: 0b10, [0x03, 0x00, 0x04, 0x00, 0x0A]).dropLast(),
+            Self.acl(0x0040, pb: 0b01, [0x03, 0x00, 0x04, 0x00]),
+        ]
+        for p in packets {
+            var quiet = L2CAPReassembler()
+            var busy = L2CAPReassembler()
+            _ = try busy.feed(Self.acl(0x0ABC, pb: 0b10, [0x09, 0x00, 0x04, 0x00, 0x52]), record: 1, direction: .hostToController)
+            let a = Result { try quiet.feed(p, record: 2, direction: .controllerToHost) }
+            let b = Result { try busy.feed(p, record: 2, direction: .controllerToHost) }
+            switch (a, b) {
+            case let (.success(x), .success(y)):
+                #expect("\(x.outcome)" == "\(y.outcome)" && x.warning == y.warning)
+                if case let .frame(f) = x.outcome, case let .frame(g) = y.outcome {
+                    #expect(f.payload.startIndex == g.payload.startIndex && f.payload.endIndex == g.payload.endIndex)
+                }
+            case (.failure, .failure): break
+            default: Issue.record("one path threw, the other did not: \(a) \(b)")
+            }
+        }
+    }
+
     @Test("start and continuation fragments reassemble; first record kept")
     func fragments() throws {
         var r = L2CAPReassembler()
