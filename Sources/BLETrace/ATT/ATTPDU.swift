@@ -43,6 +43,21 @@ public enum ATTPDU: Sendable {
 
     /// Parses one ATT PDU. Throws `ByteError` when the bytes do not fit the opcode's layout.
     public static func parse(_ bytes: ArraySlice<UInt8>) throws -> ATTPDU {
+        // The usual PDUs, read in place: what the cursor below makes of them, without the cursor's own hold on
+        // the bytes.
+        let s = bytes.startIndex
+        if bytes.count >= 3 {
+            let h = UInt16(bytes[s &+ 1]) | UInt16(bytes[s &+ 2]) << 8
+            switch bytes[s] {
+            case 0x1B: return .notification(handle: h, value: bytes[(s &+ 3)...])
+            case 0x1D: return .indication(handle: h, value: bytes[(s &+ 3)...])
+            case 0x12: return .writeRequest(handle: h, value: bytes[(s &+ 3)...])
+            case 0x52: return .writeCommand(handle: h, value: bytes[(s &+ 3)...])
+            case 0x0A: return .readRequest(handle: h)
+            case 0x0B: return .readResponse(value: bytes[(s &+ 1)...])
+            default: break
+            }
+        }
         var c = ByteCursor(bytes)
         let op = try c.u8()
         switch op {

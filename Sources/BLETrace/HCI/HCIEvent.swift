@@ -15,6 +15,15 @@ public enum HCIEventDecoder {
     }
 
     public static func decode(_ data: ArraySlice<UInt8>) throws -> Decoded {
+        // Number Of Completed Packets, the most frequent event of a busy link, read in place: what the cursors
+        // below make of it (its pairs, whole, within the parameter length), without their holds on the bytes.
+        let s = data.startIndex
+        if data.count >= 3, data[s] == 0x13 {
+            let length = Int(data[s &+ 1]), pairs = Int(data[s &+ 2])
+            if length <= data.count &- 2, 1 &+ 4 &* pairs <= length {
+                return .hci(HCIEventBody(code: 0x13, params: .completedPackets(CompletedPackets(pairs: data[(s &+ 3)..<(s &+ 3 &+ 4 &* pairs)]))))
+            }
+        }
         var c = ByteCursor(data)
         let code = try c.u8()
         let length = Int(try c.u8())

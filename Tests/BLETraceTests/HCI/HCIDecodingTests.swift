@@ -71,6 +71,20 @@ import Testing
         #expect(ver.summary == "Read Remote Version Information Complete: handle 0x0040, Bluetooth 5.2, Apple, Inc., subversion 0x1234")
     }
 
+    @Test("Number Of Completed Packets: pairs past the parameter length are malformed, bytes after the pairs ignored")
+    func completedPacketsBounds() throws {
+        // Two pairs announced, one present: the parameters are too short.
+        #expect(throws: ByteError.self) { try HCIEventDecoder.decode(([0x13, 0x05, 0x02] + le16(0x40) + le16(3))[...]) }
+        // The parameter length runs past the packet.
+        #expect(throws: ByteError.self) { try HCIEventDecoder.decode(([0x13, 0x09, 0x01] + le16(0x40) + le16(3))[...]) }
+        // One pair, then a byte inside the parameter length and one past it: the pair alone.
+        let bytes = ([0xAA, 0x13, 0x06, 0x01] + le16(0x40) + le16(3) + [0xEE, 0xEE])[1...]
+        guard case let .hci(body) = try HCIEventDecoder.decode(bytes), case let .completedPackets(list) = body.params else {
+            Issue.record("not a completed packets event"); return
+        }
+        #expect(list.count == 1 && list.pair(0) == (0x40, 3))
+    }
+
     @Test func leMetaSubevents() {
         let upd = TestSupport.decode(.event, HCIBuilder.leMeta(0x03, [0x00] + le16(0x40) + le16(6) + le16(0) + le16(300)))
         #expect(upd.summary == "LE Connection Update Complete: handle 0x0040, interval 7.50 ms, latency 0, timeout 3000 ms")
