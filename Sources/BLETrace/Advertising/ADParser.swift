@@ -61,6 +61,18 @@ public struct ADSequence: Sequence, IteratorProtocol {
         return nil
     }
 
+    /// Whether a structure of `payload` runs past its end (the one `next()` flags malformed), found by stepping over
+    /// the lengths without making the structures.
+    public static func overruns(_ payload: ArraySlice<UInt8>) -> Bool {
+        var i = payload.startIndex
+        while i < payload.endIndex {
+            let len = Int(payload[i])
+            if len > payload.endIndex &- i &- 1 { return true }
+            i &+= 1 &+ len
+        }
+        return false
+    }
+
     /// Whether a structure of `payload` has a type `matches` accepts, read as `next()` reads them (an overrun
     /// structure with no type byte has type 0) without making the structures.
     public static func contains(_ payload: ArraySlice<UInt8>, type matches: (UInt8) -> Bool) -> Bool {

@@ -284,6 +284,21 @@ public struct AdvertisingReports: Sequence, IteratorProtocol {
                 addressType: AddressType(hci: addrType, address: a), rssi: rssi == 127 ? nil : rssi, txPower: nil,
                 data: [], directAddress: direct)
         default:
+            // A whole report, read in place: what the cursor's reads below give, field by field.
+            let s = p.index, have = p.bytes.endIndex &- s
+            if have >= 10, have >= 10 &+ Int(p.bytes[s &+ 8]) {
+                let len = Int(p.bytes[s &+ 8])
+                let type = p.bytes[s], addrType = p.bytes[s &+ 1]
+                var v: UInt64 = 0
+                for i in 0..<6 { v |= UInt64(p.bytes[s &+ 2 &+ i]) << (8 &* UInt64(i)) }
+                let a = BDAddr(v)
+                let rssi = Int(Int8(bitPattern: p.bytes[s &+ 9 &+ len]))
+                p.index = s &+ 10 &+ len
+                return AdvertisingReport(
+                    type: .legacy(type), connectable: type == 0 || type == 1, scannable: type == 0 || type == 2,
+                    scanResponse: type == 4, address: a, addressType: AddressType(hci: addrType, address: a),
+                    rssi: rssi == 127 ? nil : rssi, txPower: nil, data: p.bytes[(s &+ 9)..<(s &+ 9 &+ len)])
+            }
             let type = try p.u8(), addrType = try p.u8()
             let a = try p.address()
             let len = Int(try p.u8())

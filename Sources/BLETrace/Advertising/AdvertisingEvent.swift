@@ -96,7 +96,7 @@ public struct AdvertisingDecoder {
                 r.data = data[...]
                 observe(r)
             }
-            if !overrun && !r.truncated { overrun = ADSequence(r.data).contains { $0.malformed != nil } }
+            if !overrun && !r.truncated { overrun = ADSequence.overruns(r.data) }
         }
         body.adMalformed = overrun
     }

@@ -19,6 +19,16 @@ import Testing
         }
     }
 
+    @Test func overrunsAgreesWithTheMalformedStructure() {
+        var rng = SeededGenerator(seed: 0x0F10)
+        for _ in 0..<5000 {
+            let n = Int(rng.next() % 12)
+            let bytes = (0..<n).map { _ in UInt8(truncatingIfNeeded: rng.next() % 6) }
+            let data = ([0xAA] + bytes)[1...]
+            #expect(ADSequence.overruns(data) == ADSequence(data).contains { $0.malformed != nil }, "\(bytes)")
+        }
+    }
+
     @Test func anOverrunWithNoTypeByteHasTypeZero() {
         #expect(ADSequence.contains([0x00, 0x05][...], type: { $0 == 0 }))
         #expect(!ADSequence.contains([0x00, 0x00][...], type: { $0 == 0 }))
