@@ -24,6 +24,19 @@ public enum HCIEventDecoder {
                 return .hci(HCIEventBody(code: 0x13, params: .completedPackets(CompletedPackets(pairs: data[(s &+ 3)..<(s &+ 3 &+ 4 &* pairs)]))))
             }
         }
+        // An LE Advertising Report whose reports are all whole, checked in place: what the cursors below make of it.
+        if data.count >= 4, data[s] == 0x3E, data[s &+ 2] == 0x02 {
+            let end = s &+ 2 &+ Int(data[s &+ 1])
+            if end <= data.endIndex, end >= s &+ 4 {
+                var i = s &+ 4, whole = true
+                for _ in 0..<Int(data[s &+ 3]) {
+                    // Type, address type, address, data length, data, RSSI.
+                    guard end &- i >= 9, end &- i >= 10 &+ Int(data[i &+ 8]) else { whole = false; break }
+                    i &+= 10 &+ Int(data[i &+ 8])
+                }
+                if whole { return .adv(AdvertisingBody(.hci(subevent: 0x02, reports: data[(s &+ 3)..<end]))) }
+            }
+        }
         var c = ByteCursor(data)
         let code = try c.u8()
         let length = Int(try c.u8())
