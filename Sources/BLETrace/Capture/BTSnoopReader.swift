@@ -39,10 +39,12 @@ public final class BTSnoopReader: RecordReader {
                                          reason: "record header needs 24 bytes, file has \(input.available) left" + input.sourceNote)
         }
         // Original length, included length, flags, cumulative drops (not used), timestamp: read in place.
-        let originalLength = Int(input.bigEndian(at: 0, as: UInt32.self))
-        let includedLength = Int(input.bigEndian(at: 4, as: UInt32.self))
-        let flags = input.bigEndian(at: 8, as: UInt32.self)
-        let ts = input.bigEndian(at: 16, as: UInt64.self)
+        let (originalLength, includedLength, flags, ts) = input.withNext(24) { h in
+            (Int(UInt32(bigEndian: h.loadUnaligned(fromByteOffset: 0, as: UInt32.self))),
+             Int(UInt32(bigEndian: h.loadUnaligned(fromByteOffset: 4, as: UInt32.self))),
+             UInt32(bigEndian: h.loadUnaligned(fromByteOffset: 8, as: UInt32.self)),
+             UInt64(bigEndian: h.loadUnaligned(fromByteOffset: 16, as: UInt64.self)))
+        }
         input.skip(24)
         guard includedLength <= 0x0100_0000 else {
             throw CaptureError.truncated(record: recordNumber, offset: recordOffset,
