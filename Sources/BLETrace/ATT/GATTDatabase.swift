@@ -120,12 +120,15 @@ public struct GATTDatabase: Sendable {
     public mutating func addService(start: UInt16, end: UInt16, uuid: BLEUUID?, primary: Bool) {
         guard end >= start else { return }
         var s = GATTService(start: start, end: end, uuid: uuid, primary: primary)
-        if let old = services[start] {
-            if s.uuid == nil { s.uuid = old.uuid }
+        if services.isEmpty { services.reserveCapacity(GATTDatabase.typicalServices) }
+        // Stored and the old entry read in one lookup; an entry without a UUID keeps the one known.
+        if let old = services.updateValue(s, forKey: start) {
+            if s.uuid == nil, old.uuid != nil {
+                s.uuid = old.uuid
+                services[start] = s
+            }
             if old == s { return }
         }
-        if services.isEmpty { services.reserveCapacity(GATTDatabase.typicalServices) }
-        services[start] = s
         generation &+= 1
         servicesSorted = false
     }
@@ -137,18 +140,16 @@ public struct GATTDatabase: Sendable {
     }
 
     public mutating func addCharacteristic(_ ch: GATTCharacteristic) {
-        if characteristics[ch.handle] == ch { return }
         if characteristics.isEmpty { characteristics.reserveCapacity(GATTDatabase.typicalCharacteristics) }
-        characteristics[ch.handle] = ch
+        if characteristics.updateValue(ch, forKey: ch.handle) == ch { return }
         generation &+= 1
         characteristicsSorted = false
     }
 
     public mutating func addType(_ handle: UInt16, _ uuid: BLEUUID) {
-        let old = types[handle]
-        if old == uuid { return }
         if types.isEmpty { types.reserveCapacity(GATTDatabase.typicalAttributes) }
-        types[handle] = uuid
+        let old = types.updateValue(uuid, forKey: handle)
+        if old == uuid { return }
         generation &+= 1
         // Only declarations order the lists (a descriptor's type, the usual answer, leaves them as they are): a
         // service declaration's type the services; a characteristic declaration's, or the type after one (its
