@@ -13,6 +13,26 @@ struct ATTPDUTests {
         #expect(throws: ByteError.self) { try parse([0x01, 0x0A, 0x10, 0x00]) }
     }
 
+    @Test("the PDUs read in place: values are slices of the PDU's own bytes, lengths at the edges as the cursor reads them")
+    func readInPlace() throws {
+        // Inside a larger buffer, as a frame's payload is.
+        func inBuffer(_ b: [UInt8]) -> ArraySlice<UInt8> { ([0xEE, 0xEE] + b)[2...] }
+        for op: UInt8 in [0x1B, 0x1D, 0x12, 0x52] {
+            let pdu = try ATTPDU.parse(inBuffer([op, 0x0E, 0x00, 0x5A, 0x5B]))
+            #expect(pdu.opcode == op && pdu.handle == 0x000E && pdu.value.map(Array.init) == [0x5A, 0x5B])
+            #expect(pdu.value?.startIndex == 5)
+            // No value at all, then a handle cut short.
+            #expect(try ATTPDU.parse(inBuffer([op, 0x0E, 0x00])).value?.isEmpty == true)
+            #expect(throws: ByteError.self) { try ATTPDU.parse(inBuffer([op, 0x0E])) }
+        }
+        guard case .readRequest(0x0102) = try ATTPDU.parse(inBuffer([0x0A, 0x02, 0x01, 0xFF])) else { Issue.record("read"); return }
+        #expect(throws: ByteError.self) { try ATTPDU.parse(inBuffer([0x0A, 0x02])) }
+        guard case let .readResponse(v) = try ATTPDU.parse(inBuffer([0x0B, 0x01, 0x02])) else { Issue.record("read rsp"); return }
+        #expect(Array(v) == [0x01, 0x02] && v.startIndex == 3)
+        guard case let .readResponse(empty) = try ATTPDU.parse(inBuffer([0x0B])) else { Issue.record("empty read rsp"); return }
+        #expect(empty.isEmpty)
+    }
+
     @Test("discovery PDUs")
     func discovery() throws {
         guard case let .findInformationResponse(1, e) = try parse([0x05, 0x01, 0x04, 0x00, 0x02, 0x29, 0x05, 0x00, 0x01, 0x29]) else { Issue.record("fi"); return }

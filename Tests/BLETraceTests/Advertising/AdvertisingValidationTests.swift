@@ -59,6 +59,31 @@ struct AdvertisingValidationTests {
         }
     }
 
+    @Test("an LE Advertising Report event decodes when its reports validate, at every length and parameter length")
+    func eventDecodesWhenReportsValidate() throws {
+        let reports = Self.events[0].reports
+        let whole = [UInt8(reports.count)] + reports.flatMap { $0 }
+        for length in 0...whole.count {
+            let cut = Array(whole.prefix(length))
+            // The parameter length as the bytes give it, then one that claims a byte more than there is.
+            for claimed in [cut.count + 1, cut.count + 2] {
+                let event = ([0xEE, 0x3E, UInt8(claimed), 0x02] + cut)[1...]
+                let decoded = Result { try HCIEventDecoder.decode(event) }
+                let valid = claimed == cut.count + 1 && Self.validate(0x02, cut) == nil
+                switch decoded {
+                case let .success(.adv(body)):
+                    #expect(valid, "\(length) bytes, parameter length \(claimed)")
+                    var list = body.reports
+                    var n = 0
+                    while list.next() != nil { n += 1 }
+                    #expect(n == Int(cut.first ?? 0))
+                case .success: Issue.record("not an advertising event")
+                case .failure: #expect(!valid, "\(length) bytes, parameter length \(claimed)")
+                }
+            }
+        }
+    }
+
     @Test("a report whose data length runs past the event fails as reading it does")
     func dataPastTheEnd() {
         for (sub, reports) in Self.events where sub != 0x0B {
