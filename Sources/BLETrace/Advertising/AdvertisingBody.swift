@@ -105,35 +105,22 @@ public struct AdvertisingBody: Sendable {
 
     /// "advertising data from <address>: <problem>" for the first malformed AD structure of a report with
     /// complete data that the controller did not truncate.
-    public var malformedReason: String? {
-        if adMalformed == false { return nil }
-        return findMalformed()
-    }
+    public var malformedReason: String? { adMalformed == false ? nil : malformedReason(after: "") }
 
     /// Whether `malformedReason` is set, known without making it.
     var isMalformed: Bool { adMalformed ?? (firstOverrun() != nil) }
 
-    func findMalformed() -> String? {
-        guard let o = firstOverrun() else { return nil }
-        return TextBytes.string { b in AdvertisingBody.writeMalformed(o, into: &b) }
-    }
-
-    /// "advertising data from <address>: <overrun>", written where it goes (an interpolated string cost thousands
-    /// of instructions for each malformed advert that made a finding).
-    static func writeMalformed(_ o: (address: BDAddr, overrun: ADOverrun), into b: inout TextBytes) {
-        b.append(string: "advertising data from ")
-        b.append(address: o.address)
-        b.append(string: ": ")
-        o.overrun.write(into: &b)
-    }
-
-    /// `malformedReason` after `prefix`, as one string (a finding's text).
+    /// `malformedReason` after `prefix` (a finding's "adv: "), written into one buffer: an interpolated string cost
+    /// thousands of instructions for each malformed advert that made a finding.
     func malformedReason(after prefix: String) -> String? {
         if adMalformed == false { return nil }
         guard let o = firstOverrun() else { return nil }
         return TextBytes.string { b in
             b.append(string: prefix)
-            AdvertisingBody.writeMalformed(o, into: &b)
+            b.append(string: "advertising data from ")
+            b.append(address: o.address)
+            b.append(string: ": ")
+            o.overrun.write(into: &b)
         }
     }
 
@@ -289,9 +276,7 @@ public struct AdvertisingReports: Sequence, IteratorProtocol {
             if have >= 10, have >= 10 &+ Int(p.bytes[s &+ 8]) {
                 let len = Int(p.bytes[s &+ 8])
                 let type = p.bytes[s], addrType = p.bytes[s &+ 1]
-                var v: UInt64 = 0
-                for i in 0..<6 { v |= UInt64(p.bytes[s &+ 2 &+ i]) << (8 &* UInt64(i)) }
-                let a = BDAddr(v)
+                let a = p.address(at: s &+ 2)
                 let rssi = Int(Int8(bitPattern: p.bytes[s &+ 9 &+ len]))
                 p.index = s &+ 10 &+ len
                 return AdvertisingReport(

@@ -139,9 +139,16 @@ public struct ByteCursor {
     /// A Bluetooth device address: 6 bytes, least significant first on the wire.
     @inlinable public mutating func address() throws -> BDAddr {
         try need(6)
-        var v: UInt64 = 0
-        for i in 0..<6 { v |= UInt64(bytes[index + i]) << (8 * UInt64(i)) }
+        let a = address(at: index)
         index += 6
+        return a
+    }
+
+    /// The address whose six bytes start at index `i` of `bytes`, where the caller has checked they are (a record
+    /// read in place), without moving the cursor.
+    @inlinable @inline(__always) public func address(at i: Int) -> BDAddr {
+        var v: UInt64 = 0
+        for k in 0..<6 { v |= UInt64(bytes[i + k]) << (8 * UInt64(k)) }
         return BDAddr(v)
     }
 
