@@ -1,6 +1,9 @@
 /// The text timeline: one line per event, then the summary.
 public final class TextRenderer: EventSink, RedactableOutput {
     let out: OutputWriter
+    /// `out`'s store, held here: each line is written into it without the store being retained and released
+    /// (read through `out`, it was, for every line).
+    let store: ByteStore
     /// `--redact`: each event's text is redacted as it is written.
     @exclusivity(unchecked) public var redactor: Redactor?
     /// Relative times count from here: the first event's time unless set (filters set the first record's).
@@ -29,6 +32,7 @@ public final class TextRenderer: EventSink, RedactableOutput {
 
     public init(out: OutputWriter, style: TextStyle = TextStyle()) {
         self.out = out
+        self.store = out.store
         self.style = style
         scratch.memo = out.store.gattMemo
     }
@@ -65,7 +69,7 @@ public final class TextRenderer: EventSink, RedactableOutput {
         let color = style.color
         let time = style.time, origin = self.origin, previous = self.previous
         // The prefix, straight into the writer's store.
-        let b = out.store
+        let b = store
         if color { b.put(string: ANSI.dim) }
         b.putRecordNumber(e.record, width: 7)
         b.put(0x20)
@@ -112,7 +116,7 @@ public final class TextRenderer: EventSink, RedactableOutput {
         let room = style.width - indent
         if style.width == 0 || room < TextRenderer.minimumRoom || scratch.count <= room {
             // At most one column per UTF-8 byte: short enough without counting characters.
-            scratch.withBytes { out.store.put($0) }
+            scratch.withBytes { store.put($0) }
             return
         }
         if scratch.withBytes({ writeWrappedSimple($0, room: room, tint: tint, printable: printable, simple: simple) }) { return }
@@ -166,7 +170,7 @@ public final class TextRenderer: EventSink, RedactableOutput {
             guard ascii || simple || TextRenderer.allSimple(u) else { return false }
             let indentWidth = indent &+ 2
             // The whole wrapped text, straight into the writer's store.
-            let b = out.store
+            let b = store
             var start = 0
             var first = true
             let space = UInt8(ascii: " ")

@@ -9,8 +9,10 @@ public struct TextBytes: ~Copyable {
     @usableFromInline var capacity: Int
     public private(set) var count = 0
     /// The memo of the output this buffer writes for, when it keeps one: GATT locations named before are copied
-    /// from it (`GATTRenderMemo`).
-    var memo: GATTRenderMemo?
+    /// from it (`GATTRenderMemo`). Not counted: only the writer whose store owns the memo sets it, on the buffer
+    /// it holds for its own life (an `OutputWriter`'s or a `TextRenderer`'s), so the memo outlives the buffer; a
+    /// counted reference was retained and released for each location copied.
+    unowned(unsafe) var memo: GATTRenderMemo?
 
     public init(capacity: Int = 256) {
         self.capacity = max(capacity, 16)

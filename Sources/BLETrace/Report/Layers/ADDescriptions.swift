@@ -7,6 +7,11 @@ enum ADDescriptions {
     /// The one-line text of the AD structures of `data` (`ADParser.describe`).
     static func text(_ data: ArraySlice<UInt8>, rssi: Int?) -> String { describe(data, rssi: rssi).text }
 
+    /// `text`, appended to `b` (read in place from the shared description, not handed out as a String of its own).
+    static func writeText(_ data: ArraySlice<UInt8>, rssi: Int?, into b: inout TextBytes) {
+        b.append(string: describe(data, rssi: rssi).text)
+    }
+
     /// The JSON list of the AD structures of `data` (`ADParser.describe`).
     static func fields(_ data: ArraySlice<UInt8>, rssi: Int?) -> FieldValue { describe(data, rssi: rssi).fields }
 

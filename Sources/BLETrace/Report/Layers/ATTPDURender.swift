@@ -34,7 +34,8 @@ extension ATTEvent {
         // The event's own location, as the database's shared entry.
         func own(_ x: UInt16) { GATTContextRender.writeHandle(x, ref: locationRef, into: &b) }
         func colon() { b.append(string: ": ") }
-        let entries = extra?.entries ?? []
+        // Read by the cases that list entries only: read for every PDU, the list was retained and released.
+        var listed: [ATTEntryFacts] { extra?.entries ?? [] }
         switch content {
         case .empty, .malformed:
             break
@@ -87,6 +88,7 @@ extension ATTEvent {
             b.append(shortName: type)
         case let .pdu(.readByTypeResponse(list)):
             colon()
+            let entries = listed
             let t = requestType?.uuid16
             var parts = 0
             for (i, en) in list.enumerated() where parts < 8 {
@@ -152,12 +154,14 @@ extension ATTEvent {
             }
         case let .pdu(.readMultipleRequest(hs)), let .pdu(.readMultipleVariableRequest(hs)):
             colon()
+            let entries = listed
             for (i, x) in hs.prefix(8).enumerated() {
                 if i > 0 { b.append(string: ", ") }
                 h(x, i < entries.count ? entries[i].location : nil)
             }
         case let .pdu(.readMultipleResponse(v)):
             colon()
+            let entries = listed
             if entries.isEmpty || entries.contains(where: { $0.value == nil }) {
                 ATTEvent.writeValue(v, into: &b)
             } else {
@@ -171,6 +175,7 @@ extension ATTEvent {
             }
         case let .pdu(.readMultipleVariableResponse(values, truncated)):
             colon()
+            let entries = listed
             let hs = requestHandles ?? []
             for (i, v) in values.prefix(6).enumerated() {
                 if i > 0 { b.append(string: "; ") }
@@ -219,6 +224,7 @@ extension ATTEvent {
             break
         case let .pdu(.multipleNotification(list)):
             colon()
+            let entries = listed
             for (i, en) in list.prefix(6).enumerated() {
                 if i > 0 { b.append(string: "; ") }
                 let f = i < entries.count ? entries[i] : nil

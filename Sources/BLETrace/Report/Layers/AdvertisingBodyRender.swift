@@ -45,7 +45,7 @@ extension AdvertisingBody: LayerBody {
             var ads = ADSequence(data)
             if ads.next() != nil {
                 b.append(string: ": ")
-                b.append(string: ADDescriptions.text(data, rssi: r.rssi))
+                ADDescriptions.writeText(data, rssi: r.rssi, into: &b)
             }
             if r.truncated { b.append(string: " (truncated by the controller)") }
         }

@@ -22,7 +22,7 @@ extension ClassicEventParams {
                 }
                 if let eir = r.eir, !eir.isEmpty {
                     b.append(string: ": ")
-                    b.append(string: ADDescriptions.text(eir, rssi: r.rssi.map(Int.init)))
+                    ADDescriptions.writeText(eir, rssi: r.rssi.map(Int.init), into: &b)
                 }
             }
         case let .connectionRequest(a, cod, link):

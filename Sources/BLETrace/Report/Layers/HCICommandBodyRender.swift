@@ -24,7 +24,7 @@ extension HCICommandBody: LayerBody {
             b.append(string: ", interval ")
             b.appendRange625(Int(p.intervalMin), Int(p.intervalMax))
         case let .advertisingData(_, data):
-            b.append(string: ADDescriptions.text(data, rssi: nil))
+            ADDescriptions.writeText(data, rssi: nil, into: &b)
         case let .advertisingEnable(v):
             b.append(string: HCIText.enabled(v))
         case let .scanParameters(type, interval, window, _, _):
@@ -56,7 +56,7 @@ extension HCICommandBody: LayerBody {
             b.append(string: "set ")
             b.append(decimal: Int(set))
             b.append(string: ": ")
-            b.append(string: ADDescriptions.text(data, rssi: nil))
+            ADDescriptions.writeText(data, rssi: nil, into: &b)
         case let .extendedAdvertisingEnable(v, sets):
             let n = sets.count / 4
             b.append(string: HCIText.enabled(v))

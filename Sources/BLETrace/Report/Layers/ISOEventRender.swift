@@ -35,7 +35,10 @@ extension ISOEvent {
         case let .periodicReport(r):
             b.append(string: "sync \(Hex.hex(r.syncHandle, width: 4)), RSSI \(r.rssi) dBm, \(ISONames.dataStatus(r.dataStatus)), \(r.data.count) bytes")
             // A complete report's data is AD structures (a broadcast's BASE among them).
-            if r.dataStatus == 0, !r.data.isEmpty { b.append(string: ": " + ADDescriptions.text(r.data, rssi: nil)) }
+            if r.dataStatus == 0, !r.data.isEmpty {
+                b.append(string: ": ")
+                ADDescriptions.writeText(r.data, rssi: nil, into: &b)
+            }
         case let .periodicSyncLost(h):
             b.append(string: "sync \(Hex.hex(h, width: 4))")
         }
