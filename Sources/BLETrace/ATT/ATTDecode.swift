@@ -218,7 +218,9 @@ extension ATTLayer {
         }
     }
 
-    /// Where a value travels: the PDU and connection around it, for the dissectors' context.
+    /// Where a value travels: the PDU and connection around it, for the dissectors' context. A site lives within
+    /// one `decodeATT` call, whose connection state owns the dissector state: the site does not count its
+    /// reference, so that copying a site (a nested function's capture, an argument) retains nothing.
     struct ValueSite {
         var connection: Int
         var device: DeviceKey
@@ -226,7 +228,7 @@ extension ATTLayer {
         var time: Timestamp
         var opcode: UInt8
         var fromClient: Bool
-        let state: DissectorState
+        unowned(unsafe) let state: DissectorState
     }
 
     /// The one place value dissectors are called: once for every attribute value an ATT PDU carries (each entry

@@ -405,7 +405,9 @@ public final class Pipeline {
     }
 
     /// Hands a complete L2CAP frame to its channel's decoder (or describes it when no decoder claims the channel).
-    func deliver(_ frame: L2CAPFrame, _ conn: Connection, record: Int, _ e: inout TraceEvent) {
+    /// The frame is taken, not lent: bound out of the reassembler's outcome and lent onward, it was copied (its
+    /// payload retained) and the outcome destroyed on the side.
+    func deliver(_ frame: consuming L2CAPFrame, _ conn: Connection, record: Int, _ e: inout TraceEvent) {
         e.handle = frame.handle
         e.connection = conn.id
         e.l2cap = L2CAPHeader(cid: frame.cid, length: frame.payload.count, fragments: frame.fragments, firstRecord: frame.firstRecord)
