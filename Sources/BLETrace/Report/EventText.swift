@@ -152,11 +152,12 @@ public enum EventText {
 
     /// What the frame's arrival adds after the body's text: reassembly, a warning, a capture that cut it short.
     static func writeNotes(_ e: TraceEvent, into b: inout TextBytes) {
-        if let l2 = e.l2cap, l2.fragments > 1 {
+        // The counts read alone: the header bound whole was copied (its SDU retained) for every event.
+        if let fragments = e.l2cap?.fragments, fragments > 1, let first = e.l2cap?.firstRecord {
             b.append(string: " (reassembled from ")
-            b.append(decimal: l2.fragments)
+            b.append(decimal: fragments)
             b.append(string: " fragments, records ")
-            b.append(decimal: l2.firstRecord)
+            b.append(decimal: first)
             b.append(string: "–")
             b.append(decimal: e.record)
             b.append(UInt8(ascii: ")"))

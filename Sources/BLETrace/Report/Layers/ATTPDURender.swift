@@ -30,6 +30,19 @@ extension ATTEvent {
     /// one matched by a case of several patterns that bind (the frequent PDUs have a case each).
     func writeDetail(into b: inout TextBytes) {
         b.append(string: ATTNames.opcode(opcode ?? 0))
+        // The frequent PDUs, matched in a switch of their own: matched among all the others, the content was
+        // copied (its bytes retained) for every event.
+        switch content {
+        case let .pdu(.notification(x, v)): writeHandleValue(x, v, into: &b)
+        case let .pdu(.writeRequest(x, v)): writeHandleValue(x, v, into: &b)
+        case let .pdu(.writeCommand(x, v)): writeHandleValue(x, v, into: &b)
+        case let .pdu(.indication(x, v)): writeHandleValue(x, v, into: &b)
+        default: writeOtherDetail(into: &b)
+        }
+    }
+
+    /// `writeDetail` of the other PDUs.
+    func writeOtherDetail(into b: inout TextBytes) {
         func h(_ x: UInt16, _ loc: GATTLocation?) { GATTContextRender.writeHandle(x, loc, into: &b) }
         // The event's own location, as the database's shared entry.
         func own(_ x: UInt16) { GATTContextRender.writeHandle(x, ref: locationRef, into: &b) }
@@ -187,11 +200,8 @@ extension ATTEvent {
                     ATTEvent.writeValue(v, into: &b)
                 }
             }
-        // One case each: a case of several patterns that bind would copy the PDU.
-        case let .pdu(.writeRequest(x, v)): writeHandleValue(x, v, into: &b)
-        case let .pdu(.writeCommand(x, v)): writeHandleValue(x, v, into: &b)
-        case let .pdu(.notification(x, v)): writeHandleValue(x, v, into: &b)
-        case let .pdu(.indication(x, v)): writeHandleValue(x, v, into: &b)
+        case .pdu(.writeRequest), .pdu(.writeCommand), .pdu(.notification), .pdu(.indication):
+            break // `writeDetail`
         case let .pdu(.signedWriteCommand(x, v, sig)):
             colon()
             own(x)
