@@ -220,7 +220,8 @@ extension ATTLayer {
 
     /// Where a value travels: the PDU and connection around it, for the dissectors' context. A site lives within
     /// one `decodeATT` call, whose connection state owns the dissector state: the site does not count its
-    /// reference, so that copying a site (a nested function's capture, an argument) retains nothing.
+    /// reference, so that copying a site (a nested function's capture, an argument) retains nothing. What keeps a
+    /// site longer counts the state itself (`EarlyValue.state`).
     struct ValueSite {
         var connection: Int
         var device: DeviceKey

@@ -6,6 +6,16 @@ struct EarlyValue {
     var handle: UInt16
     var value: [UInt8]
     var site: ATTLayer.ValueSite
+    /// The site's dissector state, counted here: a site does not count it (it lives within one `decodeATT` call),
+    /// and an early value outlives the call (its connection may close, and its state go, before discovery).
+    let state: DissectorState
+
+    init(handle: UInt16, value: [UInt8], site: ATTLayer.ValueSite) {
+        self.handle = handle
+        self.value = value
+        self.site = site
+        state = site.state
+    }
 }
 
 /// A value named after the fact: where it was, what discovery later said the handle is, and its decoding.
