@@ -27,7 +27,8 @@ extension ATTEvent {
 
     /// The PDU's part of the text, after "ATT ". The cases match the event's content down to the PDU's fields: a
     /// PDU bound whole out of the stored content would be copied (its bytes retained) for each event, and so would
-    /// one matched by a case of several patterns that bind (the frequent PDUs have a case each).
+    /// one matched by a case of several patterns that bind (the frequent PDUs have a case each, in a switch of
+    /// their own).
     func writeDetail(into b: inout TextBytes) {
         b.append(string: ATTNames.opcode(opcode ?? 0))
         // The frequent PDUs, matched in a switch of their own: matched among all the others, the content was
