@@ -272,27 +272,35 @@ public struct AdvertisingReports: Sequence, IteratorProtocol {
                 data: [], directAddress: direct)
         default:
             // A whole report, read in place: what the cursor's reads below give, field by field.
-            let s = p.index, have = p.bytes.endIndex &- s
-            if have >= 10, have >= 10 &+ Int(p.bytes[s &+ 8]) {
-                let len = Int(p.bytes[s &+ 8])
-                let type = p.bytes[s], addrType = p.bytes[s &+ 1]
-                let a = p.address(at: s &+ 2)
-                let rssi = Int(Int8(bitPattern: p.bytes[s &+ 9 &+ len]))
-                p.index = s &+ 10 &+ len
-                return AdvertisingReport(
-                    type: .legacy(type), connectable: type == 0 || type == 1, scannable: type == 0 || type == 2,
-                    scanResponse: type == 4, address: a, addressType: AddressType(hci: addrType, address: a),
-                    rssi: rssi == 127 ? nil : rssi, txPower: nil, data: p.bytes[(s &+ 9)..<(s &+ 9 &+ len)])
+            let s = p.index
+            if let n = wholeLegacyLength(p.bytes, at: s, end: p.bytes.endIndex) {
+                p.index = s &+ n
+                return legacy(p.bytes[s], addressType: p.bytes[s &+ 1], address: p.address(at: s &+ 2),
+                              data: p.bytes[(s &+ 9)..<(s &+ n &- 1)], rssi: Int8(bitPattern: p.bytes[s &+ n &- 1]))
             }
             let type = try p.u8(), addrType = try p.u8()
             let a = try p.address()
             let len = Int(try p.u8())
             let data = try p.bytes(len)
-            let rssi = Int(try p.i8())
-            return AdvertisingReport(
-                type: .legacy(type), connectable: type == 0 || type == 1, scannable: type == 0 || type == 2,
-                scanResponse: type == 4, address: a, addressType: AddressType(hci: addrType, address: a),
-                rssi: rssi == 127 ? nil : rssi, txPower: nil, data: data)
+            return legacy(type, addressType: addrType, address: a, data: data, rssi: try p.i8())
         }
+    }
+
+    /// The length of the legacy advertising report (type, address type, address, data length, data, RSSI) that
+    /// starts at index `i` of `bytes`, when it is whole before `end`; nil when it is not.
+    @inline(__always) static func wholeLegacyLength(_ bytes: ArraySlice<UInt8>, at i: Int, end: Int) -> Int? {
+        guard end &- i >= 9 else { return nil }
+        let n = 10 &+ Int(bytes[i &+ 8])
+        return end &- i >= n ? n : nil
+    }
+
+    /// A legacy advertising report from its fields.
+    @inline(__always) static func legacy(_ type: UInt8, addressType: UInt8, address a: BDAddr, data: ArraySlice<UInt8>,
+                                         rssi: Int8) -> AdvertisingReport {
+        let r = Int(rssi)
+        return AdvertisingReport(
+            type: .legacy(type), connectable: type == 0 || type == 1, scannable: type == 0 || type == 2,
+            scanResponse: type == 4, address: a, addressType: AddressType(hci: addressType, address: a),
+            rssi: r == 127 ? nil : r, txPower: nil, data: data)
     }
 }

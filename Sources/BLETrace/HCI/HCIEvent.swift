@@ -30,9 +30,8 @@ public enum HCIEventDecoder {
             if end <= data.endIndex, end >= s &+ 4 {
                 var i = s &+ 4, whole = true
                 for _ in 0..<Int(data[s &+ 3]) {
-                    // Type, address type, address, data length, data, RSSI.
-                    guard end &- i >= 9, end &- i >= 10 &+ Int(data[i &+ 8]) else { whole = false; break }
-                    i &+= 10 &+ Int(data[i &+ 8])
+                    guard let n = AdvertisingReports.wholeLegacyLength(data, at: i, end: end) else { whole = false; break }
+                    i &+= n
                 }
                 if whole { return .adv(AdvertisingBody(.hci(subevent: 0x02, reports: data[(s &+ 3)..<end]))) }
             }
