@@ -184,6 +184,13 @@ public enum UserUUIDNames {
         return try $current.withValue(names, operation: body)
     }
 
+    /// True while names are bound (a run with `--uuids`): what is made from names then is not remembered for
+    /// other runs.
+    static var inForce: Bool {
+        if #available(macOS 15.0, *), !everBound.load(ordering: .relaxed) { return false }
+        return current != nil
+    }
+
     @inline(__always) static func name(_ u: BLEUUID) -> String? {
         if #available(macOS 15.0, *), !everBound.load(ordering: .relaxed) { return nil }
         guard let t = current else { return nil }

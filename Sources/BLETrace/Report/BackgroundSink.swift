@@ -33,7 +33,10 @@ public final class BackgroundSink: EventSink, @unchecked Sendable {
 
     public func begin(_ capture: CaptureInfo) {
         next.begin(capture)
-        let worker = Thread { [self] in self.drain() }
+        // The `--uuids` names in force for the run (a task-local value, which a new thread does not inherit): an
+        // advertised service's name is looked up as its event is written.
+        let names = UserUUIDNames.current
+        let worker = Thread { [self] in UserUUIDNames.with(names) { self.drain() } }
         worker.stackSize = 8 << 20
         worker.start()
         started = true

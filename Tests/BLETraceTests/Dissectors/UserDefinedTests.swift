@@ -1,3 +1,4 @@
+import Foundation
 import Testing
 @testable import BLETrace
 
@@ -88,5 +89,39 @@ struct UserDefinedTests {
         #expect(note.layer("gatt")?["characteristic"]?.objectValue?["name"] == .string("Temperature"))
         #expect(note.layer("att")?["decoded"]?.objectValue?["value"] == .double(21.5))
         #expect(sig(0xFFE1).name == nil)
+    }
+
+    @Test("names apply to adverts written on the second thread, and to their run alone")
+    func namesOnTheWritingThread() throws {
+        let u = try UserDefinedUUIDs.parse(Array(Self.yaml.utf8), source: "t.yaml")
+        let s = Scenario(format: .btsnoop(datalink: 1002))
+        s.startScan()
+        // Flags, and the complete list of 16-bit services: FFE1 and 1234, which the file names.
+        let data: [UInt8] = [0x02, 0x01, 0x06, 0x05, 0x03, 0xE1, 0xFF, 0x34, 0x12]
+        s.advert(type: 0, addressType: 0, address: BDAddr(0x11_22_33_44_55_66), data: data, rssi: -60)
+        let path = TestSupport.temporaryFile(s.writer.bytes, suffix: ".btsnoop")
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        func render(_ format: AnalyzeRun.Format, names: Bool, threaded: Bool) throws -> String {
+            var run = AnalyzeRun()
+            run.format = format
+            run.style = TextStyle(color: false, time: .relative, width: 0)
+            if names { run.options.uuids = u }
+            run.background = threaded
+            let out = OutputWriter()
+            _ = try run.run(open: { try InputOpener.open(path: path) }, path: path, out: out)
+            return out.text
+        }
+        for format in [AnalyzeRun.Format.text, .json, .jsonl] {
+            // The run without names first: what it made must not stand for the named run's, nor the other way.
+            let plain = try render(format, names: false, threaded: true)
+            let named = try render(format, names: true, threaded: true)
+            // The advert's own line (text and JSON alike: one event a line), not the summary's device list.
+            func advert(_ output: String) -> Substring? { output.split(separator: "\n").first { $0.contains("Advertising Report") } }
+            let plainAdvert = try #require(advert(plain)), namedAdvert = try #require(advert(named))
+            #expect(!plainAdvert.contains("Temperature") && !plainAdvert.contains("Label"), "\(format)")
+            #expect(namedAdvert.contains("Temperature") && namedAdvert.contains("Label"), "\(format)")
+            #expect(named == (try render(format, names: true, threaded: false)), "\(format)")
+            #expect(plain == (try render(format, names: false, threaded: false)), "\(format)")
+        }
     }
 }

@@ -117,10 +117,20 @@ enum ADDescriptions {
     }
 
     static func described(_ data: ArraySlice<UInt8>, rssi: Int?, json: Bool) -> Description {
+        // A service the `--uuids` file names is described with that name: such a description is made for its run
+        // alone, not shared through the memo with runs that bind other names or none.
+        if UserUUIDNames.inForce { return made(data, rssi: rssi, json: json, from: nil) }
         let readsRSSI = ADSequence.contains(data) { $0 == 0x16 || $0 == 0x20 || $0 == 0x21 || $0 == 0xFF }
         let key = Key(data: data, rssi: readsRSSI ? rssi : nil)
         let known = memo.find(key)
         if let d = known, d.json != nil || !json { return d }
+        let d = made(data, rssi: rssi, json: json, from: known)
+        memo.keep(key, d)
+        return d
+    }
+
+    /// A description of `data`, its field tree and text taken from `known` when given; with its JSON when `json`.
+    static func made(_ data: ArraySlice<UInt8>, rssi: Int?, json: Bool, from known: Description?) -> Description {
         let fields: FieldValue, text: String
         if let known {
             (fields, text) = (known.fields, known.text)
@@ -134,8 +144,6 @@ enum ADDescriptions {
             JSONOut.write(fields, into: &b)
             bytes = b
         }
-        let d = Description(fields: fields, text: text, json: bytes)
-        memo.keep(key, d)
-        return d
+        return Description(fields: fields, text: text, json: bytes)
     }
 }
