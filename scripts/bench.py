@@ -118,6 +118,7 @@ def main():
                   f"{fmt_bytes(nbytes):>10} out{'' if code == 0 else f'  (exit {code})'}", flush=True)
 
         measure("bletrace analyze (text)", [BIN, "analyze", snoop, "--color", "never"], args.repeat)
+        measure("bletrace analyze (text) --single-thread", [BIN, "analyze", snoop, "--color", "never", "--single-thread"], args.repeat)
         measure("bletrace analyze --format json", [BIN, "analyze", snoop, "--format", "json"], args.repeat)
         measure("bletrace analyze --format jsonl", [BIN, "analyze", snoop, "--format", "jsonl"], args.repeat)
         measure("bletrace analyze --format json --single-thread", [BIN, "analyze", snoop, "--format", "json", "--single-thread"], args.repeat)

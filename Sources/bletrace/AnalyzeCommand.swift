@@ -49,7 +49,7 @@ struct Analyze: ParsableCommand {
     @Flag(name: .long, help: "Text: fold runs of the same event (same kind, handle and attribute; or two such kinds alternating, as a stream and its completed packets) into one line with a count and record range. With `--layer -flow` the timeline to attach to a ticket.")
     var collapse = false
 
-    @Flag(name: .long, help: "Decode and write on one thread. By default json and jsonl are formatted on a second thread while decoding goes on, when the machine has more than one core.")
+    @Flag(name: .long, help: "Decode and write on one thread. By default text, json and jsonl are formatted on a second thread while decoding goes on, when the machine has more than one core (not with --collapse, filters or --redact).")
     var singleThread = false
 
     @OptionGroup var text: TextOptions

@@ -10,7 +10,7 @@ public struct AnalyzeRun {
     public var htmlEvents = 2000
     /// Markdown: the most characters the report may take (nil: no limit).
     public var maxChars: Int? = ReportBudget.defaultLimit
-    /// No second thread for JSON formatting.
+    /// No second thread for formatting text, JSON and JSON Lines.
     public var singleThread = false
     public var style = TextStyle()
     public var options = DecodeOptions()
@@ -107,15 +107,17 @@ public struct AnalyzeRun {
             renderer = CIReportRenderer(out: out, kind: .sarif)
         }
         sink = renderer
-        // JSON formatting on a second thread: only for a plain renderer that shares nothing with the pipeline
-        // (filters read the pipeline's state while events flow). The text timeline costs too little to format
-        // to gain from it: handing events over cost more than it saved.
+        // Formatting on a second thread: only for a plain renderer that shares nothing with the pipeline
+        // (filters read the pipeline's state while events flow) or with a sink in front of it (the collapsed
+        // timeline writes its folded lines into the text renderer itself). The text timeline gained from it once
+        // decoding cost less than twice its formatting (docs/performance.md, twenty-first step).
         if let r = redactor {
             let s = RedactingSink(redactor: r, next: renderer)
             // The first pass learned everything; learning again as events flow would change nothing.
             s.learning = false
             sink = s
-        } else if background && !singleThread && (format == .json || format == .jsonl) && filter.isEmpty {
+        } else if background && !singleThread && filter.isEmpty && !summaryOnly
+                    && (format == .json || format == .jsonl || (format == .text && !collapse)) {
             sink = BackgroundSink(next: sink)
         }
         if collapse, let t = textRenderer, !summaryOnly {

@@ -51,13 +51,19 @@ import Testing
         // The long capture hands over ~30 batches, more than may wait at once: the decoder has to wait too.
         var long: [UInt8] = []
         SyntheticCapture.generate(records: 15_000, format: .btsnoop(datalink: 1002)) { long += $0 }
+        let renderers: [(OutputWriter) -> EventSink] = [
+            { JSONLinesRenderer(out: $0) },
+            { TextRenderer(out: $0, style: TextStyle(color: true, time: .delta, width: 60)) },
+        ]
         for bytes in Samples.all().map(\.bytes) + [long] {
-            let direct = OutputWriter(), threaded = OutputWriter()
-            Analyzer(sink: JSONLinesRenderer(out: direct)).run(try CaptureFile.open(bytes: bytes), path: "c")
-            let sink = BackgroundSink(next: JSONLinesRenderer(out: threaded))
-            Analyzer(sink: sink).run(try CaptureFile.open(bytes: bytes), path: "c")
-            #expect(threaded.text == direct.text)
-            #expect(sink.waiting.isEmpty && sink.current.isEmpty)
+            for make in renderers {
+                let direct = OutputWriter(), threaded = OutputWriter()
+                Analyzer(sink: make(direct)).run(try CaptureFile.open(bytes: bytes), path: "c")
+                let sink = BackgroundSink(next: make(threaded))
+                Analyzer(sink: sink).run(try CaptureFile.open(bytes: bytes), path: "c")
+                #expect(threaded.text == direct.text)
+                #expect(sink.waiting.isEmpty && sink.current.isEmpty)
+            }
         }
     }
 
