@@ -8,6 +8,7 @@ enum OutputFormat: String, ExpressibleByArgument, CaseIterable {
 
 struct Analyze: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "analyze",
         abstract: "Decode a capture into an annotated timeline and a summary.",
         discussion: """
         Examples:

@@ -6,6 +6,7 @@ extension Listings.Format: ExpressibleByArgument {}
 
 struct Audio: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "audio",
         abstract: "List the audio streams of a capture, and write their decoded audio as WAV.",
         discussion: """
         One entry per stream (an A2DP media channel with SBC or AAC, or one direction of an HFP SCO/eSCO link \

@@ -3,6 +3,7 @@ import BLETrace
 
 struct Devices: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "devices",
         abstract: "List the devices of a capture: advertisers and connection peers.",
         discussion: """
         One entry per address and address type: first and last seen, reports, RSSI min/mean/max, names, \

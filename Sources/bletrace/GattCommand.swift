@@ -46,6 +46,7 @@ enum GattFormat: String, ExpressibleByArgument, CaseIterable {
 
 struct Gatt: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "gatt",
         abstract: "Print the GATT database of every device, rebuilt from the discovery in a capture.",
         discussion: """
         The JSON form is what `bletrace analyze --gatt FILE` reads, for captures that lack discovery \

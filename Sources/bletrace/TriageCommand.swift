@@ -15,6 +15,7 @@ enum TriageFormat: String, ExpressibleByArgument, CaseIterable {
 
 struct Triage: ParsableCommand {
     static let configuration = CommandConfiguration(
+        commandName: "triage",
         abstract: "Analyse many captures into a database: which failed, how, and what the failures have in common.",
         discussion: """
         Every capture in the files, directories (recursive) and glob patterns given is analysed once (in \
