@@ -5,29 +5,42 @@ import Foundation
 /// it must not share state with the pipeline or with sinks in front of it (filters, for instance, update the
 /// text renderer's time origin: wrap renderers only when no filter is in front).
 ///
-/// Memory stays bounded: at most `maxBatches` batches of `batchSize` events wait; the decoder waits when the
-/// writer falls behind. `end` waits for every event to be written, then calls the wrapped sink's `end` on the
-/// caller's thread.
+/// Memory stays bounded: at most `maxBatches` batches of `EventBatch.capacity` events wait; the decoder waits
+/// when the writer falls behind. Written batches come back to the decoding thread, which frees their events (it
+/// allocated them: freed on the writer thread, the allocator's and the reference counts' memory moved between
+/// cores and the threaded run was slower than one thread) and fills them again. `end` waits for every event to
+/// be written, then calls the wrapped sink's `end` on the caller's thread.
 public final class BackgroundSink: EventSink, @unchecked Sendable {
     let next: EventSink
-    static let batchSize = 512
     static let maxBatches = 8
 
     let condition = NSCondition()
-    /// Batches handed over and not yet written (guarded by `condition`).
-    var waiting: [[TraceEvent]] = []
-    /// Batches written and handed back, to be freed by the thread that allocated them (guarded by `condition`).
-    var written: [[TraceEvent]] = []
-    var closed = false
+    // Guarded by `condition` (each access is under its lock: no run-time exclusivity checks, which cost about
+    // 120 instructions an event when the batch being filled was checked on every event).
+    /// Batches handed over and not yet written.
+    @exclusivity(unchecked) var waiting: [EventBatch] = []
+    /// Batches written and handed back, to be emptied and filled again by the decoding thread.
+    @exclusivity(unchecked) var written: [EventBatch] = []
+    @exclusivity(unchecked) var closed = false
     let done = DispatchSemaphore(value: 0)
-    var started = false
-    /// The batch being filled by the decoding thread.
-    var current: [TraceEvent] = []
+    // The decoding thread's alone.
+    @exclusivity(unchecked) var started = false
+    /// The batch being filled.
+    @exclusivity(unchecked) var current: EventBatch
+    /// `current`'s events and how many are in: read for every event without the batch being retained.
+    @exclusivity(unchecked) var slots: UnsafeMutablePointer<TraceEvent>
+    @exclusivity(unchecked) var filled = 0
+    /// Written batches, emptied, for the next ones.
+    @exclusivity(unchecked) var spare: [EventBatch] = []
 
     public init(next: EventSink) {
         self.next = next
-        current.reserveCapacity(BackgroundSink.batchSize)
+        current = EventBatch()
+        slots = current.events
     }
+
+    /// Events filled and never handed over (no `end`) are freed with their batch.
+    deinit { current.count = filled }
 
     public var readsSummaries: Bool { next.readsSummaries }
 
@@ -43,14 +56,15 @@ public final class BackgroundSink: EventSink, @unchecked Sendable {
     }
 
     public func event(_ e: TraceEvent) {
-        current.append(e)
-        if current.count >= BackgroundSink.batchSize { handOver() }
+        var e = e
+        event(taking: &e)
     }
 
     /// The event moved into the batch, not copied (the pipeline drops what it lent).
     public func event(taking e: inout TraceEvent) {
-        current.append(moveOut(&e, leaving: TraceEvent(record: e.record, timestamp: e.timestamp, direction: e.direction, body: .empty)))
-        if current.count >= BackgroundSink.batchSize { handOver() }
+        EventBatch.move(&e, to: slots + filled)
+        filled &+= 1
+        if filled == EventBatch.capacity { handOver() }
     }
 
     public func end(_ summary: Summary) {
@@ -62,25 +76,31 @@ public final class BackgroundSink: EventSink, @unchecked Sendable {
             condition.unlock()
             done.wait()
             started = false
+            // The writer has stopped: the last batches are emptied on this thread.
+            for b in written { b.removeAll() }
             written.removeAll()
+            spare.removeAll()
         }
         next.end(summary)
     }
 
     func handOver() {
-        guard !current.isEmpty else { return }
+        guard filled > 0 else { return }
         let batch = current
-        current = []
-        current.reserveCapacity(BackgroundSink.batchSize)
+        batch.count = filled
         condition.lock()
         while waiting.count >= BackgroundSink.maxBatches { condition.wait() }
         waiting.append(batch)
-        let freed = written
+        let back = written
         written = []
         condition.broadcast()
         condition.unlock()
-        // Freed here: on the decoding thread, which allocated them, and outside the lock.
-        withExtendedLifetime(freed) {}
+        // Emptied here, outside the lock: on the decoding thread, which allocated their events.
+        for b in back { b.removeAll() }
+        spare.append(contentsOf: back)
+        current = spare.popLast() ?? EventBatch()
+        slots = current.events
+        filled = 0
     }
 
     /// The writer thread: takes batches in order and hands each event to the wrapped sink.
@@ -92,15 +112,46 @@ public final class BackgroundSink: EventSink, @unchecked Sendable {
                 condition.unlock()
                 break
             }
-            var batch = waiting.removeFirst()
+            let batch = waiting.removeFirst()
             condition.broadcast()
             condition.unlock()
-            // The batch is this thread's alone: each event is lent to the wrapped sink in place.
-            for i in batch.indices { next.event(taking: &batch[i]) }
+            // The batch is this thread's alone until it is handed back: each event is lent to the wrapped sink in
+            // place.
+            let events = batch.events
+            for i in 0..<batch.count { next.event(taking: &events[i]) }
             condition.lock()
             written.append(batch)
             condition.unlock()
         }
         done.signal()
+    }
+}
+
+/// Events handed from one thread to the other, in memory of their own that is made once and filled again: an
+/// event moves in with one copy of its bytes, and a batch costs no allocation after the first few.
+final class EventBatch {
+    static let capacity = 512
+    let events = UnsafeMutablePointer<TraceEvent>.allocate(capacity: EventBatch.capacity)
+    /// Events `0..<count` are initialized (set when the batch is handed over).
+    var count = 0
+
+    /// Moves `e` to `slot` (not initialized), leaving a placeholder with its record, time and direction.
+    @inline(__always) static func move(_ e: inout TraceEvent, to slot: UnsafeMutablePointer<TraceEvent>) {
+        let placeholder = TraceEvent(record: e.record, timestamp: e.timestamp, direction: e.direction, body: .empty)
+        withUnsafeMutablePointer(to: &e) { p in
+            slot.moveInitialize(from: p, count: 1)
+            p.initialize(to: placeholder)
+        }
+    }
+
+    /// Frees the events, keeping the memory.
+    func removeAll() {
+        events.deinitialize(count: count)
+        count = 0
+    }
+
+    deinit {
+        events.deinitialize(count: count)
+        events.deallocate()
     }
 }

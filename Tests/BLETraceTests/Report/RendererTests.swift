@@ -62,7 +62,7 @@ import Testing
                 let sink = BackgroundSink(next: make(threaded))
                 Analyzer(sink: sink).run(try CaptureFile.open(bytes: bytes), path: "c")
                 #expect(threaded.text == direct.text)
-                #expect(sink.waiting.isEmpty && sink.current.isEmpty)
+                #expect(sink.waiting.isEmpty && sink.filled == 0 && sink.current.count == 0)
             }
         }
     }
