@@ -12,15 +12,26 @@ public final class PcapReader: RecordReader {
     public let format: CaptureFormat
     public let linkType: Int
     let handle: OpaquePointer
-    var number = 0
-    var scratch: [UInt8] = []
+    // Read and written for every record, by the reading thread alone and never by two overlapping accesses: no
+    // run-time exclusivity checks (they cost about 100 instructions a record).
+    @exclusivity(unchecked) var number = 0
+    /// Packets read ahead, copied one after another into a window made for them (libpcap keeps a packet only until
+    /// its next read): a record is a slice of the window, and a window costs one allocation for up to
+    /// `readAhead` packets, not one a packet. Events that keep a record's bytes keep its window.
+    @exclusivity(unchecked) var window: [UInt8] = []
+    /// The window's packets: header and where the packet starts; `nextPacket` is the next to hand out.
+    @exclusivity(unchecked) var packets: [(header: pcap_pkthdr, start: Int)] = []
+    @exclusivity(unchecked) var nextPacket = 0
+    /// A packet read that did not fit the window: the next window's first.
+    @exclusivity(unchecked) var carried: (header: pcap_pkthdr, bytes: [UInt8])?
+    /// Why reading stopped, thrown once the packets read before it are handed out.
+    @exclusivity(unchecked) var failure: CaptureError?
+    /// The file ended (or reading failed): nothing more is read.
+    @exclusivity(unchecked) var ended = false
+    static let windowBytes = 1 << 18
+    static let readAhead = 512
 
     public static let supportedLinkTypes: Set<Int> = [187, 201, 254, 251, 256, 272, 192]
-
-    /// The first packet of a PPI file, read when opening to check what the PPI header holds.
-    var first: (header: pcap_pkthdr, bytes: [UInt8])?
-    /// Why the first packet of a PPI file could not be read (thrown by the first `next()`).
-    var firstError: CaptureError?
 
     /// Keeps the bytes alive while libpcap reads them through `fmemopen`.
     var memory: UnsafeMutableRawBufferPointer?
@@ -75,7 +86,6 @@ public final class PcapReader: RecordReader {
         self.handle = h
         self.format = format
         self.linkType = link
-        scratch.reserveCapacity(65_536)
         if link == LinkType.ppi { try checkPPI() }
     }
 
@@ -88,9 +98,8 @@ public final class PcapReader: RecordReader {
         if rc != 1 && rc != -2 && rc != PCAP_ERROR_BREAK {
             // A first packet cut short (or unreadable) is the file's damage, reported by the first `next()` as
             // it is for every other link type.
-            let reason = String(cString: pcap_geterr(handle))
-            firstError = reason.contains("truncated") ? .truncated(record: 1, offset: offset, reason: reason)
-                : .readFailed(record: 1, offset: offset, reason: reason)
+            failure = readError(record: 1, offset: offset)
+            ended = true
             return
         }
         guard rc == 1, let hdr = header?.pointee, let bytes = data else { return }
@@ -101,7 +110,15 @@ public final class PcapReader: RecordReader {
         if dlt != PPIHeader.ubertoothDLT || !fields.contains(PPIHeader.btleFieldType) {
             throw CaptureError.unsupportedPPI(format: format.rawValue, dlt: Int(dlt), fields: fields.map { Int($0) })
         }
-        first = (hdr, packet)
+        // The packet checked is the first record.
+        carried = (hdr, packet)
+    }
+
+    /// The error libpcap reports for a read that failed at `record`, which starts at `offset`.
+    func readError(record: Int, offset: Int) -> CaptureError {
+        let reason = String(cString: pcap_geterr(handle))
+        return reason.contains("truncated") ? .truncated(record: record, offset: offset, reason: reason)
+            : .readFailed(record: record, offset: offset, reason: reason)
     }
 
     static func text(_ buffer: [CChar]) -> String {
@@ -121,36 +138,67 @@ public final class PcapReader: RecordReader {
     public var position: Int { fileOffset }
 
     public func next() throws -> Record? {
-        var header: UnsafeMutablePointer<pcap_pkthdr>? = nil
-        var data: UnsafePointer<UInt8>? = nil
-        let offsetBefore = fileOffset
-        let recordNumber = number + 1
-        if let e = firstError {
-            firstError = nil
-            throw e
-        }
-        if let held = first {
-            first = nil
-            return held.bytes.withUnsafeBufferPointer { record(held.header, $0.baseAddress, recordNumber) }
-        }
-        let rc = pcap_next_ex(handle, &header, &data)
-        switch rc {
-        case 1:
-            break
-        case PCAP_ERROR_BREAK, -2:
-            return nil
-        default:
-            let reason = String(cString: pcap_geterr(handle))
-            if reason.contains("truncated") {
-                throw CaptureError.truncated(record: recordNumber, offset: offsetBefore, reason: reason)
+        while nextPacket == packets.count {
+            if let e = failure {
+                failure = nil
+                throw e
             }
-            throw CaptureError.readFailed(record: recordNumber, offset: offsetBefore, reason: reason)
+            if ended { return nil }
+            readAheadPackets()
         }
-        guard let hdr = header?.pointee, let bytes = data else { return nil }
-        return record(hdr, bytes, recordNumber)
+        let (header, start) = packets[nextPacket]
+        nextPacket += 1
+        return record(header, window[start..<(start + Int(header.caplen))], number + 1)
     }
 
-    func record(_ hdr: pcap_pkthdr, _ bytes: UnsafePointer<UInt8>?, _ recordNumber: Int) -> Record {
+    /// Reads the next packets into a new window: up to `readAhead`, as many as fit, and the one carried over
+    /// first. Stops at the end of the file or at an error, kept for after the packets before it.
+    func readAheadPackets() {
+        // The list's memory is kept from window to window (taken, not shared: emptying a shared one would make another).
+        var list: [(header: pcap_pkthdr, start: Int)] = []
+        swap(&list, &packets)
+        list.removeAll(keepingCapacity: true)
+        let first = number + 1
+        let held = carried
+        carried = nil
+        let room = max(PcapReader.windowBytes, held?.bytes.count ?? 0)
+        window = [UInt8](unsafeUninitializedCapacity: room) { buffer, count in
+            count = 0
+            guard let base = buffer.baseAddress else { return }
+            if let (header, bytes) = held {
+                bytes.withUnsafeBufferPointer { if let b = $0.baseAddress { base.initialize(from: b, count: $0.count) } }
+                list.append((header, 0))
+                count = bytes.count
+            }
+            while list.count < PcapReader.readAhead {
+                var header: UnsafeMutablePointer<pcap_pkthdr>? = nil
+                var data: UnsafePointer<UInt8>? = nil
+                let offset = fileOffset
+                let rc = pcap_next_ex(handle, &header, &data)
+                guard rc == 1 else {
+                    if rc != PCAP_ERROR_BREAK && rc != -2 { failure = readError(record: first + list.count, offset: offset) }
+                    ended = true
+                    return
+                }
+                guard let h = header?.pointee, let bytes = data else {
+                    ended = true
+                    return
+                }
+                let n = Int(h.caplen)
+                guard count + n <= room else {
+                    carried = (h, Array(UnsafeBufferPointer(start: bytes, count: n)))
+                    return
+                }
+                (base + count).initialize(from: bytes, count: n)
+                list.append((h, count))
+                count += n
+            }
+        }
+        packets = list
+        nextPacket = 0
+    }
+
+    func record(_ hdr: pcap_pkthdr, _ all: ArraySlice<UInt8>, _ recordNumber: Int) -> Record {
         number = recordNumber
         let secs = Int64(hdr.ts.tv_sec)
         let secLimit = Timestamp.limit / 1_000_000
@@ -158,9 +206,6 @@ public final class PcapReader: RecordReader {
         let micros = secs > secLimit ? Timestamp.limit : secs < -secLimit ? -Timestamp.limit
             : secs * 1_000_000 + Int64(hdr.ts.tv_usec)
         let caplen = Int(hdr.caplen)
-        scratch.removeAll(keepingCapacity: true)
-        if caplen > 0, let bytes = bytes { scratch.append(contentsOf: UnsafeBufferPointer(start: bytes, count: caplen)) }
-        let all = scratch[...]
         let original = Int(hdr.len) > caplen ? Int(hdr.len) : nil
         let ts = Timestamp(micros: micros)
         switch linkType {
