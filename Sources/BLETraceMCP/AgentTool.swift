@@ -2,8 +2,9 @@ import BLETrace
 import MCP
 
 /// One tool of the MCP server: its name, what it does, the JSON schema of its input, and how it answers.
-/// The table of them is `AgentTools.all`; adding a tool is one file and one line there.
-protocol AgentTool {
+/// The table of them is `AgentTools.all`; adding a tool is one file and one line there. The tools are types (their
+/// metatypes are shared by every request, so they are `SendableMetatype`).
+protocol AgentTool: SendableMetatype {
     static var name: String { get }
     static var summary: String { get }
     /// The input's properties as JSON schema (`CaptureArguments.properties` for the capture's own).
