@@ -24,10 +24,12 @@ public struct LinkLimits: Sendable, Equatable {
     }
 
     /// The ceiling of one direction in bits per second: data PDUs of `octets` on `phy`, the empty answers on
-    /// `back`; nil without an interval.
+    /// `back`; nil without an interval, or with a data length of no octets (below the 27 every link allows: a
+    /// damaged or made-up length exchange, from which no ceiling follows).
     public func ceiling(tx: Bool) -> Int? {
         guard let i = interval, i > 0 else { return nil }
         let octets = (tx ? txOctets : rxOctets) ?? 27
+        guard octets > 0 else { return nil }
         let phy = (tx ? txPHY : rxPHY) ?? 1
         let back = (tx ? rxPHY : txPHY) ?? 1
         let mtu = max(23, attMTU ?? 23)

@@ -92,6 +92,36 @@ import Testing
 
     /// The peripheral answers ten events, then the central polls alone for `polling` events at 30 ms; the
     /// capture goes on to `end` µs after the start with an advert.
+    /// A length exchange that says no octets (what the fuzzer's find held: the link summary divided by the data
+    /// length) leaves the link with no throughput ceiling; the summary is still written.
+    @Test func aDataLengthOfNoOctetsGivesNoCeiling() throws {
+        var records = Self.connect()
+        var n = 1
+        let lengthReq: [UInt8] = [0xFF, 0x14] + LL.le16(251) + LL.le16(2120) + LL.le16(251) + LL.le16(2120)
+        let lengthRsp: [UInt8] = [0xFF, 0x15] + LL.le16(0) + LL.le16(2120) + LL.le16(0) + LL.le16(2120)
+        // An ATT Read Request and its response after it: the link carries data, so it has statistics.
+        let read: [UInt8] = [3, 0, 4, 0, 0x0A, 0x03, 0x00]
+        let response: [UInt8] = [4, 0, 4, 0, 0x0B, 1, 2, 3]
+        for k in 0..<4 {
+            let start = Self.t0 + 10_000 + Int64(k) * 30_000
+            let (c, p): ([UInt8]?, [UInt8]?) = switch k {
+            case 1: (lengthReq, lengthRsp)
+            case 2: (read, nil)
+            case 3: (nil, response)
+            default: (nil, nil)
+            }
+            records += Self.event(k, at: start, channel: k, central: c, peripheral: p, n: &n)
+        }
+        let run = LL.run(records)
+        let stats = try #require(run.analyzer.layers.compactMap { $0 as? LinkStatistics }.first)
+        let link = try #require(stats.orderedLinks.first)
+        let m = try #require(stats.limits(link))
+        #expect(m.txOctets == 0 && m.rxOctets == 0 && m.interval == 24)
+        #expect(m.ceiling(tx: true) == nil && m.ceiling(tx: false) == nil)
+        let text = try #require(stats.summary()).text
+        #expect(!text.joined().contains("limits:"))
+    }
+
     static func lossCapture(polling: Int, end: Int64) -> Summary { LL.run(lossRecords(polling: polling, end: end)).summary }
 
     static func lossRecords(polling: Int, end: Int64) -> [Record] {

@@ -99,6 +99,9 @@ import Testing
         // Defaults: ATT_MTU 23, 27 octets, 1M: each notification carries 20 bytes.
         // 676 µs an exchange, 44 in a 30 ms event: 1466.7 notifications a second.
         #expect(LinkLimits(interval: 24).ceiling(tx: true) == 234_667)
+        // A data length of no octets (a fuzzed sniffer capture's length exchange) gives no ceiling, not a trap.
+        #expect(LinkLimits(txOctets: 0, rxOctets: 27, interval: 24).ceiling(tx: true) == nil)
+        #expect(LinkLimits(txOctets: 0, rxOctets: 27, interval: 24).ceiling(tx: false) == 234_667)
     }
 
     /// Each L2CAP channel once, whichever of its two CIDs a frame carried: the A2DP stream's signaling channel
