@@ -34,7 +34,7 @@ struct BLETraceCommand: ParsableCommand {
         """,
         version: BLETraceVersion.string,
         // Every subcommand names itself (`commandName`): a name derived from the type's is made with
-        // `String(describing:)`, whose protocol conformance lookups took about two million instructions a command
+        // `String(describing:)`, whose protocol conformance lookups took about 1.5 million instructions a command
         // at every start (docs/performance.md, twenty-first step).
         subcommands: [Analyze.self, DiffCommand.self, Devices.self, Gatt.self, Audio.self, Triage.self, MCPCommand.self, MakeSamples.self, MakeCapture.self]
     )

@@ -109,8 +109,9 @@ public struct AnalyzeRun {
         sink = renderer
         // Formatting on a second thread: only for a plain renderer that shares nothing with the pipeline
         // (filters read the pipeline's state while events flow) or with a sink in front of it (the collapsed
-        // timeline writes its folded lines into the text renderer itself). The text timeline gained from it once
-        // decoding cost less than twice its formatting (docs/performance.md, twenty-first step).
+        // timeline writes its folded lines into the text renderer itself). The text timeline gains from it now that
+        // its formatting is about 40 % of the work (at 14 % the hand-over cost more than it saved; docs/performance.md,
+        // twenty-first step).
         if let r = redactor {
             let s = RedactingSink(redactor: r, next: renderer)
             // The first pass learned everything; learning again as events flow would change nothing.

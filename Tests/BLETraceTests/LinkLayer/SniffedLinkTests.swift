@@ -32,33 +32,37 @@ import Testing
         [LL.record(1, LL.nordic(LL.connectInd(), packetID: 0x06, flags: 1, channel: 37), linkType: 272, micros: t0)]
     }
 
-    @Test func dataAcknowledgementsLimitsAndChannelMap() throws {
-        var records = Self.connect()
+    /// The connection, then `count` events 30 ms apart on channel `k` in event `k`, with the PDUs `pdus` gives for
+    /// an event (the central's, the peripheral's answer), else empty ones.
+    static func link(events count: Int, _ pdus: [Int: (central: [UInt8]?, peripheral: [UInt8]?)]) -> [Record] {
+        var records = connect()
         var n = 1
-        // Control PDUs (0xFF marks LLID 3): the central's LL_LENGTH_REQ (RX 251, TX 251), the peripheral's
-        // LL_LENGTH_RSP (RX 100, TX 80), LL_PHY_UPDATE_IND (2M to the peripheral, 1M back), and in event 3 an
-        // LL_CHANNEL_MAP_IND excluding channels 5, 12 and 15 from event 10.
-        let lengthReq: [UInt8] = [0xFF, 0x14] + LL.le16(251) + LL.le16(2120) + LL.le16(251) + LL.le16(2120)
-        let lengthRsp: [UInt8] = [0xFF, 0x15] + LL.le16(100) + LL.le16(2120) + LL.le16(80) + LL.le16(2120)
+        for k in 0..<count {
+            let (c, p) = pdus[k] ?? (nil, nil)
+            records += event(k, at: t0 + 10_000 + Int64(k) * 30_000, channel: k, central: c, peripheral: p, n: &n)
+        }
+        return records
+    }
+
+    /// LL_LENGTH_REQ (0xFF marks LLID 3) with RX and TX 251, and the LL_LENGTH_RSP with `rx` and `tx` octets.
+    static func lengthExchange(rx: Int, tx: Int) -> (central: [UInt8]?, peripheral: [UInt8]?) {
+        ([0xFF, 0x14] + LL.le16(251) + LL.le16(2120) + LL.le16(251) + LL.le16(2120),
+         [0xFF, 0x15] + LL.le16(rx) + LL.le16(2120) + LL.le16(tx) + LL.le16(2120))
+    }
+
+    /// An ATT Read Request (7 L2CAP octets) from the central, and the Read Response (8) to it.
+    static let read: [UInt8] = [3, 0, 4, 0, 0x0A, 0x03, 0x00]
+    static let response: [UInt8] = [4, 0, 4, 0, 0x0B, 1, 2, 3]
+
+    @Test func dataAcknowledgementsLimitsAndChannelMap() throws {
+        // Control PDUs (0xFF marks LLID 3): the length exchange (the peripheral's LL_LENGTH_RSP: RX 100, TX 80),
+        // LL_PHY_UPDATE_IND (2M to the peripheral, 1M back), and in event 3 an LL_CHANNEL_MAP_IND excluding
+        // channels 5, 12 and 15 from event 10; the read in event 6, its response in event 7.
         let phy: [UInt8] = [0xFF, 0x18, 0x02, 0x01] + LL.le16(8)
         let allBut: UInt64 = 0x1F_FFFF_FFFF & ~(1 << 5 | 1 << 12 | 1 << 15)
         let mapInd: [UInt8] = [0xFF, 0x01] + (0..<5).map { UInt8(truncatingIfNeeded: allBut >> (8 * UInt64($0))) } + LL.le16(10)
-        // An ATT Read Request (7 L2CAP octets) from the central in event 6, answered by a Read Response (8).
-        let read: [UInt8] = [3, 0, 4, 0, 0x0A, 0x03, 0x00]
-        let response: [UInt8] = [4, 0, 4, 0, 0x0B, 1, 2, 3]
-        for k in 0..<20 {
-            let start = Self.t0 + 10_000 + Int64(k) * 30_000
-            let (c, p): ([UInt8]?, [UInt8]?) = switch k {
-            case 1: (lengthReq, lengthRsp)
-            case 2: (phy, nil)
-            case 3: (mapInd, nil)
-            case 6: (read, nil)
-            case 7: (nil, response)
-            default: (nil, nil)
-            }
-            records += Self.event(k, at: start, channel: k, central: c, peripheral: p, n: &n)
-        }
-        let run = LL.run(records)
+        let run = LL.run(Self.link(events: 20, [1: Self.lengthExchange(rx: 100, tx: 80), 2: (phy, nil), 3: (mapInd, nil),
+                                                6: (Self.read, nil), 7: (nil, Self.response)]))
         let ll = try #require(run.analyzer.pipeline.linkLayerIfUsed)
         let link = try #require(ll.linkOrder.first)
         // Channel 5 (event 5) was still in the map; 12 and 15 were used after the instant: 2 packets each.
@@ -95,24 +99,9 @@ import Testing
     /// A length exchange that says no octets (what the fuzzer's find held: the link summary divided by the data
     /// length) leaves the link with no throughput ceiling; the summary is still written.
     @Test func aDataLengthOfNoOctetsGivesNoCeiling() throws {
-        var records = Self.connect()
-        var n = 1
-        let lengthReq: [UInt8] = [0xFF, 0x14] + LL.le16(251) + LL.le16(2120) + LL.le16(251) + LL.le16(2120)
-        let lengthRsp: [UInt8] = [0xFF, 0x15] + LL.le16(0) + LL.le16(2120) + LL.le16(0) + LL.le16(2120)
-        // An ATT Read Request and its response after it: the link carries data, so it has statistics.
-        let read: [UInt8] = [3, 0, 4, 0, 0x0A, 0x03, 0x00]
-        let response: [UInt8] = [4, 0, 4, 0, 0x0B, 1, 2, 3]
-        for k in 0..<4 {
-            let start = Self.t0 + 10_000 + Int64(k) * 30_000
-            let (c, p): ([UInt8]?, [UInt8]?) = switch k {
-            case 1: (lengthReq, lengthRsp)
-            case 2: (read, nil)
-            case 3: (nil, response)
-            default: (nil, nil)
-            }
-            records += Self.event(k, at: start, channel: k, central: c, peripheral: p, n: &n)
-        }
-        let run = LL.run(records)
+        // A read after the exchange: the link carries data, so it has statistics.
+        let run = LL.run(Self.link(events: 4, [1: Self.lengthExchange(rx: 0, tx: 0), 2: (Self.read, nil),
+                                               3: (nil, Self.response)]))
         let stats = try #require(run.analyzer.layers.compactMap { $0 as? LinkStatistics }.first)
         let link = try #require(stats.orderedLinks.first)
         let m = try #require(stats.limits(link))
