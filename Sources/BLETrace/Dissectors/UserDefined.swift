@@ -184,18 +184,14 @@ public enum UserUUIDNames {
         return try $current.withValue(names, operation: body)
     }
 
-    /// True while names are bound (a run with `--uuids`): what is made from names then is not remembered for
-    /// other runs.
-    static var inForce: Bool {
-        if #available(macOS 15.0, *), !everBound.load(ordering: .relaxed) { return false }
-        return current != nil
+    /// The names bound (a run with `--uuids`), nil when none: what is made from names and remembered across runs
+    /// is remembered with them.
+    @inline(__always) static var bound: [BLEUUID: String]? {
+        if #available(macOS 15.0, *), !everBound.load(ordering: .relaxed) { return nil }
+        return current
     }
 
-    @inline(__always) static func name(_ u: BLEUUID) -> String? {
-        if #available(macOS 15.0, *), !everBound.load(ordering: .relaxed) { return nil }
-        guard let t = current else { return nil }
-        return t[u]
-    }
+    @inline(__always) static func name(_ u: BLEUUID) -> String? { bound?[u] }
 }
 
 /// Decodes the values of characteristics a `--uuids` file describes.

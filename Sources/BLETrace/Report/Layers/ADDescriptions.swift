@@ -17,16 +17,27 @@ enum ADDescriptions {
 
     /// What is remembered of a description: the field tree, the text, and the tree's compact JSON once a JSON
     /// renderer asked for it. Shared, never changed: a lookup hands out one reference, not a copy of each part.
+    /// `names`: the `--uuids` names in force when it was made (it names services by them).
     final class Description: @unchecked Sendable {
         let fields: FieldValue
         let text: String
         let json: [UInt8]?
+        let names: [BLEUUID: String]?
 
-        init(fields: FieldValue, text: String, json: [UInt8]?) {
+        init(fields: FieldValue, text: String, json: [UInt8]?, names: [BLEUUID: String]? = nil) {
             self.fields = fields
             self.text = text
             self.json = json
+            self.names = names
         }
+    }
+
+    /// Two runs' names are the same (a run's own table, compared by its storage first, costs no lookups); without
+    /// names, the usual case, nothing is copied to find that out.
+    @inline(__always) static func sameNames(_ a: [BLEUUID: String]?, _ b: [BLEUUID: String]?) -> Bool {
+        if a == nil || b == nil { return a == nil && b == nil }
+        guard let x = a, let y = b else { return false }
+        return x == y
     }
 
     /// The data as a slice: a lookup folds the record's own bytes (no copy); a key kept in the memo holds a
@@ -117,20 +128,14 @@ enum ADDescriptions {
     }
 
     static func described(_ data: ArraySlice<UInt8>, rssi: Int?, json: Bool) -> Description {
-        // A service the `--uuids` file names is described with that name: such a description is made for its run
-        // alone, not shared through the memo with runs that bind other names or none.
-        if UserUUIDNames.inForce { return made(data, rssi: rssi, json: json, from: nil) }
         let readsRSSI = ADSequence.contains(data) { $0 == 0x16 || $0 == 0x20 || $0 == 0x21 || $0 == 0xFF }
         let key = Key(data: data, rssi: readsRSSI ? rssi : nil)
-        let known = memo.find(key)
+        let names = UserUUIDNames.bound
+        var known = memo.find(key)
+        // A description made under other `--uuids` names, or none, names services otherwise: it is made again (and
+        // takes its slot), so that runs in one process (the MCP server, triage, the tests) do not share them.
+        if let d = known, !sameNames(d.names, names) { known = nil }
         if let d = known, d.json != nil || !json { return d }
-        let d = made(data, rssi: rssi, json: json, from: known)
-        memo.keep(key, d)
-        return d
-    }
-
-    /// A description of `data`, its field tree and text taken from `known` when given; with its JSON when `json`.
-    static func made(_ data: ArraySlice<UInt8>, rssi: Int?, json: Bool, from known: Description?) -> Description {
         let fields: FieldValue, text: String
         if let known {
             (fields, text) = (known.fields, known.text)
@@ -144,6 +149,8 @@ enum ADDescriptions {
             JSONOut.write(fields, into: &b)
             bytes = b
         }
-        return Description(fields: fields, text: text, json: bytes)
+        let d = Description(fields: fields, text: text, json: bytes, names: names)
+        memo.keep(key, d)
+        return d
     }
 }
