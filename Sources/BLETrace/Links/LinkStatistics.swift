@@ -13,7 +13,7 @@ public final class LinkStatistics: AnalysisLayer {
         public var throughput = ThroughputWindows()
 
         /// One packet of `bytes` carrying `frame` bytes of complete L2CAP frames.
-        mutating func add(_ bytes: Int, frame: Int, at t: Timestamp) {
+        @inline(__always) mutating func add(_ bytes: Int, frame: Int, at t: Timestamp) {
             aclPackets += 1
             aclBytes += bytes
             l2capBytes += frame
@@ -31,7 +31,7 @@ public final class LinkStatistics: AnalysisLayer {
         public var rxFrames = 0, rxBytes = 0, rxSDUs = 0
 
         /// Counts a frame of `length` bytes (`sdu`: SDUs it completed) one way.
-        mutating func count(length: Int, sdu: Int, tx: Bool) {
+        @inline(__always) mutating func count(length: Int, sdu: Int, tx: Bool) {
             if tx {
                 txFrames += 1
                 txBytes += length
@@ -299,7 +299,6 @@ public final class LinkStatistics: AnalysisLayer {
         let le = orderedLinks[i].packet(Int(a.length), frame: LinkStatistics.frame(e), tx: tx, at: e.timestamp)
         if tx {
             handles[slotOf(a.handle)].pending.push(e.timestamp, connection: id)
-            updatePool(le: le) { p in p.outstanding += 1 }
             takeBuffer(le: le, e)
         }
     }
@@ -324,34 +323,46 @@ public final class LinkStatistics: AnalysisLayer {
         if isLE && le.count != nil { body(&le) } else { body(&bredr) }
     }
 
+    /// A packet sent: one more buffer in use. The pool is changed in place by a static function, not a closure
+    /// (closures made for each packet were called out of line).
     func takeBuffer(le isLE: Bool, _ e: TraceEvent) {
-        updatePool(le: isLE) { p in
-            p.maxOutstanding = max(p.maxOutstanding, p.outstanding)
-            p.overTime.add(p.outstanding, at: e.timestamp)
-            if let c = p.count, p.outstanding >= c, p.fullSince == nil { p.fullSince = (e.record, e.timestamp) }
-        }
+        if isLE && le.count != nil { Pool.take(&le, e) } else { Pool.take(&bredr, e) }
     }
 
+    /// A packet completed: its buffer free again, and a stall ended if every buffer had been taken for too long.
     func releaseBuffer(le isLE: Bool, _ e: TraceEvent) {
-        var stall: Stall?
         let pooledLE = isLE && le.count != nil
-        updatePool(le: isLE) { p in
-            p.outstanding = max(0, p.outstanding - 1)
-            p.overTime.add(p.outstanding, at: e.timestamp)
-            if let since = p.fullSince, let c = p.count, p.outstanding < c {
-                let waited = e.timestamp.micros - since.time.micros
-                if waited > LinkStatistics.stallThreshold {
-                    stall = Stall(le: pooledLE, firstRecord: since.record, lastRecord: e.record, duration: waited, buffers: c)
-                }
-                p.fullSince = nil
-            }
-        }
+        let stall = pooledLE ? Pool.release(&le, le: true, e) : Pool.release(&bredr, le: false, e)
         if let s = stall {
             stallCount += 1
             if stalls.count < LinkStatistics.maxStalls { stalls.append(s) }
         }
     }
 
+}
+
+extension LinkStatistics.Pool {
+    @inline(__always) static func take(_ p: inout LinkStatistics.Pool, _ e: TraceEvent) {
+        p.outstanding += 1
+        p.maxOutstanding = max(p.maxOutstanding, p.outstanding)
+        p.overTime.add(p.outstanding, at: e.timestamp)
+        if let c = p.count, p.outstanding >= c, p.fullSince == nil { p.fullSince = (e.record, e.timestamp) }
+    }
+
+    /// Returns the stall a release ends (`le`: the LE pool's own buffers).
+    @inline(__always) static func release(_ p: inout LinkStatistics.Pool, le: Bool, _ e: TraceEvent) -> LinkStatistics.Stall? {
+        var stall: LinkStatistics.Stall?
+        p.outstanding = max(0, p.outstanding - 1)
+        p.overTime.add(p.outstanding, at: e.timestamp)
+        if let since = p.fullSince, let c = p.count, p.outstanding < c {
+            let waited = e.timestamp.micros - since.time.micros
+            if waited > LinkStatistics.stallThreshold {
+                stall = LinkStatistics.Stall(le: le, firstRecord: since.record, lastRecord: e.record, duration: waited, buffers: c)
+            }
+            p.fullSince = nil
+        }
+        return stall
+    }
 }
 
 /// The packets sent on one handle and not completed yet, oldest first (a ring of at most 4096: a host that
@@ -385,7 +396,7 @@ struct PendingQueue {
         end += 1
     }
 
-    mutating func pop() -> (Timestamp, Int)? {
+    @inline(__always) mutating func pop() -> (Timestamp, Int)? {
         guard head < end else { return nil }
         let out = (Timestamp(micros: times[head]), connections[head])
         head += 1

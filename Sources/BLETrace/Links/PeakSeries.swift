@@ -8,7 +8,21 @@ public struct PeakSeries: Sendable, Equatable {
     var level = 0
     static let maxBuckets = 240
 
-    mutating func add(_ v: Int, at t: Timestamp) {
+    /// The usual case, a time in a bucket already made, inline; the rest (the first value, a new bucket, merging)
+    /// in `addSlowly`.
+    @inline(__always) mutating func add(_ v: Int, at t: Timestamp) {
+        if let o = origin, t.micros >= o {
+            let i = Int((t.micros - o) / width)
+            if i < peaks.count {
+                if v > peaks[i] { peaks[i] = v }
+                level = v
+                return
+            }
+        }
+        addSlowly(v, at: t)
+    }
+
+    @inline(never) mutating func addSlowly(_ v: Int, at t: Timestamp) {
         let now = t.micros
         if origin == nil { origin = now }
         guard let o = origin, now >= o else { level = v; return }

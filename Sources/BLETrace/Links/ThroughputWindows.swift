@@ -17,7 +17,8 @@ public struct ThroughputWindows: Sendable, Equatable {
 
     public init() {}
 
-    public mutating func add(_ n: Int, at t: Timestamp) {
+    /// Inline where it is called (once for every ACL packet); closing a window is not.
+    @inline(__always) public mutating func add(_ n: Int, at t: Timestamp) {
         if first == nil {
             first = t
             windowStart = t.micros
@@ -33,7 +34,7 @@ public struct ThroughputWindows: Sendable, Equatable {
         if last.map({ t > $0 }) ?? true { last = t }
     }
 
-    mutating func close() {
+    @inline(never) mutating func close() {
         windows += 1
         if windowBytes > peakBytes { peakBytes = windowBytes; peakStart = Timestamp(micros: windowStart) }
         leastBytes = Swift.min(leastBytes ?? windowBytes, windowBytes)
