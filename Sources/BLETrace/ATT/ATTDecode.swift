@@ -8,7 +8,15 @@ extension ATTLayer {
     public func decodeATT(_ bytes: ArraySlice<UInt8>, connection: Connection, bearer: UInt16, event e: inout TraceEvent,
                           _ pipeline: Pipeline) {
         pduCount += 1
-        let state = connState(connection.id)
+        // The connection's state used uncounted (a counted one was retained and released for every PDU).
+        connStateUnretained(connection.id)._withUnsafeGuaranteedRef { state in
+            decodeATT(bytes, connection: connection, state: state, bearer: bearer, event: &e, pipeline)
+        }
+    }
+
+    /// `decodeATT` given the connection's state.
+    func decodeATT(_ bytes: ArraySlice<UInt8>, connection: Connection, state: ConnState, bearer: UInt16,
+                   event e: inout TraceEvent, _ pipeline: Pipeline) {
         state.pdus += 1
         guard let op = bytes.first else {
             e.body = .att(ATTEvent(.empty, bearer: bearer))

@@ -74,6 +74,13 @@ extension ATTLayer {
     /// The servers' keys, in order of first use.
     public var databaseOrder: [String] { serverKeys }
 
+    /// `connState(id)` as an uncounted reference, for `decodeATT`: `conns` keeps the state until the connection
+    /// closes, which only an HCI event does (`closeConnection`), never the ATT PDU being decoded.
+    @inline(__always) func connStateUnretained(_ id: Int) -> Unmanaged<ConnState> {
+        if let l = lastState, l.id == id { return Unmanaged.passUnretained(l.state) }
+        return Unmanaged.passUnretained(connState(id))
+    }
+
     func connState(_ id: Int) -> ConnState {
         if let l = lastState, l.id == id { return l.state }
         let s: ConnState

@@ -48,3 +48,19 @@ struct HandleTable<Value> {
         return out
     }
 }
+
+extension HandleTable where Value: AnyObject {
+    /// The object on `handle`, not retained: for a caller that uses it only while the table keeps it (see
+    /// `ConnectionTracker.openUnretained`).
+    @inline(__always) func unretained(_ handle: UInt16) -> Unmanaged<Value>? {
+        let i = Int(handle)
+        guard i < slots.count else {
+            guard handle >= 4096, let v = high[handle] else { return nil }
+            return Unmanaged.passUnretained(v)
+        }
+        return slots.withUnsafeBufferPointer { p in
+            guard let v = p[i] else { return nil }
+            return Unmanaged.passUnretained(v)
+        }
+    }
+}
