@@ -165,20 +165,32 @@ public final class Analyzer {
         return runAll(reader, path: path, containers: containers)
     }
 
+    /// Hands every record of `reader` to the pipeline (with progress reports when asked for).
+    @inline(__always) func readAll<R: RecordReader>(_ reader: R) throws {
+        if let report = progress {
+            var n = 0
+            while let r = try reader.next() {
+                pipeline.process(r)
+                n += 1
+                if n & 0x3FFF == 0 { report(reader.position) }
+            }
+        } else {
+            while let r = try reader.next() { pipeline.process(r) }
+        }
+    }
+
     func runAll(_ reader: RecordReader, path: String, containers: [String]) -> Summary {
         let info = CaptureInfo(path: path, format: reader.format, linkType: reader.linkType, containers: containers)
         sink?.begin(info)
         var failure: CaptureError? = nil
         do {
-            if let report = progress {
-                var n = 0
-                while let r = try reader.next() {
-                    pipeline.process(r)
-                    n += 1
-                    if n & 0x3FFF == 0 { report(reader.position) }
-                }
-            } else {
-                while let r = try reader.next() { pipeline.process(r) }
+            // The readers of the usual formats by their own type, so that the loop calls `next()` directly (through
+            // the protocol, each record went through a witness and came back as a copied optional).
+            switch reader {
+            case let r as BTSnoopReader: try readAll(r)
+            case let r as PcapReader: try readAll(r)
+            case let r as PacketLoggerReader: try readAll(r)
+            default: try readAll(reader)
             }
         } catch let e as CaptureError {
             failure = e
