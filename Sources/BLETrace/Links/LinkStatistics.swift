@@ -147,19 +147,21 @@ public final class LinkStatistics: AnalysisLayer {
     /// `Link` would copy its latency samples).
     // Touched several times for each ACL packet and completion, by this class alone and never re-entrantly: no
     // run-time exclusivity checks (each cost about 80 instructions).
-    @exclusivity(unchecked) public internal(set) var orderedLinks: [Link] = []
+    let links = InPlaceArray<Link>()
+    /// The links in order of their first packet.
+    public var orderedLinks: [Link] { links.elements }
     @exclusivity(unchecked) var slot: [Int: Int] = [:]
     /// The last connection looked up and its index (a run of packets is mostly one link's).
     @exclusivity(unchecked) var lastID = -1
     @exclusivity(unchecked) var lastIndex = 0
     /// The link of connection `id`.
-    public func link(_ id: Int) -> Link? { slot[id].map { orderedLinks[$0] } }
+    public func link(_ id: Int) -> Link? { slot[id].map { links[$0] } }
     @exclusivity(unchecked) public private(set) var le = Pool()
     @exclusivity(unchecked) public private(set) var bredr = Pool()
     public private(set) var stalls: [Stall] = []
     public private(set) var stallCount = 0
     /// Per connection handle (12 bits): counts and packets not yet completed, made with the first ACL packet.
-    @exclusivity(unchecked) var handles: [HandleState] = []
+    let handles = InPlaceArray<HandleState>(capacity: 1)
     struct HandleState {
         var counts = HandleCounts()
         var seen = false
@@ -170,14 +172,14 @@ public final class LinkStatistics: AnalysisLayer {
     /// Every ACL packet and completion per handle that had any.
     public var byHandle: [UInt16: HandleCounts] {
         var out: [UInt16: HandleCounts] = [:]
-        for (h, s) in handles.enumerated() where s.seen { out[UInt16(h)] = s.counts }
+        for h in 0..<handles.count where handles[h].seen { out[UInt16(h)] = handles[h].counts }
         return out
     }
 
     /// The state of `handle`, the table made on first use (a handle is 12 bits).
     /// `seen`: the handle had an ACL packet or a completion (a disconnect alone does not list it).
     @inline(__always) func slotOf(_ handle: UInt16, seen: Bool = true) -> Int {
-        if handles.isEmpty { handles = [HandleState](repeating: HandleState(), count: 0x1000) }
+        if handles.isEmpty { handles.append(repeating: HandleState(), count: 0x1000) }
         let h = Int(handle & 0x0FFF)
         if seen { handles[h].seen = true }
         return h
@@ -234,17 +236,17 @@ public final class LinkStatistics: AnalysisLayer {
             let s = slotOf(h, seen: false)
             while handles[s].pending.pop() != nil { dropped += 1 }
             if dropped > 0, let id = e.connection ?? pipeline?.connections.latest(h)?.id, let i = slot[id] {
-                updatePool(le: orderedLinks[i].le) { p in p.outstanding = max(0, p.outstanding - dropped); p.fullSince = nil }
+                updatePool(le: links[i].le) { p in p.outstanding = max(0, p.outstanding - dropped); p.fullSince = nil }
             }
         case let .le(_, .dataLengthChange(h, tx, _, rx, _)):
             if let i = linkIndex(handle: h, e) {
-                orderedLinks[i].limits.txOctets = Int(tx)
-                orderedLinks[i].limits.rxOctets = Int(rx)
+                links[i].limits.txOctets = Int(tx)
+                links[i].limits.rxOctets = Int(rx)
             }
         case let .le(_, .phyUpdate(0, h, tx, rx)):
             if let i = linkIndex(handle: h, e) {
-                orderedLinks[i].limits.txPHY = tx
-                orderedLinks[i].limits.rxPHY = rx
+                links[i].limits.txPHY = tx
+                links[i].limits.rxPHY = rx
             }
         case let .commandComplete(cc):
             switch cc.decoded {
@@ -285,18 +287,18 @@ public final class LinkStatistics: AnalysisLayer {
 
     func index(_ id: Int, handle: UInt16) -> Int? {
         if let i = existingIndex(id) { return i }
-        guard orderedLinks.count < LinkStatistics.maxLinks else { return nil }
+        guard links.count < LinkStatistics.maxLinks else { return nil }
         let le = pipeline?.connections.connection(id: id)?.le ?? true
-        slot[id] = orderedLinks.count
-        orderedLinks.append(Link(connection: id, handle: handle, le: le))
-        return orderedLinks.count - 1
+        slot[id] = links.count
+        links.append(Link(connection: id, handle: handle, le: le))
+        return links.count - 1
     }
 
     func acl(_ a: ACLHeader, connection id: Int, _ e: TraceEvent) {
         guard let i = index(id, handle: a.handle) else { return }
         let tx = e.direction == .hostToController
         // One access to the link for its way's counts and the frame's channel.
-        let le = orderedLinks[i].packet(Int(a.length), frame: LinkStatistics.frame(e), tx: tx, at: e.timestamp)
+        let le = links[i].packet(Int(a.length), frame: LinkStatistics.frame(e), tx: tx, at: e.timestamp)
         if tx {
             handles[slotOf(a.handle)].pending.push(e.timestamp, connection: id)
             takeBuffer(le: le, e)
@@ -307,14 +309,14 @@ public final class LinkStatistics: AnalysisLayer {
         for _ in 0..<max(0, min(n, 0xFFFF)) {
             guard let (sent, id) = handles[slotOf(handle)].pending.pop() else {
                 if let c = e.connection ?? pipeline?.connections.latest(handle)?.id, let i = existingIndex(c) {
-                    orderedLinks[i].completedUnmatched += 1
+                    links[i].completedUnmatched += 1
                 }
                 continue
             }
             if let i = existingIndex(id) {
-                orderedLinks[i].completed += 1
-                orderedLinks[i].latency.add(e.timestamp.micros - sent.micros)
-                releaseBuffer(le: orderedLinks[i].le, e)
+                links[i].completed += 1
+                links[i].latency.add(e.timestamp.micros - sent.micros)
+                releaseBuffer(le: links[i].le, e)
             }
         }
     }

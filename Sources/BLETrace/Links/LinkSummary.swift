@@ -2,10 +2,10 @@
 /// stalls. Text: one or two lines a link.
 extension LinkStatistics {
     public func summary() -> SummarySection? {
-        guard !orderedLinks.isEmpty else { return nil }
+        guard !links.isEmpty else { return nil }
         // What other layers and the pipeline say is read now: the section may be built after they are gone.
-        let limits = orderedLinks.map { self.limits($0) }
-        let sniffed = orderedLinks.map { $0.sniffed ? sniffedLink($0) : nil }
+        let limits = (0..<links.count).map { self.limits(links[$0]) }
+        let sniffed = (0..<links.count).map { links[$0].sniffed ? sniffedLink(links[$0]) : nil }
         return SummarySection(name: "links", writer: SummaryWriter(json: { [self] in write(limits, sniffed, into: &$0) },
                                                                    tree: { [self] in write(limits, sniffed, into: &$0) }),
                               text: { [self] in text(limits) })
@@ -27,8 +27,8 @@ extension LinkStatistics {
 
     /// The section's members, against any sink (JSON output writes them without building a tree).
     func write<S: FieldSink>(_ limits: [LinkLimits?], _ sniffed: [LinkLayerDecoder.Link?], into f: inout S) {
-        f.objects("links", orderedLinks.indices) { f, i in
-            let l = orderedLinks[i]
+        f.objects("links", 0..<links.count) { f, i in
+            let l = links[i]
             f.field("connection", l.connection)
             f.field("handle", Int(l.handle))
             f.field("transport", l.le ? "le" : "br_edr")
@@ -133,10 +133,11 @@ extension LinkStatistics {
     }
 
     func text(_ limits: [LinkLimits?]) -> [String] {
-        var out = orderedLinks.allSatisfy(\.sniffed)
-            ? ["  Links:       \(orderedLinks.count) with data PDUs (packets, bytes, latency to acknowledgement, throughput each way)"]
-            : ["  Links:       \(orderedLinks.count) with ACL data (packets, bytes, TX latency to completion, throughput each way)"]
-        for (i, l) in orderedLinks.prefix(SummaryRender.textListed).enumerated() {
+        var out = (0..<links.count).allSatisfy { links[$0].sniffed }
+            ? ["  Links:       \(links.count) with data PDUs (packets, bytes, latency to acknowledgement, throughput each way)"]
+            : ["  Links:       \(links.count) with ACL data (packets, bytes, TX latency to completion, throughput each way)"]
+        for i in 0..<min(links.count, SummaryRender.textListed) {
+            let l = links[i]
             let span = LinkStatistics.span(l)
             // A sniffed link's directions are the central's and the peripheral's; completions are acknowledgements.
             let (txName, rxName, done) = l.sniffed ? ("central", "peripheral", "acknowledged") : ("tx", "rx", "completed")
@@ -170,7 +171,7 @@ extension LinkStatistics {
                 out.append(line)
             }
         }
-        out += SummaryRender.more(orderedLinks.count)
+        out += SummaryRender.more(links.count)
         for (name, p) in [("LE", le), ("BR/EDR", bredr)] where p.count != nil {
             out.append("    controller \(name) buffers: \(p.count ?? 0) × \(p.length ?? 0) bytes, at most \(p.maxOutstanding) outstanding")
         }

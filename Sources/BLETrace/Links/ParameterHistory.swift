@@ -49,18 +49,18 @@ extension LinkStatistics {
 
     /// Appends a request to the link of `e`, bounded.
     func ask(_ step: ParameterStep, _ e: TraceEvent, handle: UInt16) {
-        guard let i = linkIndex(handle: handle, e), orderedLinks[i].parameters.count < LinkStatistics.maxSteps else { return }
-        orderedLinks[i].parameters.append(step)
+        guard let i = linkIndex(handle: handle, e), links[i].parameters.count < LinkStatistics.maxSteps else { return }
+        links[i].parameters.append(step)
     }
 
     /// Settles the link's latest open request, or records an update nobody was seen asking for.
     func settle(_ outcome: ParameterStep.Outcome, _ e: TraceEvent, handle: UInt16, applied: Bool) {
         guard let i = linkIndex(handle: handle, e) else { return }
-        if let k = orderedLinks[i].parameters.lastIndex(where: \.open) {
+        if let k = links[i].parameters.lastIndex(where: \.open) {
             // An answer settles a pending request; the completion settles a pending or accepted one.
-            if applied || orderedLinks[i].parameters[k].outcome == .pending { orderedLinks[i].parameters[k].outcome = outcome }
-        } else if applied, orderedLinks[i].parameters.count < LinkStatistics.maxSteps {
-            orderedLinks[i].parameters.append(ParameterStep(record: e.record, asker: .unseen, outcome: outcome))
+            if applied || links[i].parameters[k].outcome == .pending { links[i].parameters[k].outcome = outcome }
+        } else if applied, links[i].parameters.count < LinkStatistics.maxSteps {
+            links[i].parameters.append(ParameterStep(record: e.record, asker: .unseen, outcome: outcome))
         }
     }
 
@@ -84,7 +84,7 @@ extension LinkStatistics {
         switch c.params {
         case let .connectionUpdate(h, minI, maxI, latency, timeout):
             // After an accepted L2CAP request the host carries it out: the same request, not a new one.
-            if let i = linkIndex(handle: h, e), let last = orderedLinks[i].parameters.last, case .accepted = last.outcome { return }
+            if let i = linkIndex(handle: h, e), let last = links[i].parameters.last, case .accepted = last.outcome { return }
             ask(ParameterStep(record: e.record, asker: .localHost, intervalMin: Int(minI), intervalMax: Int(maxI), latency: Int(latency),
                               timeout: Int(timeout)), e, handle: h)
         case let .other(p) where c.opcode == 0x2020 || c.opcode == 0x2021:

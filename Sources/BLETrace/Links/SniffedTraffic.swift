@@ -5,16 +5,16 @@
 extension LinkStatistics {
     func sniffed(_ e: TraceEvent, payload n: Int) {
         guard let id = e.connection, let handle = e.handle, let i = index(id, handle: handle) else { return }
-        orderedLinks[i].sniffed = true
-        _ = orderedLinks[i].packet(n, frame: LinkStatistics.frame(e), tx: e.direction == .hostToController, at: e.timestamp)
+        links[i].sniffed = true
+        _ = links[i].packet(n, frame: LinkStatistics.frame(e), tx: e.direction == .hostToController, at: e.timestamp)
     }
 
     /// The other side acknowledged a data PDU of the central (`fromCentral`) or the peripheral `waited` µs
     /// after its first transmission. Only the central's count as completed (the host's side of an HCI link).
     func acknowledged(_ id: Int, handle: UInt16, fromCentral: Bool, after waited: Int64) {
         guard fromCentral, let i = existingIndex(id) else { return }
-        orderedLinks[i].completed += 1
-        orderedLinks[i].latency.add(waited)
+        links[i].completed += 1
+        links[i].latency.add(waited)
     }
 }
 
