@@ -217,22 +217,20 @@ public final class DiagnosisContext {
     /// Per connection number: the first record naming it, and the last time the peer was heard: an ACL packet
     /// from it, or Number Of Completed Packets for the link (the peer acknowledged the host's packets); sniffed,
     /// the link's last data PDU, empty ones too: the link is alive. Bounded by `maxTracked`.
-    @exclusivity(unchecked) var links: [Link] = []
+    let links = InPlaceArray<Link>(capacity: 64)
     static let maxTracked = 100_000
 
     @inline(__always) func clock(_ e: TraceEvent) {
         guard let id = e.connection, id < DiagnosisContext.maxTracked else { return }
-        if links.count <= id { links += Array(repeating: Link(), count: id + 64 - links.count) }
+        if links.count <= id { links.append(repeating: Link(), count: id + 64 - links.count) }
         var heard = e.acl != nil && e.direction == .controllerToHost
         if case .some = e.radio {
             sniffed = true
             heard = true
         }
         let record = e.record, time = e.timestamp.micros
-        links.withUnsafeMutableBufferPointer { l in
-            if l[id].first == 0 { l[id].first = record }
-            if heard { l[id].heard = record; l[id].heardTime = time }
-        }
+        if links[id].first == 0 { links[id].first = record }
+        if heard { links[id].heard = record; links[id].heardTime = time }
     }
 
     /// Number Of Completed Packets: each link it names was heard from (its packets were acknowledged).

@@ -23,14 +23,14 @@ public final class BatteryHistoryLayer: AnalysisLayer {
     }
 
     /// Each device's history in order of its first reading, and where each device's is.
-    @exclusivity(unchecked) var list: [History] = []
+    let list = InPlaceArray<History>()
     @exclusivity(unchecked) var slots: [DeviceKey: Int] = [:]
     /// The device of the last reading and its slot (readings come in runs from one device).
     @exclusivity(unchecked) var last: (device: DeviceKey, slot: Int)?
     static let maxDevices = 10_000
 
     public var histories: [String: History] {
-        Dictionary(list.map { ($0.device, $0) }, uniquingKeysWith: { a, _ in a })
+        Dictionary(list.elements.map { ($0.device, $0) }, uniquingKeysWith: { a, _ in a })
     }
 
     public init() {}
@@ -57,7 +57,7 @@ public final class BatteryHistoryLayer: AnalysisLayer {
 
     public func summary() -> SummarySection? {
         guard !list.isEmpty else { return nil }
-        let all = { [self] in list }
+        let all = { [self] in list.elements }
         return SummarySection(name: "battery", value: {
             .object(["devices": .list(all().map { h in
                 .object(["device": .string(h.device), "first": .int(h.first), "last": .int(h.last), "min": .int(h.min),

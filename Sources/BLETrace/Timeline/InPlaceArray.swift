@@ -1,7 +1,7 @@
 /// A growable array that one object owns and changes in place: an element is read and changed through its address.
 /// An `Array` held by a class checks that its storage is not shared before every change (and a change to an element's
-/// own array checks again); this one, a class itself, has nothing to check. Indices are checked. For the per-link and
-/// per-handle state `LinkStatistics` changes on every ACL packet; used by one thread.
+/// own array checks again); this one, a class itself, has nothing to check. Indices are checked. For per-link and
+/// per-handle state changed on every packet (`LinkStatistics`, `DiagnosisContext`); used by one thread.
 final class InPlaceArray<Element> {
     @exclusivity(unchecked) private var base: UnsafeMutablePointer<Element>
     @exclusivity(unchecked) private(set) var count = 0
