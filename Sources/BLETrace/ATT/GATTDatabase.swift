@@ -72,7 +72,11 @@ public struct GATTDatabase: Sendable {
     public private(set) var types: [UInt16: BLEUUID] = [:]
     /// Per handle: the location looked up, and the generation it was looked up in. An entry older than the
     /// database is checked again when used, and kept when discovery left it as it was (no new reference made).
-    var cache: [UInt16: CachedLocation] = [:]
+    /// Handles below `lowHandles` (a server's attributes nearly always are) by index, without hashing; the rest in
+    /// `cacheHigh`.
+    var cacheLow: [CachedLocation?] = []
+    var cacheHigh: [UInt16: CachedLocation] = [:]
+    static let lowHandles = 1024
     struct CachedLocation {
         var ref: GATTLocationRef
         var generation: Int
@@ -96,7 +100,8 @@ public struct GATTDatabase: Sendable {
 
     /// Frees the lookup memo and sorted lists (rebuilt on use); the content stays.
     mutating func dropCaches() {
-        cache = [:]
+        cacheLow = []
+        cacheHigh = [:]
         sortedServices = []
         sortedCharacteristics = []
         servicesSorted = false
@@ -261,19 +266,37 @@ public struct GATTDatabase: Sendable {
 
     /// `locate`, as the database's shared entry for the handle.
     public mutating func locateRef(_ handle: UInt16) -> GATTLocationRef {
-        if let i = cache.index(forKey: handle) {
-            let c = cache.values[i]
+        let h = Int(handle)
+        guard h < GATTDatabase.lowHandles else {
+            if let c = cacheHigh[handle] {
+                if c.generation == generation { return c.ref }
+                let ref = recomputed(c, handle)
+                cacheHigh[handle] = CachedLocation(ref: ref, generation: generation)
+                return ref
+            }
+            let l = GATTLocationRef(compute(handle))
+            cacheHigh[handle] = CachedLocation(ref: l, generation: generation)
+            return l
+        }
+        if h < cacheLow.count, let c = cacheLow[h] {
             if c.generation == generation { return c.ref }
-            // Looked up before a change: the same reference while the location is the same.
-            let location = compute(handle)
-            let ref = location == c.ref.location ? c.ref : GATTLocationRef(location)
-            cache.values[i] = CachedLocation(ref: ref, generation: generation)
+            let ref = recomputed(c, handle)
+            cacheLow[h] = CachedLocation(ref: ref, generation: generation)
             return ref
         }
         let l = GATTLocationRef(compute(handle))
-        if cache.isEmpty { cache.reserveCapacity(GATTDatabase.typicalCharacteristics) }
-        if cache.count < 65_536 { cache[handle] = CachedLocation(ref: l, generation: generation) }
+        if cacheLow.count <= h {
+            if cacheLow.isEmpty { cacheLow.reserveCapacity(GATTDatabase.typicalCharacteristics) }
+            while cacheLow.count <= h { cacheLow.append(nil) }
+        }
+        cacheLow[h] = CachedLocation(ref: l, generation: generation)
         return l
+    }
+
+    /// A location looked up before a change, looked up again: the same reference while the location is the same.
+    mutating func recomputed(_ c: CachedLocation, _ handle: UInt16) -> GATTLocationRef {
+        let location = compute(handle)
+        return location == c.ref.location ? c.ref : GATTLocationRef(location)
     }
 
     mutating func compute(_ handle: UInt16) -> GATTLocation {

@@ -85,7 +85,19 @@ final class CommandRejectedRule: DiagnosisRule {
     }
     @exclusivity(unchecked) var sent: [Sent] = []
     @exclusivity(unchecked) var slots: [UInt16: Int] = [:]
+    /// The opcode last looked up and its slot: a command's answer usually follows it, and an opcode keeps its slot.
+    @exclusivity(unchecked) var lastOpcode: UInt16?
+    @exclusivity(unchecked) var lastSlot = 0
     static let maxOpcodes = 512
+
+    /// `slots[op]`, hashed only when the opcode is not the last one looked up.
+    @inline(__always) func slot(_ op: UInt16) -> Int? {
+        if op == lastOpcode { return lastSlot }
+        guard let s = slots[op] else { return nil }
+        lastOpcode = op
+        lastSlot = s
+        return s
+    }
     /// How long after a success the same command counts as a repeat.
     static let repeatWindow: Int64 = 5_000_000
     /// Inquiry Cancel, Exit Periodic Inquiry Mode, Create Connection Cancel, Remote Name Request Cancel and LE
@@ -96,7 +108,7 @@ final class CommandRejectedRule: DiagnosisRule {
 
     override func hciCommand(_ c: HCICommandBody, _ e: TraceEvent, _ ctx: DiagnosisContext) {
         let on = ctx.connection(e.connection).flatMap { $0.closedRecord == nil ? $0.id : nil }
-        if let i = slots[c.opcode] {
+        if let i = slot(c.opcode) {
             sent[i].command = c
             sent[i].on = on
         } else if sent.count < CommandRejectedRule.maxOpcodes {
@@ -117,12 +129,12 @@ final class CommandRejectedRule: DiagnosisRule {
             return
         }
         guard op != 0 else { return }
-        let slot = slots[op]
+        let found = slot(op)
         if status == 0 {
-            if let i = slot { sent[i].succeeded = (sent[i].command, e.record, e.timestamp.micros) }
+            if let i = found { sent[i].succeeded = (sent[i].command, e.record, e.timestamp.micros) }
             return
         }
-        let entry = slot.map { sent[$0] }
+        let entry = found.map { sent[$0] }
         // A data path refused on an open stream is iso_path_missing's evidence: one incident, one diagnosis.
         if op == CommandRejectedRule.setupISODataPath, entry?.on != nil { return }
         var f = DiagnosisFacts(reason: status, opcode: op)
