@@ -91,4 +91,24 @@ import Testing
         #expect(value.location.characteristic?.handle == 0x14)
         #expect(descriptor.location.role == .descriptor)
     }
+
+    @Test("handles above the memo's index range (kept hashed) and a memo dropped and rebuilt locate as the low ones do")
+    func highHandlesAndDroppedMemo() {
+        var db = GATTDatabase(device: "peer")
+        db.addService(start: 0x0400, end: 0xFFFF, uuid: BLEUUID(UInt16(0x180F)), primary: true)
+        db.addCharacteristic(GATTCharacteristic(handle: 0x3FF0, properties: 0x12, valueHandle: 0x3FF1, uuid: BLEUUID(UInt16(0x2A19))))
+        let level = db.locateRef(0x3FF1)
+        #expect(level.location.role == .value && level.location.characteristic?.handle == 0x3FF0)
+        #expect(db.locateRef(0x3FF1) === level)
+        let low = db.locateRef(0x03FF)
+        #expect(low.location.service == nil)
+        // A change: a location that stayed keeps its reference on either side of the range; one that moved does not.
+        db.addService(start: 0x0300, end: 0x03FF, uuid: BLEUUID(UInt16(0x180A)), primary: true)
+        #expect(db.locateRef(0x3FF1) === level)
+        #expect(db.locateRef(0x03FF) !== low && db.locateRef(0x03FF).location.service?.start == 0x0300)
+        // Dropped (an idle server), the memo is made again with the same answers.
+        db.dropCaches()
+        #expect(db.locateRef(0x3FF1) !== level && db.locateRef(0x3FF1).location == level.location)
+        #expect(db.locateRef(0x03FF).location.service?.start == 0x0300)
+    }
 }
