@@ -65,9 +65,7 @@ import Testing
 
     @Test("a lookup made before a change keeps its reference when the change left the location as it was")
     func referencesOutliveUnrelatedChanges() {
-        var db = GATTDatabase(device: "peer")
-        db.addService(start: 0x10, end: 0x1F, uuid: BLEUUID(UInt16(0x180F)), primary: true)
-        db.addCharacteristic(GATTCharacteristic(handle: 0x11, properties: 0x12, valueHandle: 0x12, uuid: BLEUUID(UInt16(0x2A19))))
+        var db = Self.batteryServer(service: 0x10...0x1F, declaration: 0x11)
         let battery = db.locateRef(0x12)
         let outside = db.locateRef(0x25)
         #expect(db.locateRef(0x12) === battery)
@@ -94,9 +92,7 @@ import Testing
 
     @Test("handles above the memo's index range (kept hashed) and a memo dropped and rebuilt locate as the low ones do")
     func highHandlesAndDroppedMemo() {
-        var db = GATTDatabase(device: "peer")
-        db.addService(start: 0x0400, end: 0xFFFF, uuid: BLEUUID(UInt16(0x180F)), primary: true)
-        db.addCharacteristic(GATTCharacteristic(handle: 0x3FF0, properties: 0x12, valueHandle: 0x3FF1, uuid: BLEUUID(UInt16(0x2A19))))
+        var db = Self.batteryServer(service: 0x0400...0xFFFF, declaration: 0x3FF0)
         let level = db.locateRef(0x3FF1)
         #expect(level.location.role == .value && level.location.characteristic?.handle == 0x3FF0)
         #expect(db.locateRef(0x3FF1) === level)
@@ -110,5 +106,15 @@ import Testing
         db.dropCaches()
         #expect(db.locateRef(0x3FF1) !== level && db.locateRef(0x3FF1).location == level.location)
         #expect(db.locateRef(0x03FF).location.service?.start == 0x0300)
+    }
+
+    /// A server with a Battery service over `service` and its Battery Level declared at `declaration` (the value
+    /// at the next handle).
+    static func batteryServer(service: ClosedRange<UInt16>, declaration: UInt16) -> GATTDatabase {
+        var db = GATTDatabase(device: "peer")
+        db.addService(start: service.lowerBound, end: service.upperBound, uuid: BLEUUID(UInt16(0x180F)), primary: true)
+        db.addCharacteristic(GATTCharacteristic(handle: declaration, properties: 0x12, valueHandle: declaration + 1,
+                                                uuid: BLEUUID(UInt16(0x2A19))))
+        return db
     }
 }
