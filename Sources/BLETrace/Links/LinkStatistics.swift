@@ -143,13 +143,13 @@ public final class LinkStatistics: AnalysisLayer {
     static let maxPendingPerHandle = 4096
     static let maxStalls = 50
 
-    /// The links in order of their first packet, and where each connection's is (mutated in place: a copy of a
-    /// `Link` would copy its latency samples).
-    // Touched several times for each ACL packet and completion, by this class alone and never re-entrantly: no
-    // run-time exclusivity checks (each cost about 80 instructions).
+    /// The links in order of their first packet, changed in place through their addresses (a copy of a `Link`
+    /// would copy its latency samples; an `Array` here checked its storage was not shared before every change).
     let links = InPlaceArray<Link>()
-    /// The links in order of their first packet.
+    /// The links in order of their first packet (a copy, for the summary and tools).
     public var orderedLinks: [Link] { links.elements }
+    /// Where each connection's link is. Touched several times for each ACL packet and completion, by this class
+    /// alone and never re-entrantly: no run-time exclusivity checks (each cost about 80 instructions).
     @exclusivity(unchecked) var slot: [Int: Int] = [:]
     /// The last connection looked up and its index (a run of packets is mostly one link's).
     @exclusivity(unchecked) var lastID = -1
