@@ -267,36 +267,25 @@ public struct GATTDatabase: Sendable {
     /// `locate`, as the database's shared entry for the handle.
     public mutating func locateRef(_ handle: UInt16) -> GATTLocationRef {
         let h = Int(handle)
-        guard h < GATTDatabase.lowHandles else {
-            if let c = cacheHigh[handle] {
-                if c.generation == generation { return c.ref }
-                let ref = recomputed(c, handle)
-                cacheHigh[handle] = CachedLocation(ref: ref, generation: generation)
-                return ref
-            }
-            let l = GATTLocationRef(compute(handle))
-            cacheHigh[handle] = CachedLocation(ref: l, generation: generation)
-            return l
+        let cached = h < GATTDatabase.lowHandles ? (h < cacheLow.count ? cacheLow[h] : nil) : cacheHigh[handle]
+        if let c = cached, c.generation == generation { return c.ref }
+        let ref: GATTLocationRef
+        if let c = cached {
+            // Looked up before a change: the same reference while the location is the same.
+            let location = compute(handle)
+            ref = location == c.ref.location ? c.ref : GATTLocationRef(location)
+        } else {
+            ref = GATTLocationRef(compute(handle))
         }
-        if h < cacheLow.count, let c = cacheLow[h] {
-            if c.generation == generation { return c.ref }
-            let ref = recomputed(c, handle)
-            cacheLow[h] = CachedLocation(ref: ref, generation: generation)
-            return ref
-        }
-        let l = GATTLocationRef(compute(handle))
-        if cacheLow.count <= h {
+        let entry = CachedLocation(ref: ref, generation: generation)
+        if h < GATTDatabase.lowHandles {
             if cacheLow.isEmpty { cacheLow.reserveCapacity(GATTDatabase.typicalCharacteristics) }
             while cacheLow.count <= h { cacheLow.append(nil) }
+            cacheLow[h] = entry
+        } else {
+            cacheHigh[handle] = entry
         }
-        cacheLow[h] = CachedLocation(ref: l, generation: generation)
-        return l
-    }
-
-    /// A location looked up before a change, looked up again: the same reference while the location is the same.
-    mutating func recomputed(_ c: CachedLocation, _ handle: UInt16) -> GATTLocationRef {
-        let location = compute(handle)
-        return location == c.ref.location ? c.ref : GATTLocationRef(location)
+        return ref
     }
 
     mutating func compute(_ handle: UInt16) -> GATTLocation {

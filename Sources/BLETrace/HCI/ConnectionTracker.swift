@@ -106,16 +106,10 @@ public final class ConnectionTracker {
     /// The open connection on `handle`, if any, without creating one.
     public func existing(_ handle: UInt16) -> Connection? { open[handle] }
 
-    /// The open connection on `handle` as an uncounted reference, made (implicit) when there is none, for a caller
-    /// that uses it only while it stays open: the tracker keeps every open connection, and only an HCI event closes
-    /// one. Each counted reference handed out was retained and released, about 35 instructions an ACL packet.
-    @inline(__always) func openUnretained(_ handle: UInt16) -> Unmanaged<Connection> {
-        if let u = open.unretained(handle) { return u }
-        return Unmanaged.passUnretained(connection(for: handle))
-    }
-
-    /// Whether a connection is open on `handle`.
-    @inline(__always) func isOpen(_ handle: UInt16) -> Bool { open.unretained(handle) != nil }
+    /// `existing(handle)` as an uncounted reference, for a caller that uses it only while it stays open: the
+    /// tracker keeps every open connection, and only an HCI event closes one. Each counted reference handed out
+    /// was retained and released, about 35 instructions an ACL packet.
+    @inline(__always) func existingUnretained(_ handle: UInt16) -> Unmanaged<Connection>? { open.unretained(handle) }
 
     /// The most recent connection on `handle`, open or closed (events that arrive after a disconnect).
     public func latest(_ handle: UInt16) -> Connection? { open[handle] ?? lastOnHandle[handle] }

@@ -51,7 +51,7 @@ struct HandleTable<Value> {
 
 extension HandleTable where Value: AnyObject {
     /// The object on `handle`, not retained: for a caller that uses it only while the table keeps it (see
-    /// `ConnectionTracker.openUnretained`).
+    /// `ConnectionTracker.existingUnretained`).
     @inline(__always) func unretained(_ handle: UInt16) -> Unmanaged<Value>? {
         let i = Int(handle)
         guard i < slots.count else {

@@ -84,15 +84,8 @@ public final class Pipeline {
     @exclusivity(unchecked) var advertising = AdvertisingDecoder()
     /// Fixed and dynamic channels → decoder. Layers register themselves here.
     @exclusivity(unchecked) public var channels: [UInt16: ChannelDecoder] = [:] {
-        didSet {
-            fixedChannels = (0..<0x40).map { channels[UInt16($0)] }
-            attChained = chain.att != nil && fixedChannels[0x0004] === chain.att
-        }
+        didSet { fixedChannels = (0..<0x40).map { channels[UInt16($0)] } }
     }
-    /// Whether CID 0x0004 goes to the chain's own ATT layer (a tool may route it elsewhere): its frames are then
-    /// handed to it directly through the chain's constant, not looked up in the table and called through the
-    /// protocol (9 instructions a record on the mixed capture, 14 on the ATT mix).
-    @exclusivity(unchecked) var attChained = false
     /// `channels` for the fixed CIDs (below 0x0040), read by index for every frame instead of hashed.
     @exclusivity(unchecked) var fixedChannels = [ChannelDecoder?](repeating: nil, count: 0x40)
     /// Decoder for dynamic L2CAP channels (CIDs the `channels` table does not hold, 0x0040 and above).
@@ -368,7 +361,12 @@ public final class Pipeline {
             reassemble(data, number: number, direction: direction, originalLength: originalLength, nil, &e)
             return
         }
-        if !connections.isOpen(a.handle) {
+        // The handle's connection, looked up once and used uncounted: the tracker keeps it open while the record is
+        // decoded (only an HCI event closes a connection).
+        let known: Unmanaged<Connection>
+        if let u = connections.existingUnretained(a.handle) {
+            known = u
+        } else {
             // No connection on the handle: a pseudo-handle's data is not numbered as one.
             let verdict = connections.vendorHandles.contains(a.handle) ? .implausible
                 : PseudoHandleVerdict(data, direction: direction, dynamic: &connections.pseudoChannels)
@@ -378,10 +376,9 @@ public final class Pipeline {
                 e.body = .vendor(data)
                 return
             }
+            known = Unmanaged.passUnretained(connections.connection(for: a.handle))
         }
-        // The handle's connection, looked up once and used uncounted: the tracker keeps it open while the record is
-        // decoded (only an HCI event closes a connection).
-        connections.openUnretained(a.handle)._withUnsafeGuaranteedRef { c in
+        known._withUnsafeGuaranteedRef { c in
             if !c.transportKnown, !l2cap.consistent(data, direction: direction) {
                 // A handle no Connection Complete opened (a vendor pseudo-handle): its bytes are not known to be
                 // L2CAP unless their header agrees with the ACL length, so they are shown, not decoded.
@@ -429,9 +426,7 @@ public final class Pipeline {
         e.handle = frame.handle
         e.connection = conn.id
         e.l2cap = L2CAPHeader(cid: frame.cid, length: frame.payload.count, fragments: frame.fragments, firstRecord: frame.firstRecord)
-        if frame.cid == 0x0004, attChained, let att = chain.att {
-            att.decode(frame, connection: conn, event: &e, in: self)
-        } else if let decoder = frame.cid < 0x40 ? fixedChannels[Int(frame.cid)] : (channels[frame.cid] ?? dynamicChannels) {
+        if let decoder = frame.cid < 0x40 ? fixedChannels[Int(frame.cid)] : (channels[frame.cid] ?? dynamicChannels) {
             decoder.decode(frame, connection: conn, event: &e, in: self)
         } else {
             e.body = .l2cap(L2CAPPayload(payload: frame.payload))

@@ -35,8 +35,7 @@ enum ADDescriptions {
     /// Two runs' names are the same (a run's own table, compared by its storage first, costs no lookups); without
     /// names, the usual case, nothing is copied to find that out.
     @inline(__always) static func sameNames(_ a: [BLEUUID: String]?, _ b: [BLEUUID: String]?) -> Bool {
-        if a == nil || b == nil { return a == nil && b == nil }
-        guard let x = a, let y = b else { return false }
+        guard let x = a, let y = b else { return a == nil && b == nil }
         return x == y
     }
 
